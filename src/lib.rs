@@ -1,0 +1,14 @@
+//! tapflow: test automation for HarmonyOS (hdc), Android (adb) and Appium/WebDriver devices.
+//!
+//! Module map (dependencies point downwards only; see `../shared/docs/design.md`):
+//! `cli` → `mcp` → `run` → `plan` → `flow`; `run` → `tools` → `ui`, `logs`, `device`;
+//! `sim` → `device` types only.
+
+pub mod cli;
+pub mod device;
+pub mod flow;
+pub mod logs;
+pub mod plan;
+pub mod sim;
+pub mod tools;
+pub mod ui;

@@ -1,0 +1,3 @@
+//! The simulated HarmonyOS device (being written).
+
+pub mod phone;

@@ -1,0 +1,1 @@
+//! One simulated phone's apps, screens and state (being written).
