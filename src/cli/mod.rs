@@ -2,7 +2,51 @@
 //! config files once, at start-up, into a typed configuration passed down; nothing else in the
 //! crate calls `std::env`.
 
+pub mod sim_cmd;
+
+use clap::{Parser, Subcommand};
+
+/// Exit codes, documented in `docs/cli.md`.
+pub mod exit {
+    pub const SUCCESS: i32 = 0;
+    /// A flow or tool call failed.
+    pub const FAILURE: i32 = 1;
+    /// clap's own code for usage errors.
+    pub const USAGE: i32 = 2;
+    /// Flows are invalid (validation errors).
+    pub const INVALID: i32 = 3;
+    /// Device or infrastructure error (no device, hdc missing, simulator unreachable).
+    pub const INFRA: i32 = 4;
+    /// Interrupted (Ctrl-C).
+    pub const INTERRUPTED: i32 = 130;
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "tapflow", version, about = "Test automation for HarmonyOS, Android and Appium devices")]
+pub struct Cli {
+    /// Path of the hdc executable (default: `hdc` on PATH).
+    #[arg(long, global = true, env = "TAPFLOW_HDC")]
+    pub hdc: Option<std::path::PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run and control the simulated HarmonyOS device.
+    Sim(sim_cmd::SimArgs),
+}
+
 /// Entry point of the `tapflow` binary; returns the process exit code.
 pub fn main() -> i32 {
-    0
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    match cli.command {
+        Command::Sim(args) => sim_cmd::run(args),
+    }
 }
