@@ -5,8 +5,10 @@
 //! re-serialising a parsed dump gives the same tree. Keys other than `attributes`/`children`
 //! (`extraAttrs` from `-a`) are not part of the model and are dropped.
 //!
-//! Parsing is one serde pass straight into [`UiNode`] (no intermediate `Value`), linear in the input.
+//! Parsing is one pass straight into [`UiNode`] (no intermediate `Value`), linear in the input and
+//! without recursion (see [`super::layout_reader`] for why not serde), so deep Web trees parse.
 use super::ParseError;
+use super::layout_reader::{self, Top};
 use crate::device::model::{Bounds, UiNode};
 use indexmap::IndexMap;
 
@@ -73,22 +75,22 @@ impl LayoutDump {
 ///
 /// Rejected with a [`ParseError`] (`what = "layout"`): empty text, invalid JSON, JSON of another
 /// shape (a node without `attributes`, non-string attribute values, `children` not an array of
-/// nodes), and a root without a `bounds` attribute (uitest always writes one, even when locked).
+/// nodes), a tree deeper than 1000 levels, and a root without a `bounds` attribute (uitest always
+/// writes one, even when locked). The detail names the line and column where reading stopped.
 pub fn parse_layout(text: &str) -> Result<LayoutDump, ParseError> {
-    let trimmed = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
-    let dump = match trimmed.as_bytes().first() {
-        None => return Err(ParseError::new(WHAT, "empty output")),
-        Some(b'{') => {
-            LayoutDump::Merged(serde_json::from_str::<UiNode>(trimmed).map_err(|e| json_error(&e))?)
-        }
-        Some(b'[') => LayoutDump::PerWindow(
-            serde_json::from_str::<Vec<UiNode>>(trimmed).map_err(|e| json_error(&e))?,
-        ),
-        Some(_) => {
-            let start: String = trimmed.chars().take(40).collect();
+    // A UTF-8 byte-order mark is not JSON, but Windows tools like to add one.
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let dump = match layout_reader::read(body) {
+        Ok(Top::Node(root)) => LayoutDump::Merged(root),
+        Ok(Top::Array(windows)) => LayoutDump::PerWindow(windows),
+        Err(e) => {
+            let (line, column) = layout_reader::position(body, e.offset);
             return Err(ParseError::new(
                 WHAT,
-                format!("not a layout dump (expected a JSON object or array): {start:?}"),
+                format!(
+                    "not a uitest layout: {} at line {line} column {column}",
+                    e.message
+                ),
             ));
         }
     };
@@ -106,10 +108,6 @@ pub fn parse_layout(text: &str) -> Result<LayoutDump, ParseError> {
         ));
     }
     Ok(dump)
-}
-
-fn json_error(e: &serde_json::Error) -> ParseError {
-    ParseError::new(WHAT, format!("invalid layout JSON: {e}"))
 }
 
 /// The root uitest writes with the screen locked / no window: bounds `[0,0][0,0]`, no children.
@@ -161,6 +159,34 @@ mod tests {
             parse_layout("\u{feff} {\"attributes\":{\"bounds\":\"[0,0][10,10]\"}}\n").unwrap();
         assert!(matches!(merged, LayoutDump::Merged(ref r) if r.children.is_empty()));
         assert_eq!(parse_layout("[]").unwrap(), LayoutDump::PerWindow(vec![]));
+    }
+
+    #[test]
+    fn deeper_than_serde_allows() {
+        // serde_json would stop at 63 node levels; real Web trees can go deeper.
+        let depth = 200;
+        let open = r#"{"attributes":{"bounds":"[0,0][1,1]"},"children":["#;
+        let text = format!(
+            "{}{}{}",
+            open.repeat(depth),
+            r#"{"attributes":{}}"#,
+            "]}".repeat(depth)
+        );
+        let LayoutDump::Merged(root) = parse_layout(&text).unwrap() else {
+            panic!("merged")
+        };
+        assert_eq!(root.node_count(), depth + 1);
+    }
+
+    #[test]
+    fn error_names_line_and_column() {
+        let err = parse_layout("{\n  \"attributes\": {\"bounds\": 5}\n}").unwrap_err();
+        assert!(err.detail.contains("line 2 column 28"), "{}", err.detail);
+        assert!(
+            err.detail.contains("`bounds` is not a string"),
+            "{}",
+            err.detail
+        );
     }
 
     #[test]
