@@ -7,15 +7,12 @@
 //! with the screen locked is `ScreenLocked` (for a scoped dump it means the scope matched no
 //! window, which is reported as a fetch error instead).
 
-use indexmap::IndexMap;
-
 use crate::device::error::{DeviceError, DeviceResult};
 use crate::device::hdc::classify::{Op, Scan, command_failed};
 use crate::device::hdc::commands;
 use crate::device::hdc::device::{HdcDevice, excerpt};
 use crate::device::hdc::parse;
-use crate::device::hdc::parse::layout::LayoutDump;
-use crate::device::model::{Bounds, DumpScope, UiNode};
+use crate::device::model::{DumpScope, UiNode};
 
 pub const UI_TREE_FETCH_ERROR: &str = "UI_TREE_FETCH_ERROR";
 pub const INVALID_UI_TREE_PAYLOAD: &str = "INVALID_UI_TREE_PAYLOAD";
@@ -92,33 +89,9 @@ pub(super) fn tree_from_answer(text: &str, op: &Op) -> DeviceResult<UiNode> {
         what: "UI dump".into(),
         detail: e.to_string(),
     })?;
-    Ok(match dump {
-        LayoutDump::Merged(root) => root,
-        LayoutDump::PerWindow(windows) => synthetic_root(windows),
-    })
-}
-
-/// uitest only writes per-window arrays with `-i`, which the backend never sends; should a
-/// device do it anyway, the windows are put under a root as the merged form has them.
-fn synthetic_root(windows: Vec<UiNode>) -> UiNode {
-    let union = windows
-        .iter()
-        .filter_map(UiNode::bounds)
-        .reduce(|a, b| {
-            Bounds::new(
-                a.left.min(b.left),
-                a.top.min(b.top),
-                a.right.max(b.right),
-                a.bottom.max(b.bottom),
-            )
-        })
-        .unwrap_or(Bounds::new(0, 0, 0, 0));
-    let mut attributes = IndexMap::new();
-    attributes.insert("bounds".to_string(), union.to_string());
-    UiNode {
-        attributes,
-        children: windows,
-    }
+    // `-i` (per-window arrays) is never sent; should a device answer that way anyway, the
+    // windows are put under a root the way uitest merges them.
+    Ok(dump.into_merged())
 }
 
 #[cfg(test)]
@@ -136,20 +109,5 @@ mod tests {
         assert_eq!(p, None);
         let (_, p) = split_answer("[{\"attributes\":{},\"children\":[]}]");
         assert!(p.is_some());
-    }
-
-    #[test]
-    fn per_window_dumps_get_a_root() {
-        let w = |b: &str| {
-            let mut attributes = IndexMap::new();
-            attributes.insert("bounds".to_string(), b.to_string());
-            UiNode {
-                attributes,
-                children: vec![],
-            }
-        };
-        let root = synthetic_root(vec![w("[0,0][100,50]"), w("[0,40][120,200]")]);
-        assert_eq!(root.attr("bounds"), "[0,0][120,200]");
-        assert_eq!(root.children.len(), 2);
     }
 }
