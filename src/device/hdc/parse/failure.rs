@@ -50,7 +50,13 @@ fn classify_line(line: &str) -> Option<HdcFailure> {
     let has = |needle: &str| lower.contains(needle);
     let owned = line.to_string();
     Some(
-        if has("no any connected target") || has("e001005") || has("device not found") {
+        // `device not found` also matches older builds' `Device not founded or connected`;
+        // `Not match target founded` is what `-t <unknown key>` gets.
+        if has("no any connected target")
+            || has("e001005")
+            || has("device not found")
+            || has("not match target")
+        {
             HdcFailure::NoDevice(owned)
         } else if has("need connect-key") {
             HdcFailure::NeedConnectKey(owned)
@@ -62,6 +68,7 @@ fn classify_line(line: &str) -> Option<HdcFailure> {
             || has("connection closed")
             || has("connection lost")
             || has("disconnected")
+            || has("failed to communicate with daemon")
         {
             HdcFailure::Disconnected(owned)
         } else {
@@ -85,6 +92,8 @@ mod tests {
         for text in [
             "[Fail]No any connected target\n",
             "[Fail][E001005] Device not found or connected",
+            "[Fail]Device not founded or connected",
+            "[Fail]Not match target founded, check connect-key please",
             "[Empty]\n",
         ] {
             assert_eq!(
@@ -121,6 +130,7 @@ mod tests {
             "[Fail][E001003] USB communication abnormal, please check the USB communication link.",
             "[Fail]Connection reset by peer",
             "[Fail]connection closed",
+            "[Fail]Failed to communicate with daemon",
         ] {
             assert_eq!(
                 detect_hdc_failure(t),

@@ -71,7 +71,7 @@ pub fn ui_input(text: &str) -> Result<(), String> {
 }
 
 fn is_benign_ui_input_line(line: &str) -> bool {
-    line.starts_with("The swipe velocity out of range") || line.eq_ignore_ascii_case("no error")
+    line.starts_with("The swipe velocity out of range")
 }
 
 /// `DumpLayout saved to:<path>` → the path.

@@ -40,7 +40,10 @@ pub fn parse_window_table(text: &str) -> Result<WindowTable, ParseError> {
             continue;
         }
         if let Some(v) = value_after(line, "Focus window:") {
-            table.focus_window = v.parse().ok();
+            // Should a dump carry several tables (screen groups), the first focus line wins.
+            if table.focus_window.is_none() {
+                table.focus_window = v.parse().ok();
+            }
             continue;
         }
         if let Some(v) = strip_prefix_ignore_case(line, "total window num:") {
@@ -140,10 +143,7 @@ pub fn parse_window_detail(text: &str) -> Result<WindowDetail, ParseError> {
                 }
             }
             "WindowRect" => {
-                d.rect = value
-                    .trim_start_matches('[')
-                    .trim_end_matches(']')
-                    .pipe(parse_rect)
+                d.rect = parse_rect(value.trim_start_matches('[').trim_end_matches(']'));
             }
             _ => {}
         }
@@ -160,14 +160,6 @@ pub fn parse_window_detail(text: &str) -> Result<WindowDetail, ParseError> {
     }
     Ok(d)
 }
-
-/// Tiny helper so the rect parse reads left to right.
-trait Pipe: Sized {
-    fn pipe<T>(self, f: impl FnOnce(Self) -> T) -> T {
-        f(self)
-    }
-}
-impl Pipe for &str {}
 
 #[cfg(test)]
 mod tests {
