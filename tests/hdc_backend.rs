@@ -882,6 +882,7 @@ fn uninstall() {
     let e = d.uninstall("-k").unwrap_err();
     assert_eq!(e.code(), "INVALID_BUNDLE_NAME");
     assert_eq!(fake.calls().len(), 2, "an option-like bundle is never sent");
+    assert_eq!(d.cost(), cost(2, 0));
 }
 
 #[test]
@@ -929,6 +930,7 @@ fn stop_app() {
             shell("aa force-stop 'com.example.app'")
         ]
     );
+    assert_eq!(d.cost(), cost(2, 0));
 }
 
 #[test]
@@ -948,6 +950,14 @@ fn clear_app_data_is_data_and_cache_in_one_round_trip() {
     let cmd = "echo '==tapflow:0=='; bm clean -n 'com.example.app' -d; echo '==tapflow:1=='; bm clean -n 'com.example.app' -c";
     assert_eq!(fake.calls(), vec![shell(cmd), shell(cmd)]);
     assert_eq!(d.cost(), cost(2, 0));
+}
+
+#[test]
+fn clear_app_data_with_a_missing_answer_fails() {
+    let fake = Fake::new().reply("==tapflow:0==\nclean bundle data files successfully.\n");
+    let e = device(&fake).clear_app_data("com.example.app").unwrap_err();
+    assert_eq!(e.code(), "CLEAR_DATA_FAILED");
+    assert!(e.device_says().unwrap().contains("bm clean -c"));
 }
 
 #[test]
@@ -981,6 +991,7 @@ fn packages_and_package_info() {
             shell("bm dump -n 'com.no.such'"),
         ]
     );
+    assert_eq!(d.cost(), cost(3, 0));
 }
 
 #[test]
@@ -1020,7 +1031,7 @@ fn logs_pass_every_filter_quoted() {
         vec![
             shell("hilog -x"),
             shell(
-                "hilog -x -t 'app,core' -L 'E,F' -D '0xC01317' -T 'AppKit,JSAPP' -P '6724' -e 'is about to exit|RuntimeError' -z 500"
+                "hilog -x -t 'app,core' -L 'E,F' -D '0xC01317' -T 'AppKit,JSAPP' -P '6724' -e 'is about to exit|RuntimeError' -z '500'"
             ),
         ]
     );
@@ -1037,6 +1048,7 @@ fn clear_logs() {
     d.clear_logs().unwrap();
     assert_eq!(d.clear_logs().unwrap_err().code(), "LOG_CLEAR_FAILED");
     assert_eq!(fake.calls(), vec![shell("hilog -r"), shell("hilog -r")]);
+    assert_eq!(d.cost(), cost(2, 0));
 }
 
 #[test]
@@ -1074,6 +1086,7 @@ fn crash_files_and_reading_one() {
             shell("cat '/data/log/faultlog/faultlogger/x.log'"),
         ]
     );
+    assert_eq!(d.cost(), cost(4, 0));
 }
 
 #[test]

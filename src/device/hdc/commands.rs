@@ -349,7 +349,7 @@ pub fn hilog(query: &LogQuery) -> Result<ShellCommand, DeviceError> {
         cmd = cmd.opt("-e", re);
     }
     if let Some(n) = query.tail {
-        cmd = cmd.word("-z").int(n);
+        cmd = cmd.opt("-z", &n.to_string());
     }
     Ok(cmd)
 }
@@ -428,7 +428,7 @@ mod tests {
         };
         assert_eq!(
             hilog(&q).unwrap().as_str(),
-            "hilog -x -t 'app' -L 'W,E,F' -D '0x3200' -T 'JSAPP,Ace Focus' -P '6724,1' -e 'it'\\''s $(x)' -z 200"
+            "hilog -x -t 'app' -L 'W,E,F' -D '0x3200' -T 'JSAPP,Ace Focus' -P '6724,1' -e 'it'\\''s $(x)' -z '200'"
         );
         assert_eq!(hilog(&LogQuery::default()).unwrap().as_str(), "hilog -x");
         let bad = [

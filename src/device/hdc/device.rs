@@ -256,15 +256,12 @@ impl Device for HdcDevice {
         let op = Op::new("CLEAR_DATA_FAILED", format!("clear data of {bundle}"));
         let text = self.simple(&commands::bm_clean(bundle), &op)?;
         let parts = sections::split(&text, 2);
-        for (part, what) in parts.iter().zip(["data", "cache"]) {
+        // Sections in the order `commands::bm_clean` chains them.
+        for (part, flag) in parts.iter().zip(["-d", "-c"]) {
             let Some(part) = part else {
                 return Err(command_failed(
                     &op,
-                    format!(
-                        "no answer from `bm clean -{}`: {}",
-                        &what[..1],
-                        excerpt(&text)
-                    ),
+                    format!("no answer from `bm clean {flag}`: {}", excerpt(&text)),
                 ));
             };
             outcome(&op, parse::outcome::bm_clean(part))?;
