@@ -41,12 +41,26 @@ impl ParseError {
 /// Windows hosts end lines with `\r\n` and sometimes `\r\r\n`; removing every `\r` (rather than
 /// only a final one) handles both. Line structure, including a final newline, is kept.
 pub fn clean_output(raw: &str) -> String {
+    // Fast paths for the common cases (layout dumps are megabytes): a log line can only start
+    // at the beginning of the text or after a newline, and only with `[`.
+    let may_have_log_line = raw.starts_with('[') || raw.contains("\n[");
+    if !may_have_log_line {
+        return if raw.contains('\r') {
+            raw.replace('\r', "")
+        } else {
+            raw.to_string()
+        };
+    }
     let mut out = String::with_capacity(raw.len());
     for piece in raw.split_inclusive('\n') {
         if is_hdc_log_line(piece) {
             continue;
         }
-        out.extend(piece.chars().filter(|&c| c != '\r'));
+        if piece.contains('\r') {
+            out.extend(piece.chars().filter(|&c| c != '\r'));
+        } else {
+            out.push_str(piece);
+        }
     }
     out
 }
