@@ -6,7 +6,7 @@
 //! (`extraAttrs` from `-a`) are not part of the model and are dropped.
 //!
 //! Parsing is one pass straight into [`UiNode`] (no intermediate `Value`), linear in the input and
-//! without recursion (see [`super::layout_reader`] for why not serde), so deep Web trees parse.
+//! without recursion (see `layout_reader.rs` for why not serde), so deep Web trees parse.
 use super::ParseError;
 use super::layout_reader::{self, Top};
 use crate::device::model::{Bounds, UiNode};
