@@ -1,4 +1,8 @@
 //! hdc-level failures, recognised from text (hdc exits 0 on failure).
+//!
+//! Only lines hdc itself writes count: `[Fail]…`, `[Exxxxxx]…` (newer builds put an error code
+//! first) and a bare `[Empty]`. Device tool output (`error: …` from bm/aa) is not an hdc failure;
+//! [`super::outcome`] classifies that per command.
 
 /// What went wrong at the hdc level, before any device tool ran.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,7 +19,162 @@ pub enum HdcFailure {
     Other(String),
 }
 
+impl HdcFailure {
+    /// hdc's own words (the failing line, trimmed).
+    pub fn message(&self) -> &str {
+        match self {
+            HdcFailure::NoDevice(m)
+            | HdcFailure::NeedConnectKey(m)
+            | HdcFailure::Unauthorized(m)
+            | HdcFailure::Disconnected(m)
+            | HdcFailure::Other(m) => m,
+        }
+    }
+}
+
 /// Looks at cleaned output (see [`super::clean_output`]) for an hdc-level failure.
+///
+/// The first failing line decides; its text (trimmed) is carried verbatim.
 pub fn detect_hdc_failure(text: &str) -> Option<HdcFailure> {
-    todo!("parsers helper: {text}")
+    super::lines(text).find_map(classify_line)
+}
+
+fn classify_line(line: &str) -> Option<HdcFailure> {
+    if line == "[Empty]" {
+        return Some(HdcFailure::NoDevice(line.to_string()));
+    }
+    if !(line.starts_with("[Fail]") || starts_with_error_code(line)) {
+        return None;
+    }
+    let lower = line.to_ascii_lowercase();
+    let has = |needle: &str| lower.contains(needle);
+    let owned = line.to_string();
+    Some(
+        // `device not found` also matches older builds' `Device not founded or connected`;
+        // `Not match target founded` is what `-t <unknown key>` gets.
+        if has("no any connected target")
+            || has("e001005")
+            || has("device not found")
+            || has("not match target")
+        {
+            HdcFailure::NoDevice(owned)
+        } else if has("need connect-key") {
+            HdcFailure::NeedConnectKey(owned)
+        } else if has("e000002") || has("unauthorized") {
+            HdcFailure::Unauthorized(owned)
+        } else if has("e001003")
+            || has("communication abnormal")
+            || has("connection reset")
+            || has("connection closed")
+            || has("connection lost")
+            || has("disconnected")
+            || has("failed to communicate with daemon")
+        {
+            HdcFailure::Disconnected(owned)
+        } else {
+            HdcFailure::Other(owned)
+        },
+    )
+}
+
+/// `[E` + six digits + `]` at the start of the line (`[E000002]:…`, `[E003001] …`).
+fn starts_with_error_code(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.len() >= 9 && b.starts_with(b"[E") && b[2..8].iter().all(u8::is_ascii_digit) && b[8] == b']'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_device_forms() {
+        for text in [
+            "[Fail]No any connected target\n",
+            "[Fail][E001005] Device not found or connected",
+            "[Fail]Device not founded or connected",
+            "[Fail]Not match target founded, check connect-key please",
+            "[Empty]\n",
+        ] {
+            assert_eq!(
+                detect_hdc_failure(text),
+                Some(HdcFailure::NoDevice(text.trim().to_string())),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn need_connect_key() {
+        let t = "[Fail]ExecuteCommand need connect-key? please confirm a device by help info";
+        assert_eq!(
+            detect_hdc_failure(t),
+            Some(HdcFailure::NeedConnectKey(t.into()))
+        );
+    }
+
+    #[test]
+    fn unauthorized() {
+        let t = "[E000002]:The device unauthorized.\n";
+        assert_eq!(
+            detect_hdc_failure(t),
+            Some(HdcFailure::Unauthorized(
+                "[E000002]:The device unauthorized.".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn disconnected_forms() {
+        for t in [
+            "[Fail][E001003] USB communication abnormal, please check the USB communication link.",
+            "[Fail]Connection reset by peer",
+            "[Fail]connection closed",
+            "[Fail]Failed to communicate with daemon",
+        ] {
+            assert_eq!(
+                detect_hdc_failure(t),
+                Some(HdcFailure::Disconnected(t.into())),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_fail_and_code_lines() {
+        let t = "[Fail]Error opening file: no such file or directory, path:/data/x";
+        assert_eq!(detect_hdc_failure(t), Some(HdcFailure::Other(t.into())));
+        let t = "[E003001] Invalid bundle name: a b";
+        assert_eq!(detect_hdc_failure(t), Some(HdcFailure::Other(t.into())));
+        assert_eq!(
+            detect_hdc_failure("[Fail]Connect failed")
+                .unwrap()
+                .message(),
+            "[Fail]Connect failed"
+        );
+    }
+
+    #[test]
+    fn first_failure_after_normal_lines_is_found() {
+        let t = "some output\n[Fail]No any connected target\n[Fail]other\n";
+        assert!(matches!(
+            detect_hdc_failure(t),
+            Some(HdcFailure::NoDevice(_))
+        ));
+    }
+
+    #[test]
+    fn normal_output_is_not_a_failure() {
+        for t in [
+            "",
+            "start ability successfully.\n",
+            "[Info]App install path:/x.hap, queuesize:0, msg:error: failed to install bundle. code:9568320 error: no signature file.\nAppMod finish\n",
+            "error: failed to get information and the parameters may be wrong.",
+            "[E12]short",
+            "[Empty] but more",
+            "127.0.0.1:5555\nFMR0223C13000649\n",
+        ] {
+            assert_eq!(detect_hdc_failure(t), None, "{t}");
+        }
+    }
 }
