@@ -7,5 +7,6 @@
 //! No function here reads a clock or the environment: `now` and the path allowlist arrive in
 //! [`query::QueryEnv`]. Decisions are documented in `docs/logs.md`.
 
+pub mod crash;
 pub mod hilog;
 pub mod time;
