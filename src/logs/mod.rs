@@ -8,5 +8,8 @@
 //! [`query::QueryEnv`]. Decisions are documented in `docs/logs.md`.
 
 pub mod crash;
+pub mod error;
 pub mod hilog;
+pub mod markers;
+pub mod params;
 pub mod time;
