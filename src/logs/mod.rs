@@ -12,4 +12,6 @@ pub mod error;
 pub mod hilog;
 pub mod markers;
 pub mod params;
+pub mod paths;
+pub mod source;
 pub mod time;
