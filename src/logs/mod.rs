@@ -7,11 +7,22 @@
 //! No function here reads a clock or the environment: `now` and the path allowlist arrive in
 //! [`query::QueryEnv`]. Decisions are documented in `docs/logs.md`.
 
+pub mod classify;
 pub mod crash;
 pub mod error;
 pub mod hilog;
 pub mod markers;
+pub mod package;
 pub mod params;
 pub mod paths;
+pub mod query;
+pub mod result;
+pub mod scan;
 pub mod source;
 pub mod time;
+
+pub use error::LogsError;
+pub use params::LogsQueryParams;
+pub use query::{QueryEnv, execute};
+pub use result::LogsQueryResult;
+pub use source::{CaptureError, DeviceLogFilter, LogCapture, NoDevice};

@@ -209,6 +209,7 @@ pub struct ValidatedQuery {
     pub markers: Vec<Marker>,
     pub context_lines: usize,
     pub realtime_wait: Duration,
+    pub fallback_to_historical: bool,
 }
 
 fn non_blank(param: &str, v: &Option<String>) -> Result<Option<String>, LogsError> {
@@ -296,13 +297,13 @@ impl LogsQueryParams {
                 None => Vec::new(),
             },
         };
-        if let Some(files) = &self.input_files {
-            if files.iter().any(|f| f.trim().is_empty()) {
-                return Err(LogsError::invalid_param(
-                    "input_files",
-                    "input_files must not contain empty paths",
-                ));
-            }
+        if let Some(files) = &self.input_files
+            && files.iter().any(|f| f.trim().is_empty())
+        {
+            return Err(LogsError::invalid_param(
+                "input_files",
+                "input_files must not contain empty paths",
+            ));
         }
         Ok(ValidatedQuery {
             mode,
@@ -319,6 +320,7 @@ impl LogsQueryParams {
             markers,
             context_lines,
             realtime_wait: Duration::from_millis(wait_ms as u64),
+            fallback_to_historical: self.fallback_to_historical,
         })
     }
 
@@ -366,13 +368,13 @@ impl LogsQueryParams {
             ),
             None => None,
         };
-        if let (Some(s), Some(e)) = (start, end) {
-            if s > e {
-                return Err(LogsError::invalid_param(
-                    "start_time",
-                    format!("start_time {s} is after end_time {e}"),
-                ));
-            }
+        if let (Some(s), Some(e)) = (start, end)
+            && s > e
+        {
+            return Err(LogsError::invalid_param(
+                "start_time",
+                format!("start_time {s} is after end_time {e}"),
+            ));
         }
         if start.is_some() || end.is_some() {
             window = window.intersect(&TimeWindow { start, end });
