@@ -50,8 +50,11 @@ fn exception_regex() -> &'static Regex {
 
 fn generic_error_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
+    // An error word that opens the line or labels a value (`ERROR: …`, `error=…`), or a
+    // failure verb; a bare word in prose (a help text listing `ERROR/FATAL`) is not enough.
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:error|fatal|failed|failure|panic(?:ked)?)\b").expect("static regex")
+        Regex::new(r"(?i)^\W*(?:error|fatal|panic)\b|\b(?:error|fatal|exception)\s*[:=]|\b(?:failed|failure|panicked)\b")
+            .expect("static regex")
     })
 }
 
@@ -128,7 +131,15 @@ mod tests {
     fn generic_errors_for_unstructured_text() {
         assert!(is_generic_error_text("E/Thing: open failed"));
         assert!(is_generic_error_text("ERROR: disk"));
+        assert!(is_generic_error_text("[E] error: x"));
+        assert!(is_generic_error_text("[E] error: x"));
         assert!(!is_generic_error_text("errors=0 terrorist? no: errorless"));
+        assert!(!is_generic_error_text(
+            "  Long level string: DEBUG/INFO/WARN/ERROR/FATAL."
+        ));
+        assert!(!is_generic_error_text(
+            "  Long level string: DEBUG/INFO/WARN/ERROR/FATAL."
+        ));
     }
 
     #[test]
