@@ -1,0 +1,615 @@
+//! Crash evidence: faultlogger files (`jscrash-…`, `cppcrash-…`, `appfreeze-…`) and the AppKit
+//! crash block an app prints to hilog when a JS exception kills it.
+//!
+//! Owns parsing only. A faultlogger file is `Key:Value` header lines (`Module name:`, `Pid:`,
+//! `Reason:` …), then for JS crashes `Error name:` / `Error message:` / `Stacktrace:`, for native
+//! crashes `Fault thread info:` with `#NN pc …` frames, `Registers:`, other threads, and at the
+//! end a `HiLog:` section of hilog lines. Files are often truncated when copied around: every
+//! field is optional and a partial file still yields what it contains.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone};
+use regex::Regex;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::hilog::{LogRecord, group_multiline};
+
+/// What kind of fault a file or block describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CrashKind {
+    Jscrash,
+    Cppcrash,
+    Appfreeze,
+    Sysfreeze,
+    Unknown,
+}
+
+impl CrashKind {
+    fn from_prefix(p: &str) -> CrashKind {
+        match p {
+            "jscrash" => CrashKind::Jscrash,
+            "cppcrash" => CrashKind::Cppcrash,
+            "appfreeze" => CrashKind::Appfreeze,
+            "sysfreeze" => CrashKind::Sysfreeze,
+            _ => CrashKind::Unknown,
+        }
+    }
+}
+
+/// One frame of a native backtrace: `#00 pc 000912d8 /system/lib/ld-musl-arm.so.1(epoll_wait+28)(<build id>)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct NativeFrame {
+    pub index: u32,
+    pub pc: String,
+    pub library: String,
+    pub symbol: Option<String>,
+    pub offset: Option<u64>,
+    pub build_id: Option<String>,
+    /// The frame line as printed.
+    pub raw: String,
+}
+
+/// `Fault thread info:` of a cppcrash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct FaultThread {
+    pub tid: Option<u32>,
+    pub name: Option<String>,
+    pub frames: Vec<NativeFrame>,
+}
+
+/// A parsed faultlogger file. Fields a file does not contain stay `None`/empty.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct CrashReport {
+    pub kind: CrashKind,
+    /// The faultlogger file name, when known.
+    pub file_name: Option<String>,
+    pub device_info: Option<String>,
+    pub build_info: Option<String>,
+    pub module_name: Option<String>,
+    pub version: Option<String>,
+    pub version_code: Option<String>,
+    pub pre_installed: Option<bool>,
+    pub foreground: Option<bool>,
+    /// As printed (`2026-01-25 02:22:22.183`).
+    pub timestamp: Option<String>,
+    pub pid: Option<u32>,
+    pub uid: Option<u32>,
+    pub process_name: Option<String>,
+    pub process_life_time: Option<String>,
+    /// `TypeError`, `Signal:SIGSEGV(SI_USER)@0x000025d9 from:9689:0`, `APP_INPUT_BLOCK` …
+    pub reason: Option<String>,
+    pub error_name: Option<String>,
+    pub error_message: Option<String>,
+    /// JS stack lines (`at f (file:line:col)`), trimmed.
+    pub stacktrace: Vec<String>,
+    /// Native crash: the faulting thread and its frames.
+    pub fault_thread: Option<FaultThread>,
+    /// The embedded `HiLog:` section, line by line.
+    pub hilog: Vec<String>,
+    /// True when a js/cpp crash file lacks the `HiLog:` section every complete file ends with.
+    pub truncated: bool,
+}
+
+impl CrashReport {
+    fn empty(kind: CrashKind, file_name: Option<&str>) -> Self {
+        CrashReport {
+            kind,
+            file_name: file_name.map(str::to_string),
+            device_info: None,
+            build_info: None,
+            module_name: None,
+            version: None,
+            version_code: None,
+            pre_installed: None,
+            foreground: None,
+            timestamp: None,
+            pid: None,
+            uid: None,
+            process_name: None,
+            process_life_time: None,
+            reason: None,
+            error_name: None,
+            error_message: None,
+            stacktrace: Vec::new(),
+            fault_thread: None,
+            hilog: Vec::new(),
+            truncated: false,
+        }
+    }
+
+    /// The header timestamp as a local calendar time.
+    pub fn time(&self) -> Option<NaiveDateTime> {
+        let t = self.timestamp.as_deref()?.trim();
+        NaiveDateTime::parse_from_str(t, "%Y-%m-%d %H:%M:%S%.f").ok()
+    }
+
+    /// Bundle or process this crash belongs to (module name first, as faultlogger sets it).
+    pub fn subject(&self) -> Option<&str> {
+        self.module_name.as_deref().or(self.process_name.as_deref())
+    }
+}
+
+/// True when `text` looks like a faultlogger file (so an input file can be recognised).
+pub fn looks_like_crash_file(text: &str) -> bool {
+    let head: Vec<&str> = text.lines().take(40).map(str::trim_end).collect();
+    if head.iter().any(|l| l.starts_with("Generated by HiviewDFX")) {
+        return true;
+    }
+    let has = |k: &str| head.iter().any(|l| l.starts_with(k));
+    has("Reason:") && (has("Module name:") || has("Process name:")) && has("Pid:")
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Header,
+    ErrorMessage,
+    Stacktrace,
+    FaultThread,
+    Other,
+    Hilog,
+}
+
+fn frame_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"^#(\d+)\s+pc\s+([0-9a-fA-F]+)\s+(.+)$").expect("static frame regex")
+    })
+}
+
+fn build_id_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\(([0-9a-fA-F]{16,64})\)$").expect("static build id regex"))
+}
+
+/// Parses `#NN pc <addr> <lib>(<symbol>+<off>)(<build id>)`; the symbol may itself contain
+/// parentheses (C++ signatures), so it spans from the first `(` after the library to the last `)`.
+pub fn parse_native_frame(line: &str) -> Option<NativeFrame> {
+    let line = line.trim();
+    let caps = frame_regex().captures(line)?;
+    let mut rest = caps[3].to_string();
+    let mut build_id = None;
+    if let Some(m) = build_id_regex().captures(&rest) {
+        build_id = Some(m[1].to_string());
+        let cut = m.get(0).map_or(rest.len(), |g| g.start());
+        rest.truncate(cut);
+    }
+    let (library, symbol_part) = match rest.find('(') {
+        Some(open) if rest.ends_with(')') => (
+            rest[..open].to_string(),
+            Some(rest[open + 1..rest.len() - 1].to_string()),
+        ),
+        _ => (rest.clone(), None),
+    };
+    let (symbol, offset) = match symbol_part {
+        Some(s) => match s.rfind('+') {
+            Some(p) if s[p + 1..].chars().all(|c| c.is_ascii_digit()) && p + 1 < s.len() => {
+                (Some(s[..p].to_string()), s[p + 1..].parse().ok())
+            }
+            _ => (Some(s), None),
+        },
+        None => (None, None),
+    };
+    Some(NativeFrame {
+        index: caps[1].parse().ok()?,
+        pc: caps[2].to_string(),
+        library,
+        symbol: symbol.filter(|s| !s.is_empty()),
+        offset,
+        build_id,
+        raw: line.to_string(),
+    })
+}
+
+fn yes_no(v: &str) -> Option<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "yes" | "true" | "1" => Some(true),
+        "no" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+fn non_empty(v: &str) -> Option<String> {
+    let t = v.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// Parses a faultlogger file. `file_name` (if known) decides the kind; otherwise the content does.
+pub fn parse_crash_file(text: &str, file_name: Option<&str>) -> CrashReport {
+    let named_kind = file_name.and_then(parse_crash_file_name).map(|n| n.kind);
+    let mut r = CrashReport::empty(named_kind.unwrap_or(CrashKind::Unknown), file_name);
+    let mut section = Section::Header;
+    let mut saw_stacktrace = false;
+    let mut saw_fault_thread = false;
+    let mut saw_hilog = false;
+    let mut message_lines: Vec<String> = Vec::new();
+    for raw in text.lines() {
+        let line = raw.trim_end_matches('\r');
+        let trimmed = line.trim();
+        // Section headers switch state wherever they appear.
+        match trimmed {
+            "HiLog:" => {
+                section = Section::Hilog;
+                saw_hilog = true;
+                continue;
+            }
+            "Stacktrace:" if section != Section::Hilog => {
+                section = Section::Stacktrace;
+                saw_stacktrace = true;
+                continue;
+            }
+            "Fault thread info:" if section != Section::Hilog => {
+                section = Section::FaultThread;
+                saw_fault_thread = true;
+                r.fault_thread = Some(FaultThread {
+                    tid: None,
+                    name: None,
+                    frames: Vec::new(),
+                });
+                continue;
+            }
+            "Registers:" | "Memory near registers:" | "Maps:" | "FaultStack:" | "OpenFiles:"
+                if section != Section::Hilog =>
+            {
+                section = Section::Other;
+                continue;
+            }
+            "Other thread info:" if section != Section::Hilog => {
+                section = Section::Other;
+                continue;
+            }
+            _ => {}
+        }
+        match section {
+            Section::Hilog => {
+                if !trimmed.is_empty() {
+                    r.hilog.push(line.to_string());
+                }
+            }
+            Section::Stacktrace => {
+                if trimmed.is_empty() {
+                    section = Section::Other;
+                } else {
+                    r.stacktrace.push(trimmed.to_string());
+                }
+            }
+            Section::FaultThread => {
+                if let Some(ft) = r.fault_thread.as_mut() {
+                    if let Some(frame) = parse_native_frame(trimmed) {
+                        ft.frames.push(frame);
+                    } else if let Some(rest) = trimmed.strip_prefix("Tid:") {
+                        // `Tid:9639, Name:com.ohos.note`
+                        let mut parts = rest.splitn(2, ',');
+                        ft.tid = parts.next().and_then(|t| t.trim().parse().ok());
+                        ft.name = parts
+                            .next()
+                            .and_then(|n| n.trim().strip_prefix("Name:"))
+                            .and_then(non_empty);
+                    }
+                }
+            }
+            Section::ErrorMessage => {
+                // A JS error message may span lines until the next header key or `Stacktrace:`.
+                if header_key(trimmed).is_some() {
+                    section = Section::Header;
+                    apply_header(&mut r, trimmed);
+                } else {
+                    message_lines.push(line.to_string());
+                }
+            }
+            Section::Header => {
+                if let Some(rest) = trimmed.strip_prefix("Error message:") {
+                    message_lines.push(rest.to_string());
+                    section = Section::ErrorMessage;
+                } else {
+                    apply_header(&mut r, trimmed);
+                }
+            }
+            Section::Other => {}
+        }
+    }
+    if !message_lines.is_empty() {
+        r.error_message = non_empty(&message_lines.join("\n"));
+    }
+    if r.kind == CrashKind::Unknown {
+        r.kind = if saw_fault_thread {
+            CrashKind::Cppcrash
+        } else if saw_stacktrace || r.error_name.is_some() {
+            CrashKind::Jscrash
+        } else if r
+            .reason
+            .as_deref()
+            .is_some_and(|x| x.contains("BLOCK") || x.contains("TIMEOUT"))
+        {
+            CrashKind::Appfreeze
+        } else {
+            CrashKind::Unknown
+        };
+    }
+    // Both file kinds end with a `HiLog:` section (possibly empty): without it the file was cut.
+    r.truncated = matches!(r.kind, CrashKind::Cppcrash | CrashKind::Jscrash) && !saw_hilog;
+    r
+}
+
+fn header_key(line: &str) -> Option<(&str, &str)> {
+    const KEYS: &[&str] = &[
+        "Device info",
+        "Build info",
+        "Fingerprint",
+        "Timestamp",
+        "Module name",
+        "Version",
+        "VersionCode",
+        "PreInstalled",
+        "Foreground",
+        "Pid",
+        "Uid",
+        "Process name",
+        "Process life time",
+        "Reason",
+        "Error name",
+        "Error message",
+        "Error code",
+        "SourceCode",
+        "Page switch history",
+        "Process Memory(kB)",
+        "Device Memory(kB)",
+    ];
+    let (k, v) = line.split_once(':')?;
+    KEYS.contains(&k).then_some((k, v))
+}
+
+fn apply_header(r: &mut CrashReport, line: &str) {
+    let Some((key, value)) = header_key(line) else {
+        return;
+    };
+    match key {
+        "Device info" => r.device_info = non_empty(value),
+        "Build info" => r.build_info = non_empty(value),
+        "Timestamp" => r.timestamp = non_empty(value),
+        "Module name" => r.module_name = non_empty(value),
+        "Version" => r.version = non_empty(value),
+        "VersionCode" => r.version_code = non_empty(value),
+        "PreInstalled" => r.pre_installed = yes_no(value),
+        "Foreground" => r.foreground = yes_no(value),
+        "Pid" => r.pid = value.trim().parse().ok(),
+        "Uid" => r.uid = value.trim().parse().ok(),
+        "Process name" => r.process_name = non_empty(value),
+        "Process life time" => r.process_life_time = non_empty(value),
+        "Reason" => r.reason = non_empty(value),
+        "Error name" => r.error_name = non_empty(value),
+        _ => {}
+    }
+}
+
+/// The parts of a faultlogger file name `<kind>-<process>-<uid>-<timestamp>[.log]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct CrashFileName {
+    pub kind: CrashKind,
+    pub process: String,
+    pub uid: u32,
+    /// As in the name: local `YYYYMMDDHHMMSSmmm` or epoch milliseconds.
+    pub timestamp: String,
+}
+
+impl CrashFileName {
+    /// The name's timestamp as local time (`now` supplies the UTC offset for epoch values).
+    pub fn time(&self, now: &DateTime<FixedOffset>) -> Option<NaiveDateTime> {
+        let t = &self.timestamp;
+        if t.len() == 17 {
+            NaiveDateTime::parse_from_str(t, "%Y%m%d%H%M%S%3f").ok()
+        } else if t.len() == 14 {
+            NaiveDateTime::parse_from_str(t, "%Y%m%d%H%M%S").ok()
+        } else {
+            let ms: i64 = t.parse().ok()?;
+            now.offset()
+                .timestamp_millis_opt(ms)
+                .single()
+                .map(|d| d.naive_local())
+        }
+    }
+}
+
+fn file_name_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"^(cppcrash|jscrash|appfreeze|sysfreeze|syswarning)-(.+)-(\d+)-(\d{10,17})(?:\.log)?$",
+        )
+        .expect("static crash name regex")
+    })
+}
+
+/// Parses a faultlogger file name (with or without a directory in front).
+pub fn parse_crash_file_name(name: &str) -> Option<CrashFileName> {
+    let base = name.rsplit('/').next().unwrap_or(name).trim();
+    let caps = file_name_regex().captures(base)?;
+    Some(CrashFileName {
+        kind: CrashKind::from_prefix(&caps[1]),
+        process: caps[2].to_string(),
+        uid: caps[3].parse().ok()?,
+        timestamp: caps[4].to_string(),
+    })
+}
+
+/// An app's JS crash as AppKit prints it to hilog:
+/// `<bundle> is about to exit due to RuntimeError`, then `Error type:`, `Error name:`,
+/// `Error message:`, `Stacktrace:` and `    at …` lines, all with the same prefix.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct AppCrashMarker {
+    pub bundle: String,
+    /// `RuntimeError`, …
+    pub cause: String,
+    pub error_type: Option<String>,
+    pub error_name: Option<String>,
+    pub error_message: Option<String>,
+    pub stacktrace: Vec<String>,
+    pub pid: Option<u32>,
+    /// 1-based line of the `is about to exit` line in its text.
+    pub line_no: usize,
+    /// Records (indices into the slice given to [`find_app_crash_markers`]) the block spans.
+    #[serde(skip)]
+    pub records: Range<usize>,
+}
+
+fn exit_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"^(\S+) is about to exit due to (.+)$").expect("static exit regex")
+    })
+}
+
+/// Finds AppKit crash blocks in parsed records.
+pub fn find_app_crash_markers(records: &[LogRecord]) -> Vec<AppCrashMarker> {
+    let mut out = Vec::new();
+    for group in group_multiline(records) {
+        let Some(start) = group.clone().find(|&i| {
+            records[i]
+                .hilog
+                .as_ref()
+                .is_some_and(|h| h.tag == "AppKit" && exit_regex().is_match(h.message.trim()))
+        }) else {
+            continue;
+        };
+        let head = records[start].hilog.as_ref().expect("checked above");
+        let caps = exit_regex()
+            .captures(head.message.trim())
+            .expect("checked above");
+        let mut m = AppCrashMarker {
+            bundle: caps[1].to_string(),
+            cause: caps[2].trim().to_string(),
+            error_type: None,
+            error_name: None,
+            error_message: None,
+            stacktrace: Vec::new(),
+            pid: head.pid,
+            line_no: records[start].line_no,
+            records: group.clone(),
+        };
+        let mut in_stack = false;
+        for rec in &records[start + 1..group.end] {
+            let Some(h) = rec.hilog.as_ref() else {
+                continue;
+            };
+            let msg = h.message.trim();
+            if in_stack {
+                if !msg.is_empty() {
+                    m.stacktrace.push(msg.to_string());
+                }
+            } else if let Some(v) = msg.strip_prefix("Error type:") {
+                m.error_type = non_empty(v);
+            } else if let Some(v) = msg.strip_prefix("Error name:") {
+                m.error_name = non_empty(v);
+            } else if let Some(v) = msg.strip_prefix("Error message:") {
+                m.error_message = non_empty(v);
+            } else if msg == "Stacktrace:" {
+                in_stack = true;
+            }
+        }
+        out.push(m);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logs::hilog::parse_text;
+
+    #[test]
+    fn native_frames() {
+        let f = parse_native_frame("#00 pc 000912d8 /system/lib/ld-musl-arm.so.1(epoll_wait+28)(90eb79e807337289ff99d3d78741363f)").unwrap();
+        assert_eq!(f.index, 0);
+        assert_eq!(f.pc, "000912d8");
+        assert_eq!(f.library, "/system/lib/ld-musl-arm.so.1");
+        assert_eq!(f.symbol.as_deref(), Some("epoll_wait"));
+        assert_eq!(f.offset, Some(28));
+        assert_eq!(
+            f.build_id.as_deref(),
+            Some("90eb79e807337289ff99d3d78741363f")
+        );
+        let cpp = parse_native_frame("#01 pc 000111a1 /system/lib/libe.z.so(OHOS::W::WaitFor(std::unique_lock<std::mutex>&, long long)+264)(40b66d055c355508bfd0e27c2ec9de63)").unwrap();
+        assert_eq!(
+            cpp.symbol.as_deref(),
+            Some("OHOS::W::WaitFor(std::unique_lock<std::mutex>&, long long)")
+        );
+        assert_eq!(cpp.offset, Some(264));
+        let bare = parse_native_frame(
+            "#20 pc 00009924 /system/bin/appspawn(869a6c23131f12b699cfa7a434db6430)",
+        )
+        .unwrap();
+        assert_eq!(bare.library, "/system/bin/appspawn");
+        assert_eq!(bare.symbol, None);
+        assert!(parse_native_frame("r0:fffffffc r1:ffbf2958").is_none());
+    }
+
+    #[test]
+    fn file_names() {
+        let n = parse_crash_file_name(
+            "/data/log/faultlog/faultlogger/jscrash-com.example.app-20020059-20260125022222183.log",
+        )
+        .unwrap();
+        assert_eq!(n.kind, CrashKind::Jscrash);
+        assert_eq!(n.process, "com.example.app");
+        assert_eq!(n.uid, 20020059);
+        let now = DateTime::parse_from_rfc3339("2026-01-25T03:00:00+08:00").unwrap();
+        assert_eq!(
+            n.time(&now),
+            Some(
+                NaiveDateTime::parse_from_str("2026-01-25 02:22:22.183", "%Y-%m-%d %H:%M:%S%.f")
+                    .unwrap()
+            )
+        );
+        let e = parse_crash_file_name("cppcrash-my-proc-0-1769278942183.log").unwrap();
+        assert_eq!(e.process, "my-proc");
+        assert_eq!(e.kind, CrashKind::Cppcrash);
+        assert_eq!(
+            e.time(&now),
+            Some(
+                NaiveDateTime::parse_from_str("2026-01-25 02:22:22.183", "%Y-%m-%d %H:%M:%S%.f")
+                    .unwrap()
+            )
+        );
+        assert!(parse_crash_file_name("README.txt").is_none());
+        assert!(parse_crash_file_name("jscrash-x-notanumber-1.log").is_none());
+    }
+
+    #[test]
+    fn multi_line_error_message_and_empty_input() {
+        let text = "Reason:TypeError\nError name:TypeError\nError message:line one\nline two\nStacktrace:\n    at f (a.ets:1:1)\n";
+        let r = parse_crash_file(text, None);
+        assert_eq!(r.kind, CrashKind::Jscrash);
+        assert_eq!(r.error_message.as_deref(), Some("line one\nline two"));
+        assert_eq!(r.stacktrace, vec!["at f (a.ets:1:1)".to_string()]);
+        assert!(r.truncated, "no HiLog: section");
+        let empty = parse_crash_file("", None);
+        assert_eq!(empty.kind, CrashKind::Unknown);
+        assert!(!looks_like_crash_file(""));
+    }
+
+    #[test]
+    fn app_crash_marker_in_synthetic_hilog() {
+        let text = "\
+01-23 21:01:52.839  6724  6724 E C01317/AppKit: [MAINTHD2051]
+01-23 21:01:52.839  6724  6724 E C01317/AppKit: com.x.y is about to exit due to RuntimeError
+01-23 21:01:52.839  6724  6724 E C01317/AppKit: Error type:TypeError
+01-23 21:01:52.839  6724  6724 E C01317/AppKit: Error name:TypeError
+01-23 21:01:52.839  6724  6724 E C01317/AppKit: Error message:boom
+01-23 21:01:52.839  6724  6724 E C01317/AppKit: Stacktrace:
+01-23 21:01:52.839  6724  6724 E C01317/AppKit:     at f (a.ets:1:1)
+01-23 21:01:52.840  6724  6724 W C01317/AppKit: after
+";
+        let recs = parse_text(text);
+        let m = find_app_crash_markers(&recs);
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].bundle, "com.x.y");
+        assert_eq!(m[0].cause, "RuntimeError");
+        assert_eq!(m[0].error_message.as_deref(), Some("boom"));
+        assert_eq!(m[0].stacktrace, vec!["at f (a.ets:1:1)".to_string()]);
+        assert_eq!(m[0].records, 0..7);
+        assert_eq!(m[0].line_no, 2);
+    }
+}
