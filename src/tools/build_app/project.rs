@@ -17,6 +17,18 @@ pub const SKIP_DIRS: &[&str] = &[
     "__pycache__",
 ];
 
+/// `base.join(rel)` without `.` components (`./entry` → `<base>/entry`), so reported paths are canonical-looking.
+pub fn join_clean(base: &Path, rel: &str) -> PathBuf {
+    let mut out = base.to_path_buf();
+    for c in Path::new(rel).components() {
+        match c {
+            std::path::Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 /// Parses a JSON5 file into a JSON value; `None` when missing or malformed.
 pub fn read_json5(path: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(path).ok()?;
@@ -65,7 +77,7 @@ impl Project {
                     .unwrap_or(&name)
                     .to_string();
                 Some(ModuleEntry {
-                    root: self.root.join(src),
+                    root: join_clean(&self.root, &src),
                     name,
                 })
             })
@@ -180,7 +192,7 @@ mod tests {
         );
         let p = Project::open(d.path());
         assert_eq!(p.modules().len(), 3);
-        assert_eq!(p.module_root("libz").unwrap(), d.path().join("./libs/libz"));
+        assert_eq!(p.module_root("libz").unwrap(), d.path().join("libs/libz"));
         assert_eq!(p.discover_shared_modules(), vec!["liba", "libz"]);
         assert_eq!(
             Project::module_type(&d.path().join("entry")).as_deref(),
