@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::config::{SigningPasswords, ToolContext, Toolchain};
 use super::error::{BuildError, Flow};
 use super::process::{self, Invocation};
-use super::project::{Project, read_json5};
+use super::project::{Project, join_clean, read_json5};
 
 const REQUIRED_KEYS: [&str; 6] = [
     "keyAlias",
@@ -128,11 +128,12 @@ pub fn resolve(
     let base = profile_path.parent().unwrap_or(&project.root).to_path_buf();
     let mut not_found = Vec::new();
     let mut resolve_file = |key: &str| -> PathBuf {
-        let raw = PathBuf::from(get(key).unwrap_or_default());
+        let text = get(key).unwrap_or_default();
+        let raw = PathBuf::from(&text);
         let candidates = if raw.is_absolute() {
             vec![raw.clone()]
         } else {
-            vec![base.join(&raw), project.root.join(&raw)]
+            vec![join_clean(&base, &text), join_clean(&project.root, &text)]
         };
         candidates
             .iter()
