@@ -400,3 +400,26 @@ fn unstartable_hvigor_is_build_error() {
     assert_eq!(e.code, codes::BUILD_ERROR);
     assert_eq!(e.details["result"]["target"], "hap");
 }
+
+/// Every error code `build_app` can return is asserted by some integration test.
+#[test]
+fn every_error_code_is_exercised_by_a_test() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut sources = String::new();
+    for name in ["build_app.rs", "build_app_hsp.rs", "build_app_hnp.rs"] {
+        sources.push_str(&std::fs::read_to_string(dir.join(name)).unwrap());
+    }
+    let self_test = sources
+        .find("fn every_error_code_is_exercised_by_a_test")
+        .unwrap();
+    let (tests_text, _) = sources.split_at(self_test);
+    let rest = &sources[self_test..];
+    let rest = &rest[rest.find("\n}\n").unwrap()..];
+    let corpus = format!("{tests_text}{rest}");
+    let untested: Vec<&str> = codes::ALL
+        .iter()
+        .copied()
+        .filter(|c| !corpus.contains(&format!("codes::{c}")))
+        .collect();
+    assert!(untested.is_empty(), "codes without a test: {untested:?}");
+}

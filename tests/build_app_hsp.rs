@@ -419,3 +419,15 @@ fn repack_and_sign_timeouts() {
         assert_eq!(e.code, code);
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn sign_tool_that_cannot_start_is_sign_error() {
+    let f = project();
+    let cfg = BuildConfig {
+        java: Some(harness::java_that_vanishes_after_one_run(&f)),
+        ..f.config()
+    };
+    let e = build_app(&hsp_params(&f, Some(&["liba"])), &cfg).unwrap_err();
+    assert_eq!(e.code, codes::HSP_SIGN_ERROR);
+}

@@ -232,3 +232,17 @@ pub fn zip_text(path: &Path, entry: &str) -> String {
     zip.by_name(entry).unwrap().read_to_string(&mut s).unwrap();
     s
 }
+
+/// A `java` that runs once (the repack) and then disappears, so the sign-app run cannot be started.
+#[cfg(unix)]
+pub fn java_that_vanishes_after_one_run(f: &Fixture) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let p = f.root.join("one-shot-java");
+    let script = format!(
+        "#!/bin/sh\n'{}' \"$@\"\nrc=$?\nrm -f \"$0\"\nexit $rc\n",
+        fake_sdk_dir().join("java").display()
+    );
+    std::fs::write(&p, script).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
