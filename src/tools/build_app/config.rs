@@ -124,6 +124,9 @@ impl BuildConfig {
         {
             let node = self.node.clone().unwrap_or_else(|| PathBuf::from("node"));
             Invocation::new(node, project).arg(wrapper.into_os_string())
+        } else if needs_shell(&wrapper) {
+            // A checkout or an unzip often drops the exec bit of `hvigorw`; it is a POSIX sh script.
+            Invocation::new("sh", project).arg(wrapper.into_os_string())
         } else {
             Invocation::new(wrapper, project)
         };
@@ -135,6 +138,7 @@ impl BuildConfig {
         Ok(inv)
     }
 
+    /// Environment added to every child process.
     pub fn child_env(&self) -> Vec<(OsString, OsString)> {
         self.extra_env.clone()
     }
@@ -206,6 +210,20 @@ impl BuildConfig {
     }
 }
 
+/// True for a Unix wrapper without any exec bit.
+fn needs_shell(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 == 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,6 +277,25 @@ mod tests {
             vec!["node".to_string(), js.display().to_string()]
         );
         assert!(inv.env.contains(&("DEVECO_SDK_HOME".into(), "/sdk".into())));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_executable_wrapper_runs_through_sh() {
+        use std::os::unix::fs::PermissionsExt;
+        let project = tempfile::tempdir().unwrap();
+        let w = project.path().join("hvigorw");
+        std::fs::write(&w, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&w, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let inv = BuildConfig::default()
+            .hvigor_invocation(project.path())
+            .unwrap();
+        assert_eq!(inv.argv(), vec!["sh".to_string(), w.display().to_string()]);
+        std::fs::set_permissions(&w, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let inv = BuildConfig::default()
+            .hvigor_invocation(project.path())
+            .unwrap();
+        assert_eq!(inv.argv(), vec![w.display().to_string()]);
     }
 
     #[test]
