@@ -334,4 +334,43 @@ mod tests {
             "Task 'assembleFoo' not found in project."
         );
     }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn parse_never_panics(text in "\\PC{0,400}") {
+                let _ = parse(&clean_output(&text));
+            }
+
+            #[test]
+            fn generated_blocks_round_trip(
+                items in proptest::collection::vec(
+                    ("[0-9]{8}", "[A-Za-z][A-Za-z '.()-]{0,40}[A-Za-z.)]", "[A-Za-z]:/[a-z/]{1,20}\\.ets|/[a-z/]{1,20}\\.ets", 1u32..5000, 1u32..200),
+                    1..20,
+                ),
+                crlf in any::<bool>(),
+            ) {
+                let mut log = String::from("> hvigor ERROR: ArkTS Compiler Error\n");
+                for (i, (code, msg, file, line, col)) in items.iter().enumerate() {
+                    log.push_str(&format!("{} ERROR: {code} ArkTS Compiler Error\nError Message: {msg} At File: {file}:{line}:{col}\n\n\n", i + 1));
+                }
+                log.push_str("COMPILE RESULT:FAIL {ERROR:1 WARN:0}\n> hvigor ERROR: BUILD FAILED in 1 s\n");
+                if crlf {
+                    log = log.replace('\n', "\r\n");
+                }
+                let r = parse(&clean_output(&log));
+                prop_assert_eq!(r.verdict, Verdict::Failed);
+                prop_assert_eq!(r.errors.len(), items.len());
+                for (e, (code, msg, file, line, col)) in r.errors.iter().zip(&items) {
+                    prop_assert_eq!(e.code.as_deref(), Some(code.as_str()));
+                    prop_assert_eq!(&e.message, msg.trim());
+                    prop_assert_eq!(e.file.as_deref(), Some(file.as_str()));
+                    prop_assert_eq!((e.line, e.column), (Some(*line), Some(*col)));
+                }
+            }
+        }
+    }
 }

@@ -71,3 +71,50 @@ pub struct CompileError {
     pub line: Option<u32>,
     pub column: Option<u32>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_has_exactly_the_contract_fields() {
+        let schema = serde_json::to_value(schemars::schema_for!(BuildAppResult)).unwrap();
+        let props: Vec<&str> = schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            props,
+            [
+                "output_path",
+                "hsp_output_paths",
+                "artifact_source",
+                "sign_status",
+                "target",
+                "build_mode",
+                "product",
+                "module_name",
+                "is_clean",
+                "include_hsp",
+                "hsp_module_names",
+                "duration",
+                "errors",
+                "error_count"
+            ]
+        );
+        let sources = serde_json::to_value(schemars::schema_for!(ArtifactSource))
+            .unwrap()
+            .to_string();
+        for s in [
+            "metadata",
+            "conventional_path",
+            "scan",
+            "hsp_direct",
+            "hnp_direct",
+        ] {
+            assert!(sources.contains(s), "{s}");
+        }
+    }
+}
