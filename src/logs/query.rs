@@ -718,3 +718,99 @@ fn crash_info(
     }
     info
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logs::params::LogsQueryParams;
+    use serde_json::json;
+
+    fn now() -> DateTime<FixedOffset> {
+        DateTime::parse_from_rfc3339("2026-01-23T21:05:00+08:00").unwrap()
+    }
+
+    fn query(v: serde_json::Value) -> ValidatedQuery {
+        LogsQueryParams::from_value(v)
+            .unwrap()
+            .validate(&now())
+            .unwrap()
+    }
+
+    fn cands(text: &str) -> (Vec<Scanned>, Vec<Candidate>) {
+        let s = vec![scan(&SourceText {
+            label: "t".into(),
+            text: text.into(),
+        })];
+        let c = candidates(&s, &now(), true);
+        (s, c)
+    }
+
+    #[test]
+    fn error_kind_matrix() {
+        let (_, c) = cands(concat!(
+            "01-23 21:00:00.000  1  1 E A00000/t: plain error\n",
+            "01-23 21:00:00.000  1  1 W A00000/t: Kill Reason:Js Error\n",
+            "01-23 21:00:00.000  1  1 I A00000/t: TypeError: x is undefined\n",
+            "01-23 21:00:00.000  1  1 I A00000/t: all fine\n",
+            "ERROR: plain text\n",
+        ));
+        // The plain-text line follows a hilog record: it is continuation, not its own candidate.
+        assert_eq!(c.len(), 4);
+        assert_eq!(error_kind(&c[0], None), Some(ItemKind::Error));
+        assert_eq!(error_kind(&c[1], None), Some(ItemKind::Crash));
+        assert_eq!(error_kind(&c[2], None), Some(ItemKind::Exception));
+        assert_eq!(error_kind(&c[3], None), None);
+        assert_eq!(error_kind(&c[1], Some(Level::Error)), None);
+        assert_eq!(error_kind(&c[3], Some(Level::Info)), Some(ItemKind::Error));
+        let (_, raw) = cands("ERROR: plain text\nnothing here\n");
+        assert_eq!(error_kind(&raw[0], None), Some(ItemKind::Error));
+        assert_eq!(error_kind(&raw[1], None), None);
+        assert_eq!(
+            error_kind(&raw[0], Some(Level::Debug)),
+            None,
+            "no level: excluded by an explicit level"
+        );
+    }
+
+    #[test]
+    fn context_is_clamped_to_the_source() {
+        let (s, c) = cands("a\nb\nc\nd\n");
+        assert_eq!(
+            context(&s[0], &c[0], 2),
+            (vec![], vec!["b".to_string(), "c".to_string()])
+        );
+        assert_eq!(
+            context(&s[0], &c[3], 9),
+            (vec!["a".into(), "b".into(), "c".into()], vec![])
+        );
+        assert_eq!(context(&s[0], &c[1], 0), (vec![], vec![]));
+    }
+
+    #[test]
+    fn device_filter_push_down_rules() {
+        let q = query(json!({"level": "W", "tag": "T", "pid": 5, "domain": "C03900"}));
+        let f = device_filter(&q);
+        assert_eq!(f.min_level, Some(Level::Warn));
+        assert_eq!(f.domain.as_deref(), Some("0x3900"));
+        assert_eq!(
+            device_filter(&query(json!({"level": "W", "package_name": "a.b"}))),
+            DeviceLogFilter::default()
+        );
+        assert_eq!(device_filter(&query(json!({}))), DeviceLogFilter::default());
+    }
+
+    #[test]
+    fn analyze_is_pure_and_reports_signatures() {
+        let q = query(json!({}));
+        let texts = vec![SourceText {
+            label: "x".into(),
+            text: "01-23 21:00:00.000  1  1 E A00000/t: fd 3 bad\n01-23 21:00:01.000  1  1 E A00000/t: fd 4 bad\n".into(),
+        }];
+        let a = analyze(&q, &texts, &now());
+        let b = analyze(&q, &texts, &now());
+        assert_eq!(a.items, b.items);
+        assert_eq!(a.items[0].signature, "error|t|fd <n> bad");
+        assert_eq!(a.items[0].count, 2);
+        assert_eq!(a.lines_scanned, 2);
+    }
+}
