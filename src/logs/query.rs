@@ -105,7 +105,7 @@ fn error_kind(c: &Candidate, explicit: Option<Level>) -> Option<ItemKind> {
     }
 }
 
-/// Filters shared by both modes; `None` when the window excluded a record with no time.
+/// Filters shared by both modes, except the time window (see [`in_window`]).
 fn passes_common(c: &Candidate, q: &ValidatedQuery, package_pids: Option<&BTreeSet<u32>>) -> bool {
     if let Some(tag) = &q.tag
         && c.tag.as_deref() != Some(tag.as_str())
@@ -140,13 +140,13 @@ fn passes_common(c: &Candidate, q: &ValidatedQuery, package_pids: Option<&BTreeS
     {
         return false;
     }
-    if !q.window.is_unbounded() {
-        match c.time {
-            Some(t) if q.window.contains(t) => {}
-            _ => return false,
-        }
-    }
     true
+}
+
+/// The time window test; a record without a wall-clock time cannot be shown to lie inside a
+/// bounded window and is excluded.
+fn in_window(c: &Candidate, q: &ValidatedQuery) -> bool {
+    q.window.is_unbounded() || c.time.is_some_and(|t| q.window.contains(t))
 }
 
 struct Group {
@@ -184,7 +184,10 @@ pub fn analyze(
 
     for (order, c) in cands.iter().enumerate() {
         if !passes_common(c, q, package_pids.as_ref()) {
-            if !q.window.is_unbounded() && c.time.is_none() {
+            continue;
+        }
+        if !in_window(c, q) {
+            if c.time.is_none() {
                 untimed_excluded += 1;
             }
             continue;
