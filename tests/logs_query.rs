@@ -969,3 +969,37 @@ fn parameter_schema_has_every_contract_parameter_and_the_mode_enum() {
     assert_eq!(props["mode"]["default"], "errors");
     let _ = schemars::schema_for!(LogsQueryResult);
 }
+
+#[test]
+fn demo_app_markers_with_a_domain_filter() {
+    // The shape the simulated demo app logs (docs: `I A0d0d0/DemoApp: LOGIN_SUCCESS user=<name>`).
+    let logs = [
+        "01-23 21:04:10.100  5000  5000 I A0d0d0/DemoApp: LOGIN_SUCCESS user=alice",
+        "01-23 21:04:12.200  5000  5000 I A0d0d0/DemoApp: ITEM_OPENED n=7",
+        "01-23 21:04:13.300  5000  5000 I A0d0d0/DemoApp: ITEM_OPENED n=12",
+        "01-23 21:04:13.400  5000  5000 I A00000/Other: ITEM_OPENED n=99",
+    ];
+    let r = run(json!({
+        "logs": logs,
+        "mode": "markers",
+        "marker_keywords": ["LOGIN_SUCCESS", "ITEM_OPENED"],
+        "domain": "0xd0d0",
+        "seconds": 60,
+    }));
+    let status = r.markers.unwrap();
+    assert_eq!((status[0].count, status[1].count), (1, 2));
+    // `n=7` and `n=12` are one group.
+    assert_eq!(r.group_count, 2);
+    let opened = r
+        .items
+        .iter()
+        .find(|i| i.marker.as_deref() == Some("ITEM_OPENED"))
+        .unwrap();
+    assert_eq!(opened.count, 2);
+    assert_eq!(
+        opened.first_time.as_deref(),
+        Some("2026-01-23 21:04:12.200")
+    );
+    assert_eq!(opened.last_time.as_deref(), Some("2026-01-23 21:04:13.300"));
+    assert_eq!(opened.domain.as_deref(), Some("A0d0d0"));
+}
