@@ -690,6 +690,9 @@ impl LogCapture for FakeDevice {
         self.calls
             .borrow_mut()
             .push(format!("wait {}", wait.as_millis()));
+        if self.realtime == "FAIL" {
+            return Err(CaptureError::new("HDC_TIMEOUT", "hilog stream timed out"));
+        }
         Ok(self.realtime.clone())
     }
     fn historical(&self, _: &DeviceLogFilter) -> Result<String, CaptureError> {
@@ -736,6 +739,12 @@ fn device_realtime_snapshot_plus_sampling_window() {
     let r0 = run_dev(&dev0, json!({"realtime_wait_ms": 0})).unwrap();
     assert_eq!(r0.match_count, 2);
     assert_eq!(*dev0.calls.borrow(), vec!["capture"]);
+    // A failed window keeps the buffer, with a note.
+    let mut dev_fail = FakeDevice::new(&synthetic()[..4].join("\n"));
+    dev_fail.realtime = "FAIL".into();
+    let rf = run_dev(&dev_fail, json!({})).unwrap();
+    assert_eq!(rf.match_count, 2);
+    assert!(rf.notes.iter().any(|n| n.contains("HDC_TIMEOUT")));
 }
 
 #[test]

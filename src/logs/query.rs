@@ -580,28 +580,39 @@ fn device_query(
     attempted.push("device_realtime".into());
     let realtime = source.capture(filter).and_then(|buffer| {
         let mut text = buffer;
-        let first = analyze(
-            q,
-            &[SourceText {
-                label: "device_realtime".into(),
-                text: text.clone(),
-            }],
-            &env.now,
-        );
-        // Markers already all present: no need to wait for more lines.
-        let all_markers_seen = first
-            .markers
-            .as_ref()
-            .is_some_and(|m| m.iter().all(|s| s.matched));
-        if q.realtime_wait.is_zero() || all_markers_seen {
-            return Ok((text, Some(first)));
+        if q.realtime_wait.is_zero() {
+            return Ok((text, None));
         }
-        let more = source.wait_realtime(q.realtime_wait, filter)?;
-        if !more.is_empty() {
-            if !text.is_empty() && !text.ends_with('\n') {
-                text.push('\n');
+        // Markers mode: when the buffer already holds every marker, waiting adds nothing.
+        if q.mode == QueryMode::Markers {
+            let first = analyze(
+                q,
+                &[SourceText {
+                    label: "device_realtime".into(),
+                    text: text.clone(),
+                }],
+                &env.now,
+            );
+            if first
+                .markers
+                .as_ref()
+                .is_some_and(|m| m.iter().all(|s| s.matched))
+            {
+                return Ok((text, Some(first)));
             }
-            text.push_str(&more);
+        }
+        // A failed sampling window does not discard the buffer already read.
+        match source.wait_realtime(q.realtime_wait, filter) {
+            Ok(more) if !more.is_empty() => {
+                if !text.is_empty() && !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                text.push_str(&more);
+            }
+            Ok(_) => {}
+            Err(e) => notes.push(format!(
+                "realtime sampling failed ({e}); only the buffer snapshot was queried"
+            )),
         }
         Ok((text, None))
     });
