@@ -567,6 +567,55 @@ pub fn execute(
     })
 }
 
+/// The realtime source: the buffer snapshot plus, for `realtime_wait_ms`, the lines logged
+/// after it. A failed sampling window does not discard the buffer already read.
+fn sample_realtime(
+    q: &ValidatedQuery,
+    env: &QueryEnv,
+    source: &dyn LogCapture,
+    filter: &DeviceLogFilter,
+    buffer: String,
+    notes: &mut Vec<String>,
+) -> (Vec<SourceText>, Analysis) {
+    let as_source = |text: String| {
+        vec![SourceText {
+            label: "device_realtime".into(),
+            text,
+        }]
+    };
+    let mut texts = as_source(buffer);
+    if q.realtime_wait.is_zero() {
+        let a = analyze(q, &texts, &env.now);
+        return (texts, a);
+    }
+    // Markers mode: when the buffer already holds every marker, waiting adds nothing.
+    if q.mode == QueryMode::Markers {
+        let first = analyze(q, &texts, &env.now);
+        if first
+            .markers
+            .as_ref()
+            .is_some_and(|m| m.iter().all(|s| s.matched))
+        {
+            return (texts, first);
+        }
+    }
+    match source.wait_realtime(q.realtime_wait, filter) {
+        Ok(more) if !more.is_empty() => {
+            let text = &mut texts[0].text;
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&more);
+        }
+        Ok(_) => {}
+        Err(e) => notes.push(format!(
+            "realtime sampling failed ({e}); only the buffer snapshot was queried"
+        )),
+    }
+    let a = analyze(q, &texts, &env.now);
+    (texts, a)
+}
+
 /// Device source: realtime first (buffer snapshot plus the sampling window), then, with
 /// `fallback_to_historical`, the persisted logs when realtime failed or matched nothing.
 fn device_query(
@@ -578,55 +627,9 @@ fn device_query(
     notes: &mut Vec<String>,
 ) -> Result<(String, Vec<SourceText>, Analysis), LogsError> {
     attempted.push("device_realtime".into());
-    let realtime = source.capture(filter).and_then(|buffer| {
-        let mut text = buffer;
-        if q.realtime_wait.is_zero() {
-            return Ok((text, None));
-        }
-        // Markers mode: when the buffer already holds every marker, waiting adds nothing.
-        if q.mode == QueryMode::Markers {
-            let first = analyze(
-                q,
-                &[SourceText {
-                    label: "device_realtime".into(),
-                    text: text.clone(),
-                }],
-                &env.now,
-            );
-            if first
-                .markers
-                .as_ref()
-                .is_some_and(|m| m.iter().all(|s| s.matched))
-            {
-                return Ok((text, Some(first)));
-            }
-        }
-        // A failed sampling window does not discard the buffer already read.
-        match source.wait_realtime(q.realtime_wait, filter) {
-            Ok(more) if !more.is_empty() => {
-                if !text.is_empty() && !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                text.push_str(&more);
-            }
-            Ok(_) => {}
-            Err(e) => notes.push(format!(
-                "realtime sampling failed ({e}); only the buffer snapshot was queried"
-            )),
-        }
-        Ok((text, None))
-    });
-    let realtime = match realtime {
-        Ok((text, analysed)) => {
-            let texts = vec![SourceText {
-                label: "device_realtime".into(),
-                text,
-            }];
-            let a = analysed.unwrap_or_else(|| analyze(q, &texts, &env.now));
-            Ok((texts, a))
-        }
-        Err(e) => Err(e),
-    };
+    let realtime = source
+        .capture(filter)
+        .map(|buffer| sample_realtime(q, env, source, filter, buffer, notes));
     let fallback_wanted = match &realtime {
         Err(_) => q.fallback_to_historical,
         Ok((_, a)) => q.fallback_to_historical && a.items.is_empty(),
