@@ -638,6 +638,7 @@ fn parameter_errors_use_contract_codes() {
         "INVALID_PARAM"
     );
     assert_eq!(run_err(json!({"logs": []})).code, "INVALID_PARAM");
+    assert_eq!(run_err(json!({"input_files": []})).code, "INVALID_PARAM");
     assert_eq!(
         run_err(json!({"logs": ["x"], "level": "loud"})).code,
         "INVALID_PARAM"
