@@ -81,12 +81,13 @@ fn errors_mode_over_the_emulator_excerpt_groups_and_collapses_the_crash_block() 
     assert_eq!(r.source_attempted, vec!["inline"]);
     assert_eq!(r.source_used.as_deref(), Some("inline"));
     assert_eq!(r.lines_scanned, 1007);
-    // 74 E lines; the 7-line AppKit block collapses into one crash item: 67 + 1.
-    assert_eq!(r.match_count, 68);
+    // 74 E lines; the 7-line AppKit block collapses into one crash item, and the ArkCompiler
+    // stack frame joins the TypeError line it belongs to: 74 - 7 - 1 + 1.
+    assert_eq!(r.match_count, 67);
     assert!(r.matched);
     assert_eq!(r.items.len(), r.group_count);
     assert!(!r.truncated);
-    assert_eq!(r.items.iter().map(|i| i.count).sum::<usize>(), 68);
+    assert_eq!(r.items.iter().map(|i| i.count).sum::<usize>(), 67);
     let crash = r.items.iter().find(|i| i.kind == ItemKind::Crash).unwrap();
     assert_eq!(
         crash.message,
@@ -119,6 +120,10 @@ fn errors_mode_over_the_emulator_excerpt_groups_and_collapses_the_crash_block() 
         .find(|i| i.message.starts_with("TypeError: Cannot read property"))
         .unwrap();
     assert_eq!(exc.kind, ItemKind::Exception);
+    assert!(
+        exc.line
+            .ends_with("    at onWebPageEnd entry (entry/src/main/ets/pages/Index.ets:212:10)")
+    );
     assert_eq!(exc.tag.as_deref(), Some("ArkCompiler"));
     assert_eq!(exc.domain.as_deref(), Some("C03f00"));
     assert_eq!(exc.pid, Some(6724));
