@@ -665,6 +665,8 @@ struct FakeDevice {
     historical: Result<String, CaptureError>,
     capture_fails: bool,
     crash_files: Vec<(String, String)>,
+    /// Listed but unreadable crash files; `Some("FAIL")` as the only entry fails the listing.
+    unreadable: Vec<String>,
     calls: RefCell<Vec<String>>,
     filters: RefCell<Vec<DeviceLogFilter>>,
 }
@@ -677,6 +679,7 @@ impl FakeDevice {
             historical: Err(CaptureError::new("UNSUPPORTED", "hilog persistence is off")),
             capture_fails: false,
             crash_files: Vec::new(),
+            unreadable: Vec::new(),
             calls: RefCell::new(Vec::new()),
             filters: RefCell::new(Vec::new()),
         }
@@ -707,7 +710,12 @@ impl LogCapture for FakeDevice {
     }
     fn crash_files(&self) -> Result<Vec<String>, CaptureError> {
         self.calls.borrow_mut().push("crash_files".into());
-        Ok(self.crash_files.iter().map(|(n, _)| n.clone()).collect())
+        if self.unreadable == ["FAIL"] {
+            return Err(CaptureError::new("HDC_TIMEOUT", "ls timed out"));
+        }
+        let mut names: Vec<String> = self.crash_files.iter().map(|(n, _)| n.clone()).collect();
+        names.extend(self.unreadable.iter().cloned());
+        Ok(names)
     }
     fn read_crash_file(&self, name: &str) -> Result<String, CaptureError> {
         self.calls.borrow_mut().push(format!("read {name}"));
@@ -1017,4 +1025,22 @@ fn demo_app_markers_with_a_domain_filter() {
     );
     assert_eq!(opened.last_time.as_deref(), Some("2026-01-23 21:04:13.300"));
     assert_eq!(opened.domain.as_deref(), Some("A0d0d0"));
+}
+
+#[test]
+fn crash_file_failures_are_reported_not_fatal() {
+    let mut dev = FakeDevice::new(&synthetic().join("\n"));
+    dev.unreadable = vec!["jscrash-com.demo.app-1-20260123210000000.log".into()];
+    let r = run_dev(&dev, json!({"include_crash": true, "realtime_wait_ms": 0})).unwrap();
+    let info = r.crash_info.unwrap();
+    assert_eq!(info.files_listed, Some(1));
+    assert!(info.reports.is_empty());
+    assert_eq!(info.errors.len(), 1);
+    assert!(info.errors[0].contains("no such crash file"));
+    dev.unreadable = vec!["FAIL".into()];
+    let r = run_dev(&dev, json!({"include_crash": true, "realtime_wait_ms": 0})).unwrap();
+    assert!(r.matched, "the query itself still succeeds");
+    let info = r.crash_info.unwrap();
+    assert_eq!(info.files_listed, None);
+    assert!(info.errors[0].contains("HDC_TIMEOUT"));
 }
