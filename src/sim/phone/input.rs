@@ -14,14 +14,14 @@ pub const KEY_BY_KEY_MAX: usize = 200;
 /// What a tap lands on.
 #[derive(Debug, Clone)]
 enum Target {
-    Node(ScreenNode),
+    Node(Box<ScreenNode>),
     ImeKey(String),
     Nothing,
 }
 
 /// The deepest node containing `p` that reacts to taps, searching depth-first (later siblings are
 /// drawn on top, so they win).
-fn hit<'a>(nodes: &'a [ScreenNode], p: Point) -> Option<&'a ScreenNode> {
+fn hit(nodes: &[ScreenNode], p: Point) -> Option<&ScreenNode> {
     for n in nodes.iter().rev() {
         if !n.visible || !n.bounds.contains(p) {
             continue;
@@ -95,7 +95,7 @@ impl Phone {
             &w.children
         };
         hit(scope, p)
-            .map(|n| Target::Node(n.clone()))
+            .map(|n| Target::Node(Box::new(n.clone())))
             .unwrap_or(Target::Nothing)
     }
 
@@ -111,7 +111,7 @@ impl Phone {
             Target::ImeKey(k) => {
                 let _ = self.insert_text(&k, now);
             }
-            Target::Node(n) => self.activate(n, now),
+            Target::Node(n) => self.activate(*n, now),
         }
     }
 
@@ -171,7 +171,7 @@ impl Phone {
         if let Target::Node(n) = self.target_at(Point::new(x, y))
             && n.field_key.is_some()
         {
-            self.activate(n, now);
+            self.activate(*n, now);
         }
     }
 

@@ -11,7 +11,7 @@ mod actions;
 mod crash;
 mod error;
 mod field;
-mod hap;
+pub mod hap;
 mod input;
 mod launcher;
 mod layout;

@@ -143,6 +143,18 @@ impl Phone {
             .collect();
         let code_path = format!("/data/app/el1/bundle/public/{bundle}");
         let min_api = self.profile.api_level;
+        // Installed haps report what their module.json declares.
+        let declared = |k: &str| {
+            app.module_json
+                .as_ref()
+                .and_then(|m| m["app"].get(k).cloned())
+        };
+        let vendor = declared("vendor")
+            .unwrap_or_else(|| Value::from(if app.system { "huawei" } else { "example" }));
+        let min_api = declared("minAPIVersion")
+            .and_then(|v| v.as_u64())
+            .map(|v| v as u32)
+            .unwrap_or(min_api);
         Some(json!({
             "appId": format!("{bundle}_{}", &id_hash[..44]),
             "appIdentifier": (u64::from_str_radix(&id_hash[..15], 16).unwrap_or(0) % 10_000_000_000_000_000_000).to_string(),
@@ -168,7 +180,7 @@ impl Phone {
                 "removable": !app.system,
                 "uid": app.uid,
                 "userDataClearable": true,
-                "vendor": if app.system { "huawei" } else { "example" },
+                "vendor": vendor,
                 "versionCode": s.version_code,
                 "versionName": s.version_name,
             },
@@ -193,7 +205,7 @@ impl Phone {
             "targetVersion": min_api,
             "uid": app.uid,
             "updateTime": ms(app.install_time),
-            "vendor": if app.system { "huawei" } else { "example" },
+            "vendor": vendor,
             "versionCode": s.version_code,
             "versionName": s.version_name,
         }))

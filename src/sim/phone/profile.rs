@@ -24,7 +24,7 @@ impl PhoneProfile {
     pub fn default_for(serial: &str, index: usize) -> Self {
         // Two real product lines so multi-device setups are not all identical: even indices are a
         // Mate 60 Pro (1260x2720), odd ones a Mate 60 (1216x2688), both real resolutions.
-        let (model, name, screen, sw) = if index % 2 == 0 {
+        let (model, name, screen, sw) = if index.is_multiple_of(2) {
             (
                 "ALN-AL00",
                 "HUAWEI Mate 60 Pro",

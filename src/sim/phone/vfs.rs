@@ -109,13 +109,12 @@ impl Vfs {
             .map(String::as_str)
             .chain(BASE_DIRS.iter().copied());
         for k in candidates {
-            if let Some(rest) = k.strip_prefix(&prefix) {
-                if let Some(first) = rest.split('/').next()
-                    && !first.is_empty()
-                    && !names.iter().any(|n| n == first)
-                {
-                    names.push(first.to_string());
-                }
+            if let Some(rest) = k.strip_prefix(&prefix)
+                && let Some(first) = rest.split('/').next()
+                && !first.is_empty()
+                && !names.iter().any(|n| n == first)
+            {
+                names.push(first.to_string());
             }
         }
         names.sort();

@@ -1,0 +1,587 @@
+//! The simulated phone through its public API: the demo app's flows, lists, dialogs, crashes,
+//! password masking, exact text input, screenshots, hap installation and recorded layouts.
+
+use proptest::prelude::*;
+use serde_json::Value;
+use std::time::{Duration, SystemTime};
+use tapflow::device::model::{ImageFormat, UiNode};
+use tapflow::sim::phone::{KeyPress, LayoutOptions, Phone, PhoneProfile, keycode};
+
+const DEMO: &str = "com.tapflow.demo";
+
+fn phone() -> (Phone, SystemTime) {
+    (
+        Phone::new(PhoneProfile::default_for("SIM-0001", 0)),
+        SystemTime::now(),
+    )
+}
+
+fn dump(p: &Phone) -> Value {
+    p.layout(&LayoutOptions::default()).expect("dump")
+}
+
+/// Every node (depth first) of a dump.
+fn nodes(v: &Value) -> Vec<&Value> {
+    let mut out = vec![v];
+    for c in v["children"].as_array().into_iter().flatten() {
+        out.extend(nodes(c));
+    }
+    out
+}
+
+fn attr<'a>(n: &'a Value, k: &str) -> &'a str {
+    n["attributes"][k].as_str().unwrap_or("")
+}
+
+fn by_id<'a>(v: &'a Value, id: &str) -> Option<&'a Value> {
+    nodes(v).into_iter().find(|n| attr(n, "id") == id)
+}
+
+fn by_text<'a>(v: &'a Value, text: &str) -> Option<&'a Value> {
+    nodes(v).into_iter().find(|n| attr(n, "text") == text)
+}
+
+fn center(n: &Value) -> (i32, i32) {
+    let b = tapflow::device::model::Bounds::parse(attr(n, "bounds")).expect("bounds");
+    let c = b.center();
+    (c.x, c.y)
+}
+
+fn tap_id(p: &mut Phone, id: &str, now: SystemTime) {
+    let d = dump(p);
+    let n = by_id(&d, id).unwrap_or_else(|| panic!("no node {id} in {d:#}"));
+    let (x, y) = center(n);
+    p.click(x, y, now);
+}
+
+fn no_drop(_: char) -> bool {
+    false
+}
+
+fn start_demo(p: &mut Phone, now: SystemTime) {
+    p.start_ability(DEMO, "EntryAbility", None, now).unwrap();
+}
+
+fn login(p: &mut Phone, user: &str, now: SystemTime) -> SystemTime {
+    start_demo(p, now);
+    tap_id(p, "username", now);
+    p.type_text(user, &mut no_drop, now).unwrap();
+    tap_id(p, "login", now);
+    let later = now + Duration::from_millis(800);
+    p.tick(later);
+    later
+}
+
+#[test]
+fn login_flow_honours_the_delay_and_logs_the_marker() {
+    let (mut p, t0) = phone();
+    start_demo(&mut p, t0);
+    let d = dump(&p);
+    assert_eq!(attr(by_id(&d, "title").unwrap(), "text"), "Tapflow Demo");
+    assert_eq!(attr(by_id(&d, "username").unwrap(), "hint"), "Username");
+    tap_id(&mut p, "username", t0);
+    let d = dump(&p);
+    assert_eq!(attr(by_id(&d, "username").unwrap(), "focused"), "true");
+    let ime = d["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| attr(w, "bundleName") == "com.huawei.hmos.inputmethod");
+    assert!(ime, "IME window shown while a field is focused");
+    p.type_text("alice", &mut no_drop, t0).unwrap();
+    tap_id(&mut p, "login", t0);
+    // Not yet: the transition takes 800 ms of device time.
+    p.tick(t0 + Duration::from_millis(799));
+    assert!(by_id(&dump(&p), "greeting").is_none());
+    assert!(by_id(&dump(&p), "login").is_some());
+    p.tick(t0 + Duration::from_millis(800));
+    let d = dump(&p);
+    assert_eq!(
+        attr(by_id(&d, "greeting").unwrap(), "text"),
+        "Hello, alice!"
+    );
+    let app = &d["children"][0];
+    assert_eq!(attr(app, "pagePath"), "pages/HomePage");
+    let marker = p
+        .hilog()
+        .iter()
+        .map(|r| r.format())
+        .find(|l| l.contains("LOGIN_SUCCESS"))
+        .expect("marker");
+    assert!(
+        marker.contains(" I A0d0d0/DemoApp: LOGIN_SUCCESS user=alice"),
+        "{marker}"
+    );
+    let pid = p.pid_of(DEMO).unwrap();
+    assert!(marker.contains(&format!("{pid:>5} {pid:>5} I")), "{marker}");
+}
+
+#[test]
+fn empty_username_shows_the_error_and_stays() {
+    let (mut p, t0) = phone();
+    start_demo(&mut p, t0);
+    assert!(by_id(&dump(&p), "error").is_none());
+    tap_id(&mut p, "login", t0);
+    p.tick(t0 + Duration::from_secs(2));
+    let d = dump(&p);
+    assert_eq!(
+        attr(by_id(&d, "error").unwrap(), "text"),
+        "Username is required"
+    );
+    assert!(by_id(&d, "greeting").is_none());
+    assert!(
+        !p.hilog()
+            .iter()
+            .any(|r| r.message.contains("LOGIN_SUCCESS"))
+    );
+}
+
+#[test]
+fn remember_toggle_flips_checked() {
+    let (mut p, t0) = phone();
+    start_demo(&mut p, t0);
+    let d = dump(&p);
+    let r = by_id(&d, "remember").unwrap();
+    assert_eq!(
+        (attr(r, "checkable"), attr(r, "checked"), attr(r, "text")),
+        ("true", "false", "Remember me")
+    );
+    tap_id(&mut p, "remember", t0);
+    assert_eq!(
+        attr(by_id(&dump(&p), "remember").unwrap(), "checked"),
+        "true"
+    );
+    tap_id(&mut p, "remember", t0);
+    assert_eq!(
+        attr(by_id(&dump(&p), "remember").unwrap(), "checked"),
+        "false"
+    );
+}
+
+#[test]
+fn list_scrolls_to_item_40_and_only_viewport_items_are_dumped() {
+    let (mut p, t0) = phone();
+    let t = login(&mut p, "bob", t0);
+    tap_id(&mut p, "open_items", t);
+    let d = dump(&p);
+    let list = by_id(&d, "items").unwrap();
+    assert_eq!(attr(list, "scrollable"), "true");
+    let lb = tapflow::device::model::Bounds::parse(attr(list, "bounds")).unwrap();
+    assert!(by_text(&d, "Item 1").is_some());
+    assert!(
+        by_text(&d, "Item 40").is_none(),
+        "Item 40 is far below the viewport"
+    );
+    for n in nodes(list).into_iter().skip(1) {
+        let b = tapflow::device::model::Bounds::parse(attr(n, "bounds")).unwrap();
+        assert!(
+            b.top >= lb.top && b.bottom <= lb.bottom,
+            "clipped to the viewport: {b}"
+        );
+    }
+    let (cx, _) = center(list);
+    let mut swipes = 0;
+    while by_text(&dump(&p), "Item 40").is_none() {
+        p.swipe((cx, lb.bottom - 100), (cx, lb.top + 100), 600, t);
+        swipes += 1;
+        assert!(swipes < 20, "never reached Item 40");
+    }
+    assert!(swipes >= 2);
+    tap_id(&mut p, "item_40", t);
+    let d = dump(&p);
+    assert_eq!(
+        attr(by_id(&d, "selected").unwrap(), "text"),
+        "Selected: Item 40"
+    );
+    assert!(
+        p.hilog()
+            .iter()
+            .any(|r| r.message == "ITEM_OPENED n=40" && r.tag == "DemoApp")
+    );
+    // Swiping far down stops at the end: Item 60 is the last one and visible.
+    for _ in 0..20 {
+        p.swipe((cx, lb.bottom - 100), (cx, lb.top + 100), 5000, t);
+    }
+    assert!(by_text(&dump(&p), "Item 60").is_some());
+}
+
+#[test]
+fn reset_dialog_cancel_and_confirm() {
+    let (mut p, t0) = phone();
+    let t = login(&mut p, "carol", t0);
+    tap_id(&mut p, "open_settings", t);
+    tap_id(&mut p, "dark_mode", t);
+    tap_id(&mut p, "reset", t);
+    let d = dump(&p);
+    let dialog = nodes(&d)
+        .into_iter()
+        .find(|n| attr(n, "type") == "Dialog")
+        .expect("dialog");
+    assert!(by_text(dialog, "Reset all data?").is_some());
+    // Modal: the Reset button below does nothing while the dialog is up.
+    tap_id(&mut p, "cancel", t);
+    assert!(!nodes(&dump(&p)).iter().any(|n| attr(n, "type") == "Dialog"));
+    assert!(!p.hilog().iter().any(|r| r.message == "DATA_RESET"));
+    tap_id(&mut p, "reset", t);
+    tap_id(&mut p, "confirm", t);
+    let d = dump(&p);
+    assert!(!nodes(&d).iter().any(|n| attr(n, "type") == "Dialog"));
+    assert!(p.hilog().iter().any(|r| r.message == "DATA_RESET"));
+    // Back closes the dialog first, then pops the page.
+    tap_id(&mut p, "reset", t);
+    p.key_event(&[KeyPress::Back], t);
+    let d = dump(&p);
+    assert!(!nodes(&d).iter().any(|n| attr(n, "type") == "Dialog"));
+    assert!(by_id(&d, "dark_mode").is_some());
+    p.key_event(&[KeyPress::Back], t);
+    assert!(by_id(&dump(&p), "greeting").is_some());
+}
+
+#[test]
+fn crash_writes_jscrash_and_kills_the_app() {
+    let (mut p, t0) = phone();
+    let t = login(&mut p, "dave", t0);
+    let pid = p.pid_of(DEMO).unwrap();
+    tap_id(&mut p, "crash", t);
+    assert_eq!(p.pid_of(DEMO), None);
+    assert!(p.missions().is_empty());
+    let files = p.fs.list("/data/log/faultlog/faultlogger").unwrap();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = &files[0];
+    assert!(
+        name.starts_with("jscrash-com.tapflow.demo-") && name.ends_with(".log"),
+        "{name}"
+    );
+    let ts = name.trim_end_matches(".log").rsplit('-').next().unwrap();
+    assert_eq!(ts.len(), 17, "YYYYMMDDHHMMSSmmm: {ts}");
+    let body = String::from_utf8(
+        p.fs.read(&format!("/data/log/faultlog/faultlogger/{name}"))
+            .unwrap()
+            .to_vec(),
+    )
+    .unwrap();
+    for needle in [
+        "Module name:com.tapflow.demo",
+        "Reason:TypeError",
+        "Error name:TypeError",
+        "Stacktrace:",
+        &format!("Pid:{pid}"),
+        "\nHiLog:\n",
+        "LOGIN_SUCCESS user=dave",
+    ] {
+        assert!(body.contains(needle), "missing {needle:?} in\n{body}");
+    }
+    let lines: Vec<String> = p.hilog().iter().map(|r| r.format()).collect();
+    assert!(lines.iter().any(|l| {
+        l.contains("E C01317/AppKit: com.tapflow.demo is about to exit due to RuntimeError")
+    }));
+    // Launcher shown again.
+    let d = dump(&p);
+    assert_eq!(attr(&d["children"][0], "bundleName"), "com.ohos.sceneboard");
+    assert!(by_text(&d, "Tapflow Demo").is_some());
+}
+
+#[test]
+fn password_value_never_appears_in_dumps() {
+    let (mut p, t0) = phone();
+    start_demo(&mut p, t0);
+    tap_id(&mut p, "password", t0);
+    p.type_text("s3cr3t-Pw", &mut no_drop, t0).unwrap();
+    for opts in [
+        LayoutOptions::default(),
+        LayoutOptions {
+            per_window: true,
+            extra_attrs: true,
+            unique_id: true,
+            ..Default::default()
+        },
+    ] {
+        let s = p.layout(&opts).unwrap().to_string();
+        assert!(!s.contains("s3cr3t"), "password leaked");
+    }
+    let d = dump(&p);
+    let pw = by_id(&d, "password").unwrap();
+    assert_eq!(attr(pw, "text"), "•".repeat(9));
+    assert_eq!(attr(pw, "hint"), "Password");
+}
+
+#[test]
+fn editing_keys_select_all_backspace_delete_paste() {
+    let (mut p, t0) = phone();
+    start_demo(&mut p, t0);
+    tap_id(&mut p, "username", t0);
+    p.type_text("hello", &mut no_drop, t0).unwrap();
+    let text = |p: &Phone| attr(by_id(&dump(p), "username").unwrap(), "text").to_string();
+    p.key_event(&[KeyPress::Code(keycode::DEL)], t0);
+    assert_eq!(text(&p), "hell");
+    p.key_event(&[KeyPress::Code(keycode::MOVE_HOME)], t0);
+    p.key_event(&[KeyPress::Code(keycode::FORWARD_DEL)], t0);
+    assert_eq!(text(&p), "ell");
+    p.key_event(&[KeyPress::Code(keycode::MOVE_END)], t0);
+    p.set_clipboard("o wörld");
+    p.key_event(
+        &[
+            KeyPress::Code(keycode::CTRL_LEFT),
+            KeyPress::Code(keycode::V),
+        ],
+        t0,
+    );
+    assert_eq!(text(&p), "ello wörld");
+    p.key_event(
+        &[
+            KeyPress::Code(keycode::CTRL_LEFT),
+            KeyPress::Code(keycode::A),
+        ],
+        t0,
+    );
+    p.key_event(&[KeyPress::Code(keycode::DEL)], t0);
+    assert_eq!(text(&p), "");
+    // Dropped characters (fault injection) never arrive.
+    p.type_text("abcd", &mut |c| c == 'b', t0).unwrap();
+    assert_eq!(text(&p), "acd");
+    // Back hides the IME first; typing then fails as nothing is focused.
+    p.key_event(&[KeyPress::Back], t0);
+    assert!(p.type_text("x", &mut no_drop, t0).is_err());
+    assert!(
+        by_id(&dump(&p), "login").is_some(),
+        "still on the login page"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn any_text_arrives_byte_exact(s in "\\PC{0,40}|[ -~\n]{0,260}|[\"'$`\\\\ \n😀中文עברית]{0,30}") {
+        let (mut p, t0) = phone();
+        start_demo(&mut p, t0);
+        tap_id(&mut p, "username", t0);
+        p.type_text(&s, &mut no_drop, t0).unwrap();
+        let d = dump(&p);
+        prop_assert_eq!(attr(by_id(&d, "username").unwrap(), "text"), s.as_str());
+    }
+}
+
+#[test]
+fn screenshots_differ_between_screens_and_have_the_screen_size() {
+    let (mut p, t0) = phone();
+    let desktop = p.screenshot(ImageFormat::Png);
+    start_demo(&mut p, t0);
+    let login = p.screenshot(ImageFormat::Png);
+    assert_ne!(desktop, login);
+    for (bytes, fmt) in [
+        (&login, image::ImageFormat::Png),
+        (&p.screenshot(ImageFormat::Jpeg), image::ImageFormat::Jpeg),
+    ] {
+        assert_eq!(image::guess_format(bytes).unwrap(), fmt);
+        let img = image::load_from_memory(bytes).unwrap();
+        assert_eq!((img.width(), img.height()), (1260, 2720));
+    }
+    let other = Phone::new(PhoneProfile::default_for("SIM-0002", 1));
+    let img = image::load_from_memory(&other.screenshot(ImageFormat::Png)).unwrap();
+    assert_eq!((img.width(), img.height()), other.screen_size());
+}
+
+#[test]
+fn installs_a_hap_built_in_the_test() {
+    use std::io::Write;
+    let (mut p, t0) = phone();
+    let module = serde_json::json!({
+        "app": {"bundleName": "com.example.notes", "vendor": "example", "versionCode": 2000000, "versionName": "2.0.0", "label": "Notes"},
+        "module": {"name": "entry", "type": "entry", "mainElement": "MainAbility",
+            "abilities": [{"name": "MainAbility", "exported": true,
+                "skills": [{"entities": ["entity.system.home"], "actions": ["ohos.want.action.home"]}]}],
+            "requestPermissions": [{"name": "ohos.permission.INTERNET"}]}
+    });
+    let build = |module: &Value, signed: bool| {
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        w.start_file("module.json", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(module.to_string().as_bytes()).unwrap();
+        if signed {
+            w.set_comment("HAP Sig Block 42");
+        }
+        w.finish().unwrap().into_inner()
+    };
+    assert_eq!(
+        p.install_hap(&build(&module, false), false, t0)
+            .unwrap_err()
+            .code,
+        9568320
+    );
+    assert_eq!(
+        p.install_hap(&build(&module, true), false, t0).unwrap(),
+        "com.example.notes"
+    );
+    assert!(p.bundles().contains(&"com.example.notes".to_string()));
+    let dumpn = p.bundle_dump("com.example.notes").unwrap();
+    assert_eq!(dumpn["applicationInfo"]["versionName"], "2.0.0");
+    assert_eq!(dumpn["hapModuleInfos"][0]["mainElementName"], "MainAbility");
+    assert_eq!(
+        dumpn["hapModuleInfos"][0]["abilityInfos"][0]["isLauncherAbility"],
+        true
+    );
+    assert_eq!(dumpn["reqPermissions"][0], "ohos.permission.INTERNET");
+    assert!(p.bundle_dump("com.example.none").is_none());
+    p.start_ability("com.example.notes", "MainAbility", Some("entry"), t0)
+        .unwrap();
+    let d = dump(&p);
+    assert!(
+        by_text(&d, "Notes").is_some(),
+        "default page shows the label"
+    );
+    assert_eq!(attr(&d["children"][0], "bundleName"), "com.example.notes");
+    let mut older = module.clone();
+    older["app"]["versionCode"] = Value::from(1);
+    assert_eq!(
+        p.install_hap(&build(&older, true), true, t0)
+            .unwrap_err()
+            .code,
+        9568263
+    );
+    assert_eq!(
+        p.start_ability("com.example.notes", "Nope", None, t0)
+            .unwrap_err()
+            .code,
+        10104001
+    );
+    p.uninstall("com.example.notes").unwrap();
+    assert_eq!(p.uninstall("com.example.notes").unwrap_err().code, 9568386);
+}
+
+fn parse(v: &Value) -> UiNode {
+    serde_json::from_value(v.clone()).unwrap()
+}
+
+#[test]
+fn recorded_layouts_are_served_back_identical() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/harmonyos/");
+    for f in [
+        "layout_hmdriver2_uitest_demo_mate60pro_pretty.json",
+        "layout_haptest_logindemo_save_keyboard_pretty.json",
+        "layout_haptest_vmall_web_keyboard_large_pretty.json",
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}{f}")).unwrap();
+        let (mut p, _) = phone();
+        p.show_recorded_layout(&text).unwrap();
+        let want: UiNode = serde_json::from_str(&text).unwrap();
+        assert_eq!(parse(&dump(&p)), want, "{f}");
+        let shot = image::load_from_memory(&p.screenshot(ImageFormat::Png)).unwrap();
+        assert_eq!(shot.width(), 1260);
+    }
+    let (mut p, _) = phone();
+    assert!(
+        p.show_recorded_layout("{\"attributes\": {\"a\": 1}}")
+            .is_err()
+    );
+    assert!(p.show_recorded_layout("not json").is_err());
+}
+
+#[test]
+fn dumps_have_the_real_shape() {
+    let (mut p, t0) = phone();
+    start_demo(&mut p, t0);
+    let d = dump(&p);
+    // Top root: all "" except bounds, union of windows.
+    assert_eq!(attr(&d, "bounds"), "[0,0][1260,2720]");
+    assert!(
+        d["attributes"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .all(|(k, v)| k == "bounds" || v == "")
+    );
+    for n in nodes(&d) {
+        let o = n.as_object().unwrap();
+        assert_eq!(o.len(), 2);
+        assert!(
+            n["attributes"]
+                .as_object()
+                .unwrap()
+                .values()
+                .all(Value::is_string)
+        );
+        assert!(n["children"].is_array());
+    }
+    let wins = d["children"].as_array().unwrap();
+    let app = &wins[0];
+    assert_eq!(
+        (
+            attr(app, "type"),
+            attr(app, "bundleName"),
+            attr(app, "abilityName")
+        ),
+        ("root", DEMO, "EntryAbility")
+    );
+    assert_eq!(attr(app, "pagePath"), "pages/LoginPage");
+    let win_id = attr(app, "hostWindowId").to_string();
+    assert_eq!(attr(app, "hierarchy"), format!("ROOT{win_id}"));
+    let login = by_id(app, "login").unwrap();
+    assert_eq!(attr(login, "key"), "login");
+    assert_eq!(attr(login, "text"), "Login");
+    assert_eq!(attr(login, "clickable"), "true");
+    assert!(attr(login, "hashcode").starts_with(&format!("{win_id}:")));
+    assert!(attr(login, "hierarchy").starts_with(&format!("ROOT{win_id},")));
+    assert!(
+        wins.iter().any(|w| attr(w, "type") == "WindowScene"),
+        "status bar window"
+    );
+    // Windows agree with the dump; the focus is the app.
+    let rows = p.windows();
+    let row = rows
+        .iter()
+        .find(|r| r.window_id.to_string() == win_id)
+        .unwrap();
+    assert_eq!(row.pid, p.pid_of(DEMO).unwrap() as i64);
+    assert_eq!(
+        p.focus_window().map(|x| x.to_string()),
+        Some(win_id.clone())
+    );
+    // -b restricts to the bundle's window, -i gives one tree per window, -e adds uniqueId.
+    let only = p
+        .layout(&LayoutOptions {
+            bundle: Some(DEMO.into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(only["children"].as_array().unwrap().len(), 1);
+    assert!(
+        p.layout(&LayoutOptions {
+            bundle: Some("com.nope.app".into()),
+            ..Default::default()
+        })
+        .is_err()
+    );
+    let per = p
+        .layout(&LayoutOptions {
+            per_window: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(per.as_array().unwrap().len(), wins.len());
+    let ex = p
+        .layout(&LayoutOptions {
+            extra_attrs: true,
+            unique_id: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let l = by_id(&ex, "login").unwrap();
+    assert!(l["attributes"]["uniqueId"].is_string());
+    assert!(l["attributes"]["extraAttrs"].is_object());
+    // Back from the first page returns to the launcher; the app keeps running.
+    p.key_event(&[KeyPress::Back], t0);
+    assert_eq!(
+        attr(&dump(&p)["children"][0], "bundleName"),
+        "com.ohos.sceneboard"
+    );
+    assert!(p.pid_of(DEMO).is_some());
+    // Launcher icon starts (brings back) the app.
+    tap_text(&mut p, "Tapflow Demo", t0);
+    assert_eq!(attr(&dump(&p)["children"][0], "bundleName"), DEMO);
+}
+
+fn tap_text(p: &mut Phone, text: &str, now: SystemTime) {
+    let d = dump(p);
+    let (x, y) = center(by_text(&d, text).unwrap());
+    p.click(x, y, now);
+}
