@@ -178,19 +178,15 @@ impl Simulator {
     /// Runs one hdc invocation to completion. A streaming command (`hdc hilog`, `hdc shell
     /// hilog` without `-x`) returns what was in the buffer, as a client killed right away sees.
     pub fn handle(&self, argv: &[String], cwd: &Path) -> SimOutput {
-        match self.execute(argv, cwd, None, None) {
-            Ok(o) => o,
-            Err(_) => SimOutput::default(),
-        }
+        // Without a deadline there is no timeout.
+        self.execute(argv, cwd, None, None).unwrap_or_default()
     }
 
     /// Like [`Simulator::handle`], but a streaming command keeps writing to `sink` until it
     /// returns false. Output not yet given to the sink is returned.
     pub fn handle_streaming(&self, argv: &[String], cwd: &Path, sink: Sink<'_>) -> SimOutput {
-        match self.execute(argv, cwd, Some(sink), None) {
-            Ok(o) => o,
-            Err(_) => SimOutput::default(),
-        }
+        self.execute(argv, cwd, Some(sink), None)
+            .unwrap_or_default()
     }
 
     /// Runs with a deadline: device time beyond it, or a stream still running at it, is a

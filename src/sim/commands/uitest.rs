@@ -150,10 +150,8 @@ fn dump_layout(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
                     );
                 }
             },
-            'd' => {
-                if v.parse::<i64>().map(|d| d != 0).unwrap_or(true) {
-                    return CmdResult::fail_out("DumpLayout failed:invalid display id\n", 1);
-                }
+            'd' if v.parse::<i64>().map(|d| d != 0).unwrap_or(true) => {
+                return CmdResult::fail_out("DumpLayout failed:invalid display id\n", 1);
             }
             'e' => {
                 if v != "uniqueId" {
