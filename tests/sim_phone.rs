@@ -585,3 +585,180 @@ fn tap_text(p: &mut Phone, text: &str, now: SystemTime) {
     let (x, y) = center(by_text(&d, text).unwrap());
     p.click(x, y, now);
 }
+
+#[test]
+fn keyboard_clips_the_app_window_and_focus_is_a_chain() {
+    let (mut p, t0) = phone();
+    start_demo(&mut p, t0);
+    tap_id(&mut p, "username", t0);
+    let d = dump(&p);
+    let app = &d["children"][0];
+    let ime = d["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| attr(w, "bundleName") == "com.huawei.hmos.inputmethod")
+        .unwrap();
+    let ab = tapflow::device::model::Bounds::parse(attr(app, "bounds")).unwrap();
+    let ib = tapflow::device::model::Bounds::parse(attr(ime, "bounds")).unwrap();
+    assert_eq!(
+        ab.bottom, ib.top,
+        "app window ends where the keyboard starts"
+    );
+    assert_eq!(attr(app, "origBounds"), "[0,0][1260,2720]");
+    for n in nodes(app) {
+        let b = tapflow::device::model::Bounds::parse(attr(n, "bounds")).unwrap();
+        assert!(b.bottom <= ib.top, "{} under the keyboard", attr(n, "type"));
+    }
+    // root → Column → username are focused; the password field is not.
+    assert_eq!(attr(app, "focused"), "true");
+    assert_eq!(attr(&app["children"][0], "focused"), "true");
+    assert_eq!(attr(by_id(&d, "password").unwrap(), "focused"), "false");
+    // Typing on the soft keyboard works too.
+    let (x, y) = center(
+        nodes(ime)
+            .into_iter()
+            .find(|n| attr(n, "text") == "q")
+            .unwrap(),
+    );
+    p.click(x, y, t0);
+    assert_eq!(attr(by_id(&dump(&p), "username").unwrap(), "text"), "q");
+}
+
+#[test]
+fn screen_off_dumps_an_empty_root_and_a_black_screenshot() {
+    let (mut p, t0) = phone();
+    p.key_event(&[KeyPress::Power], t0);
+    assert!(!p.power_awake());
+    let d = dump(&p);
+    assert_eq!(attr(&d, "bounds"), "[0,0][0,0]");
+    assert!(d["children"].as_array().unwrap().is_empty());
+    let img = image::load_from_memory(&p.screenshot(ImageFormat::Png))
+        .unwrap()
+        .to_rgb8();
+    assert!(img.pixels().all(|px| px.0 == [0, 0, 0]));
+    p.key_event(&[KeyPress::Power], t0);
+    assert!(p.power_awake());
+    assert!(!dump(&p)["children"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn hap_with_pages_runs_its_own_screens() {
+    use tapflow::sim::phone::hap::{build_hap, module_json};
+    let (mut p, t0) = phone();
+    let pages = r#"
+bundle: com.example.counter
+label: Counter
+log_domain: 0x1234
+log_tag: Counter
+abilities: [{name: EntryAbility, launcher: true, page: pages/Index}]
+pages:
+  pages/Index:
+    root:
+      type: Column
+      children:
+        - {type: Text, id: count, text: "on=${flag}"}
+        - {type: Button, id: bump, text: Bump, on_tap: [{set: {var: flag, value: "yes"}}, {log: {message: BUMPED, level: W}}]}
+"#;
+    let hap = build_hap(
+        &module_json("com.example.counter", 1, "1.0", "EntryAbility"),
+        Some(pages),
+        true,
+    );
+    p.install_hap(&hap, false, t0).unwrap();
+    p.start_ability("com.example.counter", "EntryAbility", None, t0)
+        .unwrap();
+    assert_eq!(attr(by_id(&dump(&p), "count").unwrap(), "text"), "on=");
+    tap_id(&mut p, "bump", t0);
+    assert_eq!(attr(by_id(&dump(&p), "count").unwrap(), "text"), "on=yes");
+    let line = p
+        .hilog()
+        .iter()
+        .map(|r| r.format())
+        .find(|l| l.contains("BUMPED"))
+        .unwrap();
+    assert!(line.contains(" W A01234/Counter: BUMPED"), "{line}");
+    // A spec naming a page that does not exist is rejected at install time.
+    let bad = pages.replace("page: pages/Index}", "page: pages/Nope}");
+    let hap = build_hap(
+        &module_json("com.example.counter", 2, "1.1", "EntryAbility"),
+        Some(&bad),
+        true,
+    );
+    assert!(p.install_hap(&hap, true, t0).is_err());
+}
+
+#[test]
+fn missions_windows_and_processes_stay_consistent() {
+    let (mut p, t0) = phone();
+    assert!(p.missions().is_empty());
+    let desktop_focus = p.focus_window().unwrap();
+    start_demo(&mut p, t0);
+    let pid = p.pid_of(DEMO).unwrap();
+    assert_eq!(p.cmdline(pid).as_deref(), Some(DEMO));
+    assert_eq!(p.cmdline(999_999), None);
+    let m = p.missions();
+    assert_eq!(
+        (
+            m.len(),
+            m[0].bundle.as_str(),
+            m[0].ability.as_str(),
+            m[0].module.as_str(),
+            m[0].foreground
+        ),
+        (1, DEMO, "EntryAbility", "entry", true)
+    );
+    let focus = p.focus_window().unwrap();
+    assert_ne!(focus, desktop_focus);
+    let rows = p.windows();
+    let app = rows.iter().find(|r| r.window_id == focus).unwrap();
+    assert!(app.visible && app.pid == pid as i64 && app.rect == (0, 0, 1260, 2720));
+    // Home: the app goes to the background (z -1), the desktop takes focus.
+    p.key_event(&[KeyPress::Home], t0);
+    assert_eq!(p.focus_window(), Some(desktop_focus));
+    let bg = p
+        .windows()
+        .into_iter()
+        .find(|r| r.window_id == focus)
+        .unwrap();
+    assert!(!bg.visible && bg.z_order == -1);
+    assert!(!p.missions()[0].foreground);
+    // Starting again brings the same process back; force-stop ends it.
+    start_demo(&mut p, t0);
+    assert_eq!(p.pid_of(DEMO), Some(pid));
+    p.force_stop(DEMO, t0).unwrap();
+    assert_eq!(p.pid_of(DEMO), None);
+    assert!(p.windows().iter().all(|r| r.window_id != focus));
+    assert!(p.force_stop("com.nope.app", t0).is_err());
+    // The next launch is a new process with a new window.
+    start_demo(&mut p, t0);
+    assert_ne!(p.pid_of(DEMO), Some(pid));
+    assert_ne!(p.focus_window(), Some(focus));
+}
+
+#[test]
+fn pending_login_is_dropped_when_the_app_dies() {
+    let (mut p, t0) = phone();
+    start_demo(&mut p, t0);
+    tap_id(&mut p, "username", t0);
+    p.type_text("eve", &mut no_drop, t0).unwrap();
+    tap_id(&mut p, "login", t0);
+    p.force_stop(DEMO, t0).unwrap();
+    start_demo(&mut p, t0);
+    p.tick(t0 + Duration::from_secs(5));
+    assert!(
+        by_id(&dump(&p), "login").is_some(),
+        "the old process's transition never lands"
+    );
+    assert!(
+        !p.hilog()
+            .iter()
+            .any(|r| r.message.contains("LOGIN_SUCCESS"))
+    );
+    // The system keeps logging in the background.
+    assert!(
+        p.hilog()
+            .iter()
+            .any(|r| r.tag == "BatteryService" || r.tag == "WifiService")
+    );
+}

@@ -1,4 +1,6 @@
-//! Typed failures of phone operations, carrying the real HarmonyOS error codes.
+//! Typed failures of phone operations, carrying HarmonyOS error codes. The codes are the real
+//! ones as far as the docs and captures we have show them (bm 9568xxx, aa 1010xxxx); where no
+//! capture pins a case the choice is documented at the constant.
 
 use std::fmt;
 
@@ -34,8 +36,8 @@ pub mod codes {
     pub const INSTALL_NO_SIGNATURE: u32 = 9568320;
     /// `bm install`: version code lower than the installed one.
     pub const INSTALL_VERSION_DOWNGRADE: u32 = 9568263;
-    /// `bm install`: already installed and `-r` not given.
-    pub const INSTALL_ALREADY_EXIST: u32 = 9568332;
+    /// `bm install`: the bundle exists with a different signature (e.g. a preinstalled system app).
+    pub const INSTALL_SIGN_INFO_INCONSISTENT: u32 = 9568332;
     /// `bm uninstall` / `bm clean`: unknown bundle.
     pub const UNINSTALL_MISSING_INSTALLED_BUNDLE: u32 = 9568386;
     /// Uninstalling a system application.

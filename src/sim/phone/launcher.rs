@@ -61,10 +61,11 @@ pub fn desktop(phone: &Phone, m: Metrics) -> Vec<ScreenNode> {
     vec![grid]
 }
 
-/// Status bar: clock and battery, as SceneBoard draws them.
+/// Status bar: clock on the left; signal, wifi and battery on the right, with SceneBoard's ids.
 pub fn status_bar(phone: &Phone, m: Metrics) -> Vec<ScreenNode> {
     let mut acc = 465;
     let full = Bounds::new(0, 0, m.w, m.status_h);
+    let px = |l: i32, t: i32, r: i32, b: i32| Bounds::new(m.px(l), m.px(t), m.px(r), m.px(b));
     let mut stack = node("Stack", "", "", full, &mut acc);
     let mut rc = node(
         "RelativeContainer",
@@ -73,25 +74,77 @@ pub fn status_bar(phone: &Phone, m: Metrics) -> Vec<ScreenNode> {
         full,
         &mut acc,
     );
+    let background = node("Row", "StatusBarBackground_Row_0", "", full, &mut acc);
     let now: DateTime<Local> = phone.clock.into();
-    let clock_b = Bounds::new(m.px(61), m.px(44), m.px(159), m.px(101));
-    let mut clock = node("TextClock", "TimeView_Text_timeText", "", clock_b, &mut acc);
+    let mut left = node("Row", "sbgleft", "", px(61, 33, 231, 111), &mut acc);
+    let mut clock_row = node(
+        "Row",
+        "PluginRootComponent_Stack_status_bar_clock",
+        "",
+        px(61, 33, 172, 111),
+        &mut acc,
+    );
+    let mut clock = node(
+        "TextClock",
+        "TimeView_Text_timeText",
+        "",
+        px(61, 44, 159, 101),
+        &mut acc,
+    );
     clock.children.push(node(
         "Text",
         "",
         &now.format("%-H:%M").to_string(),
-        clock_b,
+        px(61, 44, 159, 101),
         &mut acc,
     ));
-    let batt_b = Bounds::new(m.w - m.px(170), m.px(44), m.w - m.px(61), m.px(101));
-    let battery = node(
-        "Text",
-        "BatteryView_Text_percentage",
-        "85",
-        batt_b,
+    clock_row.children.push(clock);
+    left.children.push(clock_row);
+    let mut right = node("Row", "sbgright", "", px(950, 33, 1260, 111), &mut acc);
+    let mut battery = node(
+        "Row",
+        "PluginRootComponent_Stack_status_bar_battery",
+        "",
+        px(1090, 33, 1220, 111),
         &mut acc,
     );
-    rc.children = vec![clock, battery];
+    battery.children.push(node(
+        "Text",
+        "BatteryComponent-batteryIcon_Text_batterySoc",
+        "85",
+        px(1090, 47, 1185, 97),
+        &mut acc,
+    ));
+    let mut signal = node(
+        "Row",
+        "PluginRootComponent_Stack_status_bar_signal",
+        "",
+        px(1040, 33, 1083, 111),
+        &mut acc,
+    );
+    signal.children.push(node(
+        "Image",
+        "SignalComponent-SignalIcon_Image_cellularImage",
+        "",
+        px(1040, 47, 1083, 97),
+        &mut acc,
+    ));
+    let mut wifi = node(
+        "Row",
+        "PluginRootComponent_Stack_status_bar_wifi",
+        "",
+        px(970, 33, 1034, 111),
+        &mut acc,
+    );
+    wifi.children.push(node(
+        "Image",
+        "WifiComponent-WifiIcon_Image_wifiImage",
+        "",
+        px(970, 47, 1034, 97),
+        &mut acc,
+    ));
+    right.children = vec![battery, signal, wifi];
+    rc.children = vec![background, left, right];
     stack.children.push(rc);
     vec![stack]
 }

@@ -238,7 +238,12 @@ impl Phone {
             return super::recorded::serve(rec, opts);
         }
         if !self.awake {
-            return Err("screen is off, no window to dump".into());
+            // As on a locked real device: the synthetic root alone, bounds [0,0][0,0].
+            return Ok(if opts.per_window {
+                Value::Array(Vec::new())
+            } else {
+                top_root(Bounds::new(0, 0, 0, 0), Vec::new())
+            });
         }
         let wins = self.screen_windows(opts.per_window);
         let sel = select(&wins, opts, |w| w.bundle.clone(), |w| w.id)?;

@@ -143,6 +143,44 @@ impl LogBuffer {
         );
     }
 
+    /// One line of the background chatter of system services (battery, wifi, power), chosen by `n`.
+    pub fn background_noise(&mut self, now: SystemTime, n: u64) {
+        match n % 4 {
+            0 => self.core(
+                now,
+                1243,
+                'I',
+                0x2b00,
+                "BatteryService",
+                "capacity=85, status=DISCHARGING, temperature=312",
+            ),
+            1 => self.core(
+                now,
+                1310,
+                'I',
+                0x1560,
+                "WifiService",
+                "ScanResults: found 7 networks",
+            ),
+            2 => self.core(
+                now,
+                1254,
+                'I',
+                0x2900,
+                "PowerState",
+                "ScreenState: ON, reason: USER_ACTIVITY",
+            ),
+            _ => self.core(
+                now,
+                sys::RENDER_SERVICE,
+                'D',
+                0x1400,
+                "RenderService",
+                "RSMainThread: frame rate 120, dirty regions 1",
+            ),
+        }
+    }
+
     /// Boot-time noise so a fresh buffer is not empty, as on a real device.
     pub fn boot_noise(&mut self, now: SystemTime) {
         self.core(

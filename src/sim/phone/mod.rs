@@ -39,6 +39,9 @@ use logs::LogBuffer;
 use state::{AppProcess, InstalledApp, Pending};
 use std::time::SystemTime;
 
+/// Period of the system services' background log lines.
+const NOISE_PERIOD: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// One simulated phone. See the module docs and `SIM_INTERFACE.md` for the contract.
 #[derive(Debug, Clone)]
 pub struct Phone {
@@ -57,6 +60,8 @@ pub struct Phone {
     awake: bool,
     /// Device time of the latest event or tick (status-bar clock, log times of system noise).
     clock: SystemTime,
+    next_noise: SystemTime,
+    noise_seq: u64,
     /// A recorded uitest layout shown instead of the live screen.
     recorded: Option<serde_json::Value>,
     next_pid: u32,
@@ -81,6 +86,8 @@ impl Phone {
             pending_seq: 0,
             awake: true,
             clock: now,
+            next_noise: now + NOISE_PERIOD,
+            noise_seq: 0,
             recorded: None,
             next_pid: 12_034,
             next_uid: 20_020_050,
@@ -125,6 +132,20 @@ impl Phone {
 
     /// Applies every delayed transition due by `now`, in due-time order.
     pub fn tick(&mut self, now: SystemTime) {
+        // System services chatter every few seconds of device time while the phone runs.
+        while self.awake && self.next_noise <= now {
+            self.noise_seq += 1;
+            let at = self.next_noise;
+            self.logs.background_noise(at, self.noise_seq);
+            self.next_noise = at + NOISE_PERIOD;
+            if now
+                .duration_since(self.next_noise)
+                .is_ok_and(|d| d > NOISE_PERIOD * 8)
+            {
+                // Long idle gaps: skip ahead instead of flooding the buffer.
+                self.next_noise = now;
+            }
+        }
         self.clock = self.clock.max(now);
         loop {
             let next = self

@@ -389,6 +389,10 @@ impl PageLayout<'_> {
         }
         node.bounds = Bounds::new(x, y, x + w, y + height);
         node.orig = node.bounds;
+        // ArkUI focus is hierarchical: every ancestor of the focused field is in the focus chain.
+        if node.children.iter().any(|c| c.focused) {
+            node.focused = true;
+        }
         (Some(node), height)
     }
 
@@ -489,6 +493,10 @@ impl Phone {
                         let label = app.map(|a| a.spec.label.clone()).unwrap_or_default();
                         children.push(launcher::default_page(&label, m, app_bottom));
                     }
+                }
+                // The IME shrinks the app window: content under it is clipped or dropped.
+                for c in &mut children {
+                    clip(c, &bounds, true);
                 }
                 out.push(Window {
                     id: p.window_id,
