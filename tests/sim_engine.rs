@@ -560,6 +560,10 @@ fn hidumper_outputs() {
             .is_match(&detail)
     );
 
+    assert_eq!(sh(&s, "power-shell suspend"), "SuspendDevice is called\n");
+    assert!(sh(&s, "hidumper -s PowerManagerService -a -s").contains("Current State: SLEEP"));
+    assert!(sh(&s, "hidumper -s RenderService -a screen").contains("powerstatus=POWER_STATUS_OFF"));
+    assert_eq!(sh(&s, "power-shell wakeup"), "WakeupDevice is called\n");
     let power = sh(&s, "hidumper -s PowerManagerService -a -s");
     assert_eq!(
         power.trim_end(),
@@ -924,4 +928,51 @@ fn transport_runs_argv_and_times_out_on_slow_dumps() {
         ),
         Err(TransportError::Timeout(_))
     ));
+}
+
+#[test]
+fn realistic_latency_costs_device_time() {
+    let s = Simulator::new(SimOptions::default());
+    let t = std::time::Instant::now();
+    run(
+        &s,
+        &["shell", "uitest dumpLayout -p /data/local/tmp/r.json"],
+    );
+    let dump_time = t.elapsed();
+    assert!(dump_time >= Duration::from_millis(280), "{dump_time:?}");
+    let t = std::time::Instant::now();
+    run(&s, &["list", "targets"]);
+    assert!(t.elapsed() < Duration::from_millis(200));
+}
+
+#[test]
+fn hdc_hilog_streams_everything() {
+    let s = sim();
+    let mut got = Vec::new();
+    let mut n = 0;
+    let mut sink = |b: &[u8]| {
+        got.extend_from_slice(b);
+        n += 1;
+        n < 2
+    };
+    s.handle_streaming(&["hilog".into(), "-x".into()], Path::new("/"), &mut sink);
+    let text = norm_time(&String::from_utf8(got).unwrap());
+    let re = regex::Regex::new(r"^MM-DD hh:mm:ss\.mmm +\d+ +\d+ [DIWEF] [ACIK][0-9a-f]{5}/[^:]+: ")
+        .unwrap();
+    assert!(
+        text.lines().count() > 0 && text.lines().all(|l| re.is_match(l)),
+        "{text}"
+    );
+}
+
+#[test]
+fn recorded_layout_round_trips_through_hdc() {
+    let s = sim();
+    let recorded = fixture("layout_hmdriver2_uitest_demo_mate60pro_pretty.json");
+    s.phone(&s.serials()[0])
+        .unwrap()
+        .show_recorded_layout(&recorded)
+        .unwrap();
+    let want: Value = serde_json::from_str(&recorded).unwrap();
+    assert_eq!(dump(&s), want);
 }

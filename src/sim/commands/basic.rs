@@ -142,6 +142,32 @@ pub fn pidof(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     }
 }
 
+/// `power-shell wakeup|suspend`: turns the screen on or off (a Power key press when needed).
+pub fn power_shell(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
+    let want_awake = match args {
+        [a] if a == "wakeup" => true,
+        [a] if a == "suspend" => false,
+        _ => {
+            return CmdResult::fail_out(
+                "usage: power-shell <command> [<options>]\n(the simulated device supports wakeup and suspend)\n",
+                1,
+            );
+        }
+    };
+    let mut phone = ctx.phone();
+    if phone.power_awake() != want_awake {
+        phone.key_event(
+            &[crate::sim::phone::KeyPress::Power],
+            std::time::SystemTime::now(),
+        );
+    }
+    CmdResult::ok(if want_awake {
+        "WakeupDevice is called\n"
+    } else {
+        "SuspendDevice is called\n"
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -65,6 +65,7 @@ pub fn run(ctx: &mut DeviceCtx<'_>, argv: &[String]) -> CmdResult {
         "sleep" => basic::sleep(ctx, args),
         "param" => basic::param(ctx, args),
         "pidof" => basic::pidof(ctx, args),
+        "power-shell" => basic::power_shell(ctx, args),
         "cat" => files::cat(ctx, args),
         "ls" => files::ls(ctx, args),
         "rm" => files::rm(ctx, args),
