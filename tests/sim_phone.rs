@@ -502,6 +502,42 @@ fn dumps_have_the_real_shape() {
         );
         assert!(n["children"].is_array());
     }
+    // Same key sets as a real newer-build dump (hmdriver2 fixture), keys sorted as uitest writes them.
+    let fx: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/harmonyos/layout_hmdriver2_uitest_demo_mate60pro_pretty.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let keys = |n: &Value| {
+        n["attributes"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(keys(&d), keys(&fx), "top root");
+    for (mine, real) in [
+        (&d["children"][0], &fx["children"][0]),
+        (
+            &d["children"][0]["children"][0],
+            &fx["children"][0]["children"][0],
+        ),
+    ] {
+        let (mk, rk) = (keys(mine), keys(real));
+        assert!(
+            rk.iter().all(|k| mk.contains(k)),
+            "missing {:?}",
+            rk.iter().filter(|k| !mk.contains(k)).collect::<Vec<_>>()
+        );
+    }
+    for n in nodes(&d) {
+        let k = keys(n);
+        assert!(k.windows(2).all(|w| w[0] < w[1]), "sorted keys");
+    }
     let wins = d["children"].as_array().unwrap();
     let app = &wins[0];
     assert_eq!(

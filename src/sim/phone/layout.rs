@@ -2,8 +2,9 @@
 //! with string values only, a synthetic top root whose bounds are the union of all windows, and one
 //! child node per window (`root` for app/desktop/IME windows, `WindowScene` for SceneBoard bars).
 //!
-//! Decisions (documented because no fixture pins them): every node carries the full newer-build
-//! attribute set in uitest's `ATTR_NAMES` order (window-only `abilityName`/`bundleName`/`pagePath` are
+//! Attribute keys are sorted alphabetically, as uitest (nlohmann::json over std::map) writes them
+//! and every fixture shows. Decisions (documented because no fixture pins them): every node carries
+//! the full newer-build attribute set of uitest's `ATTR_NAMES` (window-only `abilityName`/`bundleName`/`pagePath` are
 //! `""` below window nodes); `boundsCenter` is `"[x,y]"`; a password field's `text`/`originalText`
 //! is one `•` per character, never the value; `-a` adds `extraAttrs` with accessibility details;
 //! `-e uniqueId` adds `uniqueId` (window id × 100000 + accessibility id).
@@ -130,6 +131,8 @@ fn attrs(
             }),
         );
     }
+    // uitest serialises with nlohmann::json (std::map): keys come out sorted, as in every fixture.
+    a.sort_keys();
     a
 }
 
@@ -205,6 +208,7 @@ fn top_root(bounds: Bounds, children: Vec<Value>) -> Value {
         };
         a.insert((*k).into(), Value::String(v));
     }
+    a.sort_keys();
     json!({ "attributes": a, "children": children })
 }
 
