@@ -146,7 +146,11 @@ pub fn serve(sim: Simulator, dir: &Path) -> Result<(), DaemonError> {
         let sock = sock.clone();
         let dir_text = dir_text.clone();
         std::thread::spawn(move || {
-            if let Err(e) = serve_one(&sim, stream, &stop, &sock, &dir_text) {
+            // A client killed mid-stream (Ctrl-C on `hdc hilog`) is normal, not worth a log line.
+            if let Err(e) = serve_one(&sim, stream, &stop, &sock, &dir_text)
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+                && e.kind() != std::io::ErrorKind::ConnectionReset
+            {
                 eprintln!("tapflow sim: connection error: {e}");
             }
         });

@@ -8,13 +8,17 @@ pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     match args.first().map(String::as_str) {
         Some("dump") => dump(ctx, &args[1..]),
         Some("clean") => clean(ctx, &args[1..]),
+        Some("install") => install(ctx, &args[1..]),
+        Some("uninstall") => uninstall(ctx, &args[1..]),
         _ => CmdResult::fail_out(
             "usage: bm <command> <options>\n\
 These are common bm commands list:\n\
 \x20 help         list available commands\n\
 \x20 dump         obtain the bundle info\n\
 \x20 clean        clean the bundle data\n\
-(the simulated device supports dump and clean)\n",
+\x20 install      install a bundle with options\n\
+\x20 uninstall    uninstall a bundle with options\n\
+(the simulated device supports dump, clean, install and uninstall)\n",
             1,
         ),
     }
@@ -85,5 +89,87 @@ fn clean(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     match ctx.phone().clean(&bundle, data) {
         Ok(()) => CmdResult::ok(format!("clean bundle {what} files successfully.\n")),
         Err(_) => CmdResult::fail_out(format!("error: failed to clean bundle {what} files.\n"), 1),
+    }
+}
+
+/// `bm install -p <file.hap|dir> [-r]` (how DevEco installs from a pushed directory).
+fn install(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
+    let mut path = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-p" => path = it.next().cloned(),
+            "-r" => {}
+            other => {
+                return CmdResult::fail_out(
+                    format!("error: unknown option {other} for the simulated device.\n"),
+                    1,
+                );
+            }
+        }
+    }
+    let Some(path) = path else {
+        return CmdResult::fail_out("error: you must specify a bundle path with '-p'.\n", 1);
+    };
+    let path = crate::sim::shell::exec::absolute(&path);
+    let mut phone = ctx.phone();
+    let haps: Vec<Vec<u8>> = if phone.fs.is_file(&path) {
+        phone
+            .fs
+            .read(&path)
+            .map(<[u8]>::to_vec)
+            .into_iter()
+            .collect()
+    } else {
+        phone
+            .fs
+            .files_under(&path)
+            .iter()
+            .filter(|f| f.ends_with(".hap") || f.ends_with(".hsp"))
+            .filter_map(|f| phone.fs.read(f).map(<[u8]>::to_vec))
+            .collect()
+    };
+    if haps.is_empty() {
+        return CmdResult::fail_out(
+            "error: failed to install bundle.\ncode:9568268\nerror: install file path invalid.\n",
+            1,
+        );
+    }
+    let now = std::time::SystemTime::now();
+    for hap in &haps {
+        // `bm install` always replaces an installed bundle of the same name.
+        if let Err(e) = phone.install_hap(hap, true, now) {
+            return CmdResult::fail_out(
+                format!(
+                    "error: failed to install bundle.\ncode:{}\nerror: {}\n",
+                    e.code, e.message
+                ),
+                1,
+            );
+        }
+    }
+    drop(phone);
+    ctx.spend(Cost::Install);
+    CmdResult::ok("install bundle successfully.\n")
+}
+
+/// `bm uninstall -n <bundle>`.
+fn uninstall(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
+    let bundle = match args {
+        [n, b] if n == "-n" => b,
+        _ => {
+            return CmdResult::fail_out("error: you must specify a bundle name with '-n'.\n", 1);
+        }
+    };
+    ctx.spend(Cost::Uninstall);
+    match ctx.phone().uninstall(bundle) {
+        Ok(()) => CmdResult::ok("uninstall bundle successfully.\n"),
+        Err(e) => CmdResult::fail_out(
+            format!(
+                "error: failed to uninstall bundle.\ncode:{}\nerror: {}\n",
+                e.code, e.message
+            ),
+            1,
+        ),
     }
 }
