@@ -467,6 +467,36 @@ fn recorded_layouts_are_served_back_identical() {
         assert_eq!(parse(&dump(&p)), want, "{f}");
         let shot = image::load_from_memory(&p.screenshot(ImageFormat::Png)).unwrap();
         assert_eq!(shot.width(), 1260);
+        // The window manager agrees with the recording: same window ids, the focused one first.
+        let ids: Vec<String> = want
+            .children
+            .iter()
+            .map(|w| w.attr("hostWindowId").to_string())
+            .collect();
+        let rows = p.windows();
+        assert_eq!(rows.len(), ids.len(), "{f}");
+        assert!(rows.iter().all(|r| ids.contains(&r.window_id.to_string())));
+        let focused = want
+            .children
+            .iter()
+            .find(|w| w.attr("focused") == "true")
+            .map(|w| w.attr("hostWindowId").to_string());
+        assert_eq!(p.focus_window().map(|x| x.to_string()), focused);
+        // -b serves only that bundle's window.
+        let b = want.children[0].attr("bundleName").to_string();
+        let only = p
+            .layout(&LayoutOptions {
+                bundle: Some(b.clone()),
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(
+            only["children"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|w| attr(w, "bundleName") == b)
+        );
     }
     let (mut p, _) = phone();
     assert!(

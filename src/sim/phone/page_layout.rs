@@ -298,3 +298,88 @@ pub fn clip(n: &mut ScreenNode, viewport: &Bounds, inside: bool) {
         clip(c, viewport, inside);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Phone, PhoneProfile};
+    use super::*;
+    use std::time::SystemTime;
+
+    fn items_phone(offset: i32) -> Phone {
+        let mut p = Phone::new(PhoneProfile::default_for("T", 0));
+        let now = SystemTime::now();
+        p.start_ability("com.tapflow.demo", "EntryAbility", None, now)
+            .unwrap();
+        p.show_page("com.tapflow.demo", "pages/ItemsPage", true, now);
+        p.procs
+            .get_mut("com.tapflow.demo")
+            .unwrap()
+            .scroll
+            .insert("items".into(), offset);
+        p
+    }
+
+    fn find<'a>(n: &'a ScreenNode, id: &str) -> Option<&'a ScreenNode> {
+        if n.id == id {
+            return Some(n);
+        }
+        n.children.iter().find_map(|c| find(c, id))
+    }
+
+    fn layout_of(p: &Phone, keep: bool) -> ScreenNode {
+        let proc = p.fg_proc().unwrap();
+        let page = &p.apps["com.tapflow.demo"].spec.pages["pages/ItemsPage"];
+        let m = p.metrics();
+        let mut lay = PageLayout {
+            proc,
+            m,
+            keep_invisible: keep,
+            next_acc: 1,
+        };
+        lay.layout(&page.root, 0, m.status_h, m.w, m.h, None)
+            .0
+            .unwrap()
+    }
+
+    #[test]
+    fn list_yields_viewport_items_with_stable_ids() {
+        let top = layout_of(&items_phone(0), false);
+        let list = find(&top, "items").unwrap();
+        let n = list.children.len();
+        assert!((9..=13).contains(&n), "{n} items visible");
+        assert!(find(&top, "item_40").is_none());
+        let (_, max) = list.scroll.clone().unwrap();
+        let scrolled = layout_of(&items_phone(200 * 39), false);
+        let item = find(&scrolled, "item_40").expect("item 40 after scrolling");
+        assert!(item.bounds.top >= list.bounds.top && item.bounds.bottom <= list.bounds.bottom);
+        let all = layout_of(&items_phone(0), true);
+        let hidden = find(&all, "item_40").expect("kept for -i");
+        assert!(!hidden.visible);
+        assert_eq!(
+            hidden.accessibility_id, item.accessibility_id,
+            "ids do not depend on scrolling"
+        );
+        assert_eq!(max, 60 * 200 - list.bounds.height());
+    }
+
+    #[test]
+    fn visible_if_hides_until_the_variable_is_set() {
+        let mut p = items_phone(0);
+        assert!(find(&layout_of(&p, false), "selected").is_none());
+        p.procs
+            .get_mut("com.tapflow.demo")
+            .unwrap()
+            .vars
+            .insert("selected".into(), "Selected: Item 3".into());
+        assert_eq!(
+            find(&layout_of(&p, false), "selected").unwrap().text,
+            "Selected: Item 3"
+        );
+    }
+
+    #[test]
+    fn masks_per_character() {
+        assert_eq!(mask("ab😀"), "•••");
+        assert_eq!(mask(""), "");
+    }
+}
