@@ -3,17 +3,54 @@
 use super::CmdResult;
 use crate::sim::shell::DeviceCtx;
 
-/// `echo [-n] args…` (toybox: no escape processing without `-e`).
+/// `echo [-n] [-e] args…` (toybox: escapes only with `-e`).
 pub fn echo(args: &[String]) -> CmdResult {
-    let (newline, rest) = match args.first().map(String::as_str) {
-        Some("-n") => (false, &args[1..]),
-        _ => (true, args),
-    };
+    let mut newline = true;
+    let mut escapes = false;
+    let mut rest = args;
+    while let Some(flag) = rest.first().filter(|a| {
+        a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| matches!(c, 'n' | 'e' | 'E'))
+    }) {
+        for c in flag[1..].chars() {
+            match c {
+                'n' => newline = false,
+                'e' => escapes = true,
+                _ => escapes = false,
+            }
+        }
+        rest = &rest[1..];
+    }
     let mut s = rest.join(" ");
+    if escapes {
+        s = unescape(&s);
+    }
     if newline {
         s.push('\n');
     }
     CmdResult::ok(s)
+}
+
+/// Backslash escapes of `echo -e` and `printf` formats: `\n \t \\`; others stay as written.
+fn unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('\\') => out.push('\\'),
+            Some(o) => {
+                out.push('\\');
+                out.push(o);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// `printf FORMAT [args…]`: `%s`, `%d`, `%%`, `\n`, `\t`, `\\`; the format is reused while
@@ -180,6 +217,10 @@ mod tests {
     fn echo_and_printf() {
         assert_eq!(echo(&s(&["a", "b"])).out, b"a b\n");
         assert_eq!(echo(&s(&["-n", "a"])).out, b"a");
+        assert_eq!(echo(&s(&["-e", "a\\nb"])).out, b"a\nb\n");
+        assert_eq!(echo(&s(&["-ne", "x\\ty"])).out, b"x\ty");
+        assert_eq!(echo(&s(&["a\\nb"])).out, b"a\\nb\n");
+        assert_eq!(echo(&s(&["-x"])).out, b"-x\n");
         assert_eq!(
             printf(&s(&["%s=%d\\n", "a", "1", "b", "2"])).out,
             b"a=1\nb=2\n"

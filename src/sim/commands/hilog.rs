@@ -264,9 +264,7 @@ pub fn stream(ctx: &mut DeviceCtx<'_>, argv: &[String]) -> i32 {
         // Simulated device time between two reads of the log daemon.
         std::thread::sleep(Duration::from_millis(100));
         let chunk = {
-            let phone = ctx.phone.lock().unwrap_or_else(|e| e.into_inner());
-            let mut phone = phone;
-            phone.tick(std::time::SystemTime::now());
+            let phone = ctx.phone();
             let recs = phone.hilog();
             let start = match &last {
                 None => 0,

@@ -354,7 +354,7 @@ fn take_fd_prefix(lx: &mut Lexer<'_>) -> Result<u8, SyntaxError> {
     {
         lx.word = Word::default();
         lx.in_word = false;
-        if d > 2 {
+        if d == 0 || d > 2 {
             return Err(unsupported(&format!("redirecting file descriptor {d}")));
         }
         return Ok(d as u8);
