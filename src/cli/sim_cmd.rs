@@ -166,6 +166,7 @@ pub fn run(args: SimArgs) -> i32 {
                     let _ = lock.flush();
                     code
                 }
+                Err(daemon::DaemonError::OutputClosed) => exit::SUCCESS,
                 Err(e) => fail(e),
             }
         }

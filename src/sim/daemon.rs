@@ -50,6 +50,9 @@ pub enum DaemonError {
     Io { what: String, detail: String },
     #[error("the simulator daemon sent a malformed answer: {0}")]
     Protocol(String),
+    /// Whoever read our output went away (`hdc … | head -1`); like real hdc, stop quietly.
+    #[error("output closed by the reader")]
+    OutputClosed,
 }
 
 fn io_err(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> DaemonError {
@@ -249,8 +252,9 @@ fn request(dir: &Path, req: &Request, out: &mut dyn Write) -> Result<i32, Daemon
                 stream
                     .read_exact(&mut buf)
                     .map_err(|e| DaemonError::Protocol(e.to_string()))?;
-                out.write_all(&buf).map_err(io_err("writing output"))?;
-                out.flush().map_err(io_err("writing output"))?;
+                if out.write_all(&buf).and_then(|()| out.flush()).is_err() {
+                    return Err(DaemonError::OutputClosed);
+                }
             }
             b'X' if len == 4 => {
                 let mut code = [0u8; 4];
