@@ -828,3 +828,61 @@ fn pending_login_is_dropped_when_the_app_dies() {
             .any(|r| r.tag == "BatteryService" || r.tag == "WifiService")
     );
 }
+
+/// Every key path of `v` (objects only; array elements share their parent's path with `[]`).
+fn key_paths(v: &Value, prefix: &str, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, c) in o {
+                let p = format!("{prefix}.{k}");
+                out.insert(p.clone());
+                key_paths(c, &p, out);
+            }
+        }
+        Value::Array(a) => a
+            .iter()
+            .for_each(|c| key_paths(c, &format!("{prefix}[]"), out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn bundle_dump_has_the_shape_of_real_bm_dump_n() {
+    let (p, _) = phone();
+    let mine = p.bundle_dump(DEMO).unwrap();
+    let mut have = std::collections::BTreeSet::new();
+    key_paths(&mine, "", &mut have);
+    for f in [
+        "bm_dump_n_camera_abridged.txt",
+        "bm_dump_n_himovie_abridged.txt",
+    ] {
+        let text = std::fs::read_to_string(format!(
+            "{}/tests/fixtures/harmonyos/{f}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let real: Value = serde_json::from_str(&text[text.find('{').unwrap()..]).unwrap();
+        let mut want = std::collections::BTreeSet::new();
+        key_paths(&real, "", &mut want);
+        // Keys our app cannot have (no extensions) are allowed to be missing.
+        let missing: Vec<_> = want
+            .iter()
+            .filter(|k| !have.contains(*k) && !k.contains("extensionInfos[]"))
+            .collect();
+        assert!(missing.is_empty(), "{f}: missing {missing:?}");
+    }
+    assert_eq!(mine["hapModuleInfos"][0]["moduleType"], 1);
+    assert_eq!(mine["applicationInfo"]["bundleName"], DEMO);
+    assert_eq!(
+        mine["applicationInfo"]["codePath"],
+        "/data/app/el1/bundle/public/com.tapflow.demo"
+    );
+    let skills = &mine["hapModuleInfos"][0]["abilityInfos"][0]["skills"][0];
+    assert!(
+        skills["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e == "entity.system.home")
+    );
+}

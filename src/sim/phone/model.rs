@@ -1,5 +1,38 @@
 //! Apps as data: the serde model of an app (abilities, pages, element trees, actions).
 //!
+//! An app file (see `apps/demo.yaml` for the full demo) looks like:
+//!
+//! ```yaml
+//! bundle: com.example.counter
+//! label: Counter
+//! log_domain: 0x1234          # hilog records of `log` actions: `A01234/Counter`
+//! log_tag: Counter
+//! abilities: [{name: EntryAbility, launcher: true, page: pages/Index}]
+//! pages:
+//!   pages/Index:
+//!     root:
+//!       type: Column
+//!       margin: 48             # px at width 1260, scaled to the phone
+//!       children:
+//!         - {type: TextInput, id: name, hint: Name}
+//!         - {type: Toggle, id: sound, text: Sound, flags: {checked: true}}
+//!         - type: Button
+//!           id: go
+//!           text: Go
+//!           on_tap:
+//!             - submit:
+//!                 require: [{field: name, error_var: err, message: Name is required}]
+//!                 then: [{delay: {ms: 500, then: [{navigate: pages/Done}, {log: {message: "GO ${name}"}}]}}]
+//!         - {type: Text, id: err, text: "${err}", visible_if: err}
+//!         - type: List
+//!           id: rows
+//!           height: fill
+//!           repeat: {count: 30, item: {type: ListItem, id: "row_${n}", children: [{type: Text, text: "Row ${n}"}]}}
+//!   pages/Done:
+//!     root: {type: Column, children: [{type: Text, text: "Done, ${name}"}]}
+//! ```
+//!
+//! A hap may carry such a file as its `tapflow.yaml` entry to get real pages (see `hap`).
 //! Text fields in specs may contain `${name}` placeholders: they are replaced by the app's
 //! variables (a TextInput's value is the variable named by its id, a Toggle's state `true`/`false`)
 //! and, inside a list template, by `${n}` (1-based item number).
@@ -272,5 +305,28 @@ mod tests {
         assert_eq!(a[1], Action::Back);
         assert_eq!(a[2], Action::Toggle(None));
         assert!(matches!(a[4], Action::Delay { ms: 800, .. }));
+    }
+}
+
+#[cfg(test)]
+mod doc_example {
+    /// The YAML of the module docs parses and validates (kept in sync by this test).
+    #[test]
+    fn module_doc_example_is_valid() {
+        let src = include_str!("model.rs");
+        let yaml: String = src
+            .lines()
+            .skip_while(|l| !l.starts_with("//! ```yaml"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("//! ```"))
+            .map(|l| {
+                format!(
+                    "{}\n",
+                    l.trim_start_matches("//!").strip_prefix(' ').unwrap_or("")
+                )
+            })
+            .collect();
+        let spec = super::super::loader::parse_app(&yaml).unwrap();
+        assert_eq!(spec.pages.len(), 2);
     }
 }
