@@ -381,6 +381,35 @@ mod tests {
     }
 
     #[test]
+    fn start_reports_a_daemon_that_dies() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = start(
+            Path::new("/bin/false"),
+            dir.path(),
+            &[],
+            Duration::from_secs(10),
+        )
+        .unwrap_err();
+        assert!(matches!(err, DaemonError::DaemonDied { .. }), "{err}");
+        // The hdc script was written anyway and points at the given executable.
+        let script = std::fs::read_to_string(hdc_script_path(dir.path())).unwrap();
+        assert!(script.contains("exec '/bin/false' sim hdc --state-dir"));
+    }
+
+    #[test]
+    fn socket_path_length_is_checked() {
+        let long = PathBuf::from(format!("/tmp/{}", "x".repeat(120)));
+        assert!(matches!(
+            start(Path::new("/bin/false"), &long, &[], Duration::from_secs(1)),
+            Err(DaemonError::PathTooLong { .. })
+        ));
+        assert!(
+            !long.exists(),
+            "nothing is created for a rejected state dir"
+        );
+    }
+
+    #[test]
     fn in_process_daemon_round_trip() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().to_path_buf();
