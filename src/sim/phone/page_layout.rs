@@ -107,7 +107,9 @@ impl PageLayout<'_> {
         let acc = self.next_acc;
         self.next_acc += 1;
         let m = self.m;
-        let margin = e.margin.map(|v| m.px(v)).unwrap_or(0);
+        // A dialog insets its content by default, as ArkUI's dialog padding does.
+        let default_margin = if e.kind == "Dialog" { 48 } else { 0 };
+        let margin = m.px(e.margin.unwrap_or(default_margin));
         let spacing = e.spacing.map(|v| m.px(v)).unwrap_or(0);
         let (cx, cw) = (x + margin, (w - 2 * margin).max(0));
         let id =
@@ -182,18 +184,18 @@ impl PageLayout<'_> {
             let offset = self.proc.scroll.get(&key).copied().unwrap_or(0);
             let mut content_y = y - offset;
             let mut total = 0;
-            let items: Vec<(ElementSpec, Option<u32>)> = match &e.repeat {
-                Some(r) => (1..=r.count)
-                    .map(|i| ((*r.item).clone(), Some(i)))
-                    .collect(),
-                None => e.children.iter().map(|c| (c.clone(), n)).collect(),
+            let items: Vec<(&ElementSpec, Option<u32>)> = match &e.repeat {
+                Some(r) => (1..=r.count).map(|i| (&*r.item, Some(i))).collect(),
+                None => e.children.iter().map(|c| (c, n)).collect(),
             };
-            for (item, item_n) in &items {
-                let ih = self.measure(item, cw);
+            // Template items all have the template's height: measure it once.
+            let template_h = e.repeat.as_ref().map(|r| self.measure(&r.item, cw));
+            for (item, item_n) in items {
+                let ih = template_h.unwrap_or_else(|| self.measure(item, cw));
                 let ib = Bounds::new(cx, content_y, cx + cw, content_y + ih);
                 if ib.intersects(&viewport) || self.keep_invisible {
                     let inside = ib.intersects(&viewport);
-                    let (child, _) = self.layout(item, cx, content_y, cw, content_y + ih, *item_n);
+                    let (child, _) = self.layout(item, cx, content_y, cw, content_y + ih, item_n);
                     if let Some(mut c) = child {
                         clip(&mut c, &viewport, inside);
                         node.children.push(c);
