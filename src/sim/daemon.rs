@@ -311,10 +311,10 @@ pub fn start(
     serve_args: &[String],
     wait: Duration,
 ) -> Result<PathBuf, DaemonError> {
-    std::fs::create_dir_all(dir.join("bin"))
-        .map_err(io_err(format!("creating {}", dir.display())))?;
     let sock = socket_path(dir);
     check_socket_len(&sock)?;
+    std::fs::create_dir_all(dir.join("bin"))
+        .map_err(io_err(format!("creating {}", dir.display())))?;
     if status(dir).is_ok() {
         return Err(DaemonError::AlreadyRunning {
             dir: dir.display().to_string(),
