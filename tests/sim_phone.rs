@@ -886,3 +886,75 @@ fn bundle_dump_has_the_shape_of_real_bm_dump_n() {
             .any(|e| e == "entity.system.home")
     );
 }
+
+#[derive(Debug, Clone)]
+enum Op {
+    Click(i32, i32),
+    LongClick(i32, i32),
+    Swipe(i32, i32, i32, i32, u32),
+    Key(u32),
+    Chord(u32),
+    Type(String),
+    Tick(u64),
+    Start,
+    Stop,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (-50..1300i32, -50..2800i32).prop_map(|(x, y)| Op::Click(x, y)),
+        1 => (0..1260i32, 0..2720i32).prop_map(|(x, y)| Op::LongClick(x, y)),
+        2 => (0..1260i32, 0..2720i32, 0..1260i32, 0..2720i32, 0..40000u32).prop_map(|(a, b, c, d, v)| Op::Swipe(a, b, c, d, v)),
+        2 => prop_oneof![Just(1u32), Just(2), Just(18), Just(2054), Just(2055), Just(2071), Just(2081), Just(2082), 0..3000u32].prop_map(Op::Key),
+        1 => prop_oneof![Just(2017u32), Just(2038), Just(2019)].prop_map(Op::Chord),
+        2 => "\\PC{0,12}".prop_map(Op::Type),
+        2 => (0..2000u64).prop_map(Op::Tick),
+        1 => Just(Op::Start),
+        1 => Just(Op::Stop),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Random input never panics and every dump keeps the real shape: string attributes,
+    /// unique hashcodes, bounds that parse, and the password's value never shows.
+    #[test]
+    fn random_sessions_keep_dumps_well_formed(ops in proptest::collection::vec(op(), 1..40)) {
+        let (mut p, t0) = phone();
+        start_demo(&mut p, t0);
+        tap_id(&mut p, "password", t0);
+        p.type_text("Hunter2secret", &mut no_drop, t0).unwrap();
+        let mut now = t0;
+        for o in ops {
+            match o {
+                Op::Click(x, y) => p.click(x, y, now),
+                Op::LongClick(x, y) => p.long_click(x, y, now),
+                Op::Swipe(a, b, c, d, v) => p.swipe((a, b), (c, d), v, now),
+                Op::Key(k) => p.key_event(&[KeyPress::Code(k)], now),
+                Op::Chord(k) => p.key_event(&[KeyPress::Code(keycode::CTRL_LEFT), KeyPress::Code(k)], now),
+                Op::Type(s) => { let _ = p.type_text(&s, &mut no_drop, now); }
+                Op::Tick(ms) => { now += Duration::from_millis(ms); p.tick(now); }
+                Op::Start => { p.start_ability(DEMO, "EntryAbility", None, now).unwrap(); }
+                Op::Stop => p.force_stop(DEMO, now).unwrap(),
+            }
+            for opts in [LayoutOptions::default(), LayoutOptions { per_window: true, ..Default::default() }] {
+                let d = p.layout(&opts).unwrap();
+                let s = d.to_string();
+                prop_assert!(!s.contains("Hunter2secret"));
+                let roots: Vec<&Value> = match &d { Value::Array(a) => a.iter().collect(), v => vec![v] };
+                let mut hashes = std::collections::HashSet::new();
+                for r in roots {
+                    for n in nodes(r) {
+                        prop_assert!(n["attributes"].as_object().unwrap().values().all(Value::is_string));
+                        let h = attr(n, "hashcode");
+                        if !h.is_empty() {
+                            prop_assert!(hashes.insert(h.to_string()), "duplicate hashcode {}", h);
+                            prop_assert!(tapflow::device::model::Bounds::parse(attr(n, "bounds")).is_some());
+                        }
+                    }
+                }
+            }
+        }
+        let _ = p.screenshot(ImageFormat::Png);
+    }
+}

@@ -31,6 +31,7 @@ mod vfs;
 mod windows;
 
 pub use error::{PhoneError, codes};
+pub use keys::KEY_BY_KEY_MAX;
 pub use logs::LogRecord;
 pub use profile::PhoneProfile;
 pub use types::{KeyPress, LayoutOptions, MissionRow, WindowRow, keycode};
