@@ -9,6 +9,13 @@ pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
         Some("dump") => dump(ctx, &args[1..]),
         Some("clean") => clean(ctx, &args[1..]),
         Some("install") => install(ctx, &args[1..]),
+        Some("get") if matches!(&args[1..], [a] if a == "--udid" || a == "-u") => {
+            // A stable 64-hex-digit UDID per device, derived from its serial.
+            use sha2::Digest;
+            let serial = ctx.phone().profile().serial.clone();
+            let udid = hex::encode_upper(sha2::Sha256::digest(serial.as_bytes()));
+            CmdResult::ok(format!("udid of current device is :\n{udid}\n"))
+        }
         Some("uninstall") => uninstall(ctx, &args[1..]),
         _ => CmdResult::fail_out(
             "usage: bm <command> <options>\n\

@@ -52,6 +52,10 @@ pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
         ("WindowManagerService", ["-w", id]) => CmdResult::ok(window_detail(ctx, &service, id)),
         ("RenderService", ["screen"]) => CmdResult::ok(render_screen(ctx, &service)),
         ("PowerManagerService", ["-s"]) => CmdResult::ok(power_state(ctx, &service)),
+        ("DisplayManagerService", ["-a"]) => {
+            let (w, h) = ctx.phone().screen_size();
+            CmdResult::ok(display_manager(&service, w, h))
+        }
         _ => CmdResult::fail_out(
             format!(
                 "{}the simulated device cannot dump {service} with arguments {:?}\n",
@@ -207,6 +211,98 @@ DUMP EACH STATES:\n"
     s
 }
 
+/// `hidumper -s DisplayManagerService -a -a` (the screen-size fallback of some clients): a
+/// Mate-60-class panel (3.25 density, 72x156 mm) at the phone's resolution.
+fn display_manager(service: &str, w: u32, h: u32) -> String {
+    let density = 3.25_f64;
+    let vw = (w as f64 / density) as u32;
+    let vh = (h as f64 / density) as u32;
+    // The front-camera cutout stays centred at the top.
+    let cut_x = (w as f64 - 273.0) / 2.0;
+    let cut_x = cut_x.round() as u32;
+    let row = |k: &str, v: &str| format!("{k:<30}{v}\n");
+    let mut s = banner(service);
+    s.push_str("-------------- DMS Multi User Info --------------\n[oldScbPid:]\n[userId:] 100\n[ScbPid:] 4438\n");
+    s.push_str("---------------- Screen ID: 0 ----------------\n");
+    s.push_str(&row("FoldStatus:", "UNKNOWN"));
+    s.push_str("[SCREEN SESSION]\n");
+    s.push_str(&row("Name:", "UNKNOWN"));
+    s.push_str(&row("RSScreenId:", "0"));
+    s.push_str(&row(
+        "activeModes<id, W, H, RS>:",
+        &format!("0, {w}, {h}, 120"),
+    ));
+    for k in [
+        "SourceMode:",
+        "ScreenCombination:",
+        "Orientation:",
+        "Rotation:",
+        "ScreenRequestedOrientation:",
+    ] {
+        s.push_str(&row(k, "0"));
+    }
+    s.push_str("[RS INFO]\n");
+    for (k, v) in [
+        ("SupportedColorGamuts:", "0, 4, 6"),
+        ("ScreenColorGamut:", "4"),
+        ("GraphicPixelFormat:", "0"),
+        ("SupportedScreenHDRFormat:", "2, 1, 3"),
+        ("ScreenHDRFormat:", "2"),
+        ("SupportedColorSpaces:", "0, 2294273, 2294278"),
+        ("ScreenColorSpace:", "2294273"),
+    ] {
+        s.push_str(&row(k, v));
+    }
+    s.push_str("[CUTOUT INFO]\n");
+    for side in ["L", "T", "R", "B"] {
+        s.push_str(&row(&format!("WaterFall_{side}<X,Y,W,H>:"), "0, 0, 0, 0"));
+    }
+    s.push_str(&row(
+        "BoundingRects<X,Y,W,H>:",
+        &format!("[{cut_x}, 36, 273, 72]"),
+    ));
+    s.push_str("[SCREEN INFO]\n");
+    for (k, v) in [
+        ("VirtualWidth:", vw.to_string()),
+        ("VirtualHeight:", vh.to_string()),
+        ("LastParentId:", "18446744073709551615".to_string()),
+        ("ParentId:", "1".to_string()),
+        ("IsScreenGroup:", "0".to_string()),
+        ("VirtualPixelRatio:", "3.25".to_string()),
+        ("Rotation:", "0".to_string()),
+        ("Orientation:", "0".to_string()),
+        ("SourceMode:", "0".to_string()),
+        ("ScreenType:", "1".to_string()),
+    ] {
+        s.push_str(&row(k, &v));
+    }
+    s.push_str("[SCREEN PROPERTY]\n");
+    let bounds = format!("0, 0, {w}, {h},");
+    for (k, v) in [
+        ("Rotation:", "0"),
+        ("Density:", "3.25"),
+        ("DensityInCurResolution:", "3.25"),
+        ("PhyWidth:", "72"),
+        ("PhyHeight:", "156"),
+        ("RefreshRate:", "60"),
+        ("VirtualPixelRatio:", "3.25"),
+        ("ScreenRotation:", "0"),
+        ("Orientation:", "0"),
+        ("DisplayOrientation:", "0"),
+        ("GetScreenType:", "1"),
+        ("ReqOrientation:", "0"),
+        ("DPI<X, Y>:", "444.5, 442.871"),
+        ("Offset<X, Y>:", "0, 0"),
+        ("Bounds<L,T,W,H>:", &bounds),
+        ("PhyBounds<L,T,W,H>:", &bounds),
+        ("AvailableArea<X,Y,W,H>", &bounds),
+        ("DefaultDeviceRotationOffset", "0"),
+    ] {
+        s.push_str(&row(k, v));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,6 +333,15 @@ mod tests {
         };
         let line = window_row(&row, false);
         assert_eq!(line.trim_end(), fx.lines().nth(1).unwrap());
+    }
+
+    #[test]
+    fn display_manager_matches_the_mate60_fixture() {
+        let fx = fixture("hidumper_displaymanager_a_a_mate60pro.txt");
+        assert_eq!(
+            display_manager("DisplayManagerService", 1260, 2720).trim_end(),
+            fx.trim_end()
+        );
     }
 
     #[test]
