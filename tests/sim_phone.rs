@@ -725,6 +725,8 @@ pages:
       children:
         - {type: Text, id: count, text: "on=${flag}"}
         - {type: Button, id: bump, text: Bump, on_tap: [{set: {var: flag, value: "yes"}}, {log: {message: BUMPED, level: W}}]}
+        - {type: TextInput, id: note, hint: Note}
+        - {type: Button, id: done, text: Done, flags: {focusable: true}}
 "#;
     let hap = build_hap(
         &module_json("com.example.counter", 1, "1.0", "EntryAbility"),
@@ -744,6 +746,13 @@ pages:
         .find(|l| l.contains("BUMPED"))
         .unwrap();
     assert!(line.contains(" W A01234/Counter: BUMPED"), "{line}");
+    // A plain button leaves the field focused; a focusOnTouch one takes the focus (IME closes).
+    tap_id(&mut p, "note", t0);
+    tap_id(&mut p, "bump", t0);
+    assert_eq!(attr(by_id(&dump(&p), "note").unwrap(), "focused"), "true");
+    tap_id(&mut p, "done", t0);
+    assert_eq!(attr(by_id(&dump(&p), "note").unwrap(), "focused"), "false");
+    assert!(p.type_text("x", &mut no_drop, t0).is_err());
     // A spec naming a page that does not exist is rejected at install time.
     let bad = pages.replace("page: pages/Index}", "page: pages/Nope}");
     let hap = build_hap(

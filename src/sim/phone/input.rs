@@ -132,6 +132,11 @@ impl Phone {
             );
             return;
         }
+        if n.takes_focus
+            && let Some(p) = self.procs.get_mut(&bundle)
+        {
+            p.focus = None;
+        }
         if let Some(key) = &n.toggle_key
             && let Some(p) = self.procs.get_mut(&bundle)
         {

@@ -117,6 +117,8 @@ pub struct Flags {
     pub checkable: Option<bool>,
     pub checked: Option<bool>,
     pub scrollable: Option<bool>,
+    /// On a non-text element: ArkUI's `focusOnTouch(true)`; tapping it takes the focus from a
+    /// text field, so the IME closes. (Text inputs are always focusable.)
     pub focusable: Option<bool>,
     pub enabled: Option<bool>,
     #[serde(default)]
@@ -248,14 +250,14 @@ pub enum Action {
 }
 
 impl ElementSpec {
-    /// Default flags of an ArkUI component type (clickable, checkable, scrollable, focusable).
-    pub fn flag_defaults(kind: &str) -> (bool, bool, bool, bool) {
+    /// Default flags of an ArkUI component type: (clickable, checkable, scrollable).
+    pub fn flag_defaults(kind: &str) -> (bool, bool, bool) {
         match kind {
-            "Button" | "ListItem" | "GridItem" | "Image" => (true, false, false, true),
-            "TextInput" | "TextArea" | "Search" => (true, false, false, true),
-            "Toggle" | "Checkbox" | "Radio" => (true, true, false, true),
-            "List" | "Scroll" | "Grid" => (false, false, true, true),
-            _ => (false, false, false, false),
+            "Button" | "ListItem" | "GridItem" | "Image" => (true, false, false),
+            "TextInput" | "TextArea" | "Search" => (true, false, false),
+            "Toggle" | "Checkbox" | "Radio" => (true, true, false),
+            "List" | "Scroll" | "Grid" => (false, false, true),
+            _ => (false, false, false),
         }
     }
 

@@ -116,7 +116,7 @@ impl PageLayout<'_> {
             e.id.as_deref()
                 .map(|i| self.expand(i, n))
                 .unwrap_or_default();
-        let (d_click, d_check, d_scroll, _focusable) = ElementSpec::flag_defaults(&e.kind);
+        let (d_click, d_check, d_scroll) = ElementSpec::flag_defaults(&e.kind);
         let mut node = ScreenNode {
             kind: e.kind.clone(),
             id: id.clone(),
@@ -149,6 +149,7 @@ impl PageLayout<'_> {
                 e.on_tap.clone()
             },
             on_enter: e.on_enter.clone(),
+            takes_focus: e.flags.focusable == Some(true) && !e.is_text_input(),
             ..Default::default()
         };
         let key = if id.is_empty() {

@@ -57,6 +57,8 @@ pub struct ScreenNode {
     pub toggle_key: Option<String>,
     /// TextInput id (focus target).
     pub field_key: Option<String>,
+    /// `focusOnTouch`: tapping takes the focus from a text field.
+    pub takes_focus: bool,
     /// Launcher icon: the bundle it starts.
     pub launch: Option<String>,
     /// Scrollable list: its id and the maximum scroll offset.
@@ -91,6 +93,7 @@ impl Default for ScreenNode {
             on_enter: Vec::new(),
             toggle_key: None,
             field_key: None,
+            takes_focus: false,
             launch: None,
             scroll: None,
             children: Vec::new(),
