@@ -834,7 +834,8 @@ fn faults_are_deterministic_from_the_seed() {
     assert_ne!(a, c);
     assert!(
         a.iter()
-            .any(|l| l.starts_with("[Fail][E001003] USB communication abnormal"))
+            .any(|l| l
+                .starts_with("[Fail][E000004]:The communication channel is being established."))
     );
 }
 
@@ -843,7 +844,7 @@ fn fault_kinds() {
     let s = sim_with(1, "fail=1", 0);
     assert_eq!(
         sh(&s, "echo hi"),
-        "[Fail][E001003] USB communication abnormal, please check the USB communication link.\n"
+        "[Fail][E000004]:The communication channel is being established.\nPlease wait for several seconds and try again.\n"
     );
     assert_eq!(
         run(&s, &["list", "targets"]).lines().count(),

@@ -97,8 +97,8 @@ pub struct Simulator {
     devices: Vec<SimDevice>,
 }
 
-const FAIL_TRANSIENT: &str =
-    "[Fail][E001003] USB communication abnormal, please check the USB communication link.\n";
+/// hdc's answer while the channel to the daemon is (re)established: the classic transient failure.
+const FAIL_TRANSIENT: &str = "[Fail][E000004]:The communication channel is being established.\nPlease wait for several seconds and try again.\n";
 const FAIL_NOT_FOUND: &str = "[Fail][E001005] Device not found or connected\n";
 const FAIL_NEED_KEY: &str =
     "[Fail]ExecuteCommand need connect-key? please confirm a device by help info\n";
