@@ -967,3 +967,48 @@ proptest! {
         let _ = p.screenshot(ImageFormat::Png);
     }
 }
+
+/// The `Key:` headers of a faultlogger file up to its `HiLog:` section, in order.
+fn crash_headers(text: &str) -> Vec<String> {
+    text.lines()
+        .take_while(|l| *l != "HiLog:")
+        .filter(|l| !l.starts_with(' ') && !l.is_empty())
+        .filter_map(|l| l.split_once(':').map(|(k, _)| k.to_string()))
+        .collect()
+}
+
+#[test]
+fn jscrash_file_has_the_real_section_order() {
+    let real = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/harmonyos/jscrash_with_hilog_emulator6_illegal_prop.txt"
+    ))
+    .unwrap();
+    let (mut p, t0) = phone();
+    let t = login(&mut p, "frank", t0);
+    tap_id(&mut p, "crash", t);
+    let name =
+        p.fs.list("/data/log/faultlog/faultlogger")
+            .unwrap()
+            .remove(0);
+    let mine = String::from_utf8(
+        p.fs.read(&format!("/data/log/faultlog/faultlogger/{name}"))
+            .unwrap()
+            .to_vec(),
+    )
+    .unwrap();
+    assert_eq!(crash_headers(&mine), crash_headers(&real));
+    // The HiLog section holds well-formed hilog lines of the crashed process.
+    let hilog: Vec<&str> = mine
+        .lines()
+        .skip_while(|l| *l != "HiLog:")
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert!(!hilog.is_empty());
+    let re = regex::Regex::new(
+        r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +\d+ +\d+ [DIWEF] [ACIK][0-9a-f]{5}/[^:]+: ",
+    )
+    .unwrap();
+    assert!(hilog.iter().all(|l| re.is_match(l)), "{hilog:#?}");
+}
