@@ -110,7 +110,8 @@ fn start_use_and_stop() {
         cwd.path(),
         &["file", "recv", "/data/local/tmp/l.json", "local.json"],
     );
-    assert!(recv.starts_with("FileTransfer finish, Size:"), "{recv}");
+    assert!(recv.starts_with("[I]["), "{recv}");
+    assert!(recv.contains("\nFileTransfer finish, Size:"), "{recv}");
     assert_eq!(
         std::fs::read_to_string(cwd.path().join("local.json")).unwrap(),
         json

@@ -710,13 +710,17 @@ fn file_send_and_recv() {
         "FileTransfer finish, Size:71792, File count = 1, time:22ms rate:3263.27kB/s\n"
     );
     assert_eq!(sh(&s, "ls -l /data/local/tmp").contains(" 71792 "), true);
+    let recv = run_in(
+        &s,
+        dir.path(),
+        &["file", "recv", "/data/local/tmp/a.txt", "b.txt"],
+    );
+    let recv = regex::Regex::new(r"^\[I\]\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] ")
+        .unwrap()
+        .replace(&recv, "[I][DATE] ");
     assert_eq!(
-        run_in(
-            &s,
-            dir.path(),
-            &["file", "recv", "/data/local/tmp/a.txt", "b.txt"]
-        ),
-        "FileTransfer finish, Size:71792, File count = 1, time:22ms rate:3263.27kB/s\n"
+        recv,
+        "[I][DATE] HdcFile::TransferSummary success\nFileTransfer finish, Size:71792, File count = 1, time:22ms rate:3263.27kB/s\n"
     );
     assert_eq!(
         std::fs::read(dir.path().join("b.txt")).unwrap().len(),

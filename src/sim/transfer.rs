@@ -136,7 +136,13 @@ pub fn recv(ctx: &mut DeviceCtx<'_>, cwd: &Path, remote: &str, local: &str) -> S
         total += bytes.len() as u64;
     }
     ctx.spend(Cost::Transfer(total));
-    out(summary(total, contents.len()))
+    // The recv side of hdc also logs its transfer summary into stdout (fixture
+    // `hdc_file_recv_success.txt`); clients must skip such `[I][date] …` lines.
+    out(format!(
+        "[I][{}] HdcFile::TransferSummary success\n{}",
+        chrono::Local::now().format("%Y-%m-%d %H:%M:%S"),
+        summary(total, contents.len())
+    ))
 }
 
 pub fn install(
