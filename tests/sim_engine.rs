@@ -512,7 +512,7 @@ fn hidumper_outputs() {
     );
     assert_eq!(
         lines[3],
-        "----------------------------------WindowManagerService----------------------------------"
+        "----------------------------------WindowManagerService---------------------------------"
     );
     assert_eq!(
         lines[4],
@@ -561,6 +561,11 @@ fn hidumper_outputs() {
     );
 
     assert_eq!(sh(&s, "power-shell suspend"), "SuspendDevice is called\n");
+    // Screen off, the RenderService dump is the Mate 60 Pro capture byte for byte.
+    assert_eq!(
+        sh(&s, "hidumper -s RenderService -a screen").trim(),
+        fixture("hidumper_renderservice_screen_mate60pro.txt").trim()
+    );
     assert!(sh(&s, "hidumper -s PowerManagerService -a -s").contains("Current State: SLEEP"));
     assert!(sh(&s, "hidumper -s RenderService -a screen").contains("powerstatus=POWER_STATUS_OFF"));
     assert_eq!(sh(&s, "power-shell wakeup"), "WakeupDevice is called\n");

@@ -7,11 +7,18 @@ use crate::sim::latency::Cost;
 use crate::sim::phone::WindowRow;
 use crate::sim::shell::DeviceCtx;
 
-/// hidumper's two banner lines before a service's own output.
+/// hidumper's two banner lines before a service's own output. The dash counts follow the real
+/// captures: 34 on each side, except one fewer after `RenderService` (Mate 60 Pro capture) and
+/// `WindowManagerService` (OpenHarmony docs capture).
 pub fn banner(service: &str) -> String {
+    let after = match service {
+        "RenderService" | "WindowManagerService" => 33,
+        _ => 34,
+    };
     format!(
-        "-------------------------------[ability]-------------------------------\n\n\n{d}{service}{d}\n",
-        d = "-".repeat(34)
+        "-------------------------------[ability]-------------------------------\n\n\n{}{service}{}\n",
+        "-".repeat(34),
+        "-".repeat(after)
     )
 }
 
@@ -175,7 +182,8 @@ fn render_screen(ctx: &mut DeviceCtx<'_>, service: &str) -> String {
             "  supportedMode[{i}]: {w}x{h}, refreshrate={rate}\n"
         ));
     }
-    s.push_str(&format!("  activeMode: {w}x{h}, refreshrate=120\n"));
+    // The Mate 60 Pro capture runs its active mode at 60 Hz (LTPO panel at rest).
+    s.push_str(&format!("  activeMode: {w}x{h}, refreshrate=60\n"));
     s.push_str("  capability: name=, phywidth=72, phyheight=156,supportlayers=12, virtualDispCount=0, propCount=0, type=DISP_INTF_HDMI, supportWriteBack=false\n");
     s
 }
@@ -345,8 +353,27 @@ mod tests {
     }
 
     #[test]
-    fn banner_matches_the_power_fixture() {
-        let fx = fixture("hidumper_powermanager_a_s_mate60pro.txt");
-        assert!(fx.starts_with(&banner("PowerManagerService")));
+    fn banners_match_the_fixtures() {
+        for (name, service) in [
+            (
+                "hidumper_powermanager_a_s_mate60pro.txt",
+                "PowerManagerService",
+            ),
+            (
+                "hidumper_displaymanager_a_a_mate60pro.txt",
+                "DisplayManagerService",
+            ),
+            (
+                "hidumper_wms_a_window_list_openharmony_docs_720x1280.txt",
+                "WindowManagerService",
+            ),
+        ] {
+            assert!(fixture(name).starts_with(&banner(service)), "{name}");
+        }
+        let rs = fixture("hidumper_renderservice_screen_mate60pro.txt");
+        assert!(
+            rs.trim_start()
+                .starts_with(banner("RenderService").as_str())
+        );
     }
 }
