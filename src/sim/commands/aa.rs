@@ -2,6 +2,7 @@
 
 use super::CmdResult;
 use crate::sim::latency::Cost;
+use crate::sim::phone::MissionRow;
 use crate::sim::shell::DeviceCtx;
 
 pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
@@ -112,9 +113,14 @@ fn dump(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
         );
     }
     ctx.spend(Cost::BundleDump);
-    let phone = ctx.phone();
+    let missions = ctx.phone().missions();
+    CmdResult::ok(format_missions(&missions))
+}
+
+/// The mission list as `aa dump -l` prints it (fixture `aa_dump_l_kuaishou.txt`).
+pub fn format_missions(missions: &[MissionRow]) -> String {
     let mut s = String::from("User ID #100\n  current mission lists:{\n");
-    for (i, m) in phone.missions().iter().enumerate() {
+    for (i, m) in missions.iter().enumerate() {
         let state = if m.foreground {
             "FOREGROUND"
         } else {
@@ -141,5 +147,37 @@ fn dump(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
         ));
     }
     s.push_str(" }\n");
-    CmdResult::ok(s)
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mission_list_matches_the_fixture() {
+        let fx = std::fs::read_to_string(format!(
+            "{}/tests/fixtures/harmonyos/aa_dump_l_kuaishou.txt",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let text = format_missions(&[MissionRow {
+            id: 139,
+            bundle: "com.kuaishou.hmapp".into(),
+            module: "kwai".into(),
+            ability: "EntryAbility".into(),
+            foreground: true,
+        }]);
+        // Record ids and start times are the device's own counters.
+        let norm = |t: &str| {
+            let t = regex::Regex::new(r"AbilityRecord ID #\d+")
+                .unwrap()
+                .replace(t, "AbilityRecord ID #N");
+            regex::Regex::new(r"start time \[\d+\]")
+                .unwrap()
+                .replace(&t, "start time [T]")
+                .into_owned()
+        };
+        assert_eq!(norm(&text), norm(&fx));
+    }
 }
