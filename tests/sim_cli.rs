@@ -234,3 +234,24 @@ fn bad_options_fail_clearly() {
         .unwrap();
     assert_eq!(out.status.code(), Some(4));
 }
+
+#[test]
+fn a_recorded_layout_can_be_shown_at_start() {
+    let fixture = format!(
+        "{}/tests/fixtures/harmonyos/layout_haptest_logindemo_login_pretty.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let sim = Running::start(&["--layout", &fixture]);
+    let cwd = tempfile::tempdir().unwrap();
+    let dumped = sim.hdc(
+        cwd.path(),
+        &[
+            "shell",
+            "uitest dumpLayout -p /data/local/tmp/r.json >/dev/null && cat /data/local/tmp/r.json",
+        ],
+    );
+    let got: serde_json::Value = serde_json::from_str(&dumped).unwrap();
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&fixture).unwrap()).unwrap();
+    assert_eq!(got, want);
+}

@@ -65,6 +65,9 @@ pub struct ServeArgs {
     /// Make the last device an emulator reachable as 127.0.0.1:5555.
     #[arg(long)]
     pub emulator: bool,
+    /// Show this recorded uitest layout (JSON) on every device; dumps serve it back.
+    #[arg(long, value_name = "FILE")]
+    pub layout: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -122,7 +125,26 @@ pub fn run(args: SimArgs) -> i32 {
                     return exit::USAGE;
                 }
             };
-            match daemon::serve(Simulator::new(opts), &dir) {
+            let sim = Simulator::new(opts);
+            if let Some(path) = &a.layout {
+                let text = match std::fs::read_to_string(path) {
+                    Ok(t) => t,
+                    Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
+                };
+                for serial in sim.serials() {
+                    let shown = sim
+                        .phone(&serial)
+                        .map(|mut p| p.show_recorded_layout(&text));
+                    if let Some(Err(e)) = shown {
+                        eprintln!(
+                            "tapflow sim: {} is not a usable layout: {e}",
+                            path.display()
+                        );
+                        return exit::USAGE;
+                    }
+                }
+            }
+            match daemon::serve(sim, &dir) {
                 Ok(()) => exit::SUCCESS,
                 Err(e) => fail(e),
             }
@@ -202,6 +224,15 @@ fn start(a: ServeArgs) -> i32 {
     ];
     if a.emulator {
         serve_args.push("--emulator".into());
+    }
+    if let Some(layout) = &a.layout {
+        // The daemon runs elsewhere: hand it an absolute path it can read.
+        let abs = match std::fs::canonicalize(layout) {
+            Ok(p) => p,
+            Err(e) => return fail(format!("cannot read {}: {e}", layout.display())),
+        };
+        serve_args.push("--layout".into());
+        serve_args.push(abs.display().to_string());
     }
     match daemon::start(&exe, &dir, &serve_args, Duration::from_secs(15)) {
         Ok(script) => {
