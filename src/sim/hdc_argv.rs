@@ -123,9 +123,7 @@ pub fn parse(argv: &[String]) -> Invocation {
             "-p" => i += 1,
             "-m" | "-e" => {
                 return rejected(
-                    &format!(
-                        "[Fail]the simulated hdc does not run a server in the foreground ({a})"
-                    ),
+                    &format!("[Fail]the simulated hdc does not support the server option {a}"),
                     target,
                     server,
                 );
