@@ -44,25 +44,13 @@ pub struct Query {
     clear: bool,
     head: Option<usize>,
     tail: Option<usize>,
+    /// `-L`: the listed levels only (hilog's help: "Show specific level/levels logs").
     levels: Option<ListFilter<char>>,
-    /// A single `-L X`: minimum level.
-    min_level: Option<char>,
     types: Option<ListFilter<char>>,
     domains: Option<ListFilter<u32>>,
     tags: Option<ListFilter<String>>,
     pids: Option<ListFilter<u32>>,
     regex: Option<Regex>,
-}
-
-fn level_rank(c: char) -> u8 {
-    match c {
-        'D' => 0,
-        'I' => 1,
-        'W' => 2,
-        'E' => 3,
-        'F' => 4,
-        _ => 5,
-    }
 }
 
 fn parse_level(s: &str) -> Result<char, String> {
@@ -130,14 +118,7 @@ impl Query {
                             .map_err(|_| "Invalid tail number".to_string())?,
                     )
                 }
-                "-L" | "--level" => {
-                    let v = value("L")?;
-                    if !v.starts_with('^') && !v.contains(',') {
-                        q.min_level = Some(parse_level(&v)?);
-                    } else {
-                        q.levels = Some(ListFilter::parse(&v, parse_level)?);
-                    }
-                }
+                "-L" | "--level" => q.levels = Some(ListFilter::parse(&value("L")?, parse_level)?),
                 "-t" | "--type" => q.types = Some(ListFilter::parse(&value("t")?, parse_type)?),
                 "-D" | "--domain" => {
                     let f = ListFilter::parse(&value("D")?, parse_domain)?;
@@ -183,9 +164,6 @@ impl Query {
             None => r.log_type != 'K',
         };
         type_ok
-            && self
-                .min_level
-                .is_none_or(|m| level_rank(r.level) >= level_rank(m))
             && self.levels.as_ref().is_none_or(|f| f.allows(&r.level))
             && self
                 .domains
@@ -313,8 +291,13 @@ mod tests {
     fn filters() {
         let r = rec('W', 'A', 0xd0d0, "DemoApp", 42, "LOGIN_SUCCESS user=a");
         assert!(q(&["-x"]).matches(&r));
-        assert!(q(&["-x", "-L", "I"]).matches(&r));
-        assert!(!q(&["-x", "-L", "E"]).matches(&r));
+        assert!(q(&["-x", "-L", "W"]).matches(&r));
+        assert!(
+            !q(&["-x", "-L", "I"]).matches(&r),
+            "-L selects exact levels"
+        );
+        assert!(q(&["-x", "-L", "W,E,F"]).matches(&r));
+        assert!(q(&["-x", "-L", "WARN"]).matches(&r));
         assert!(!q(&["-x", "-L", "^W"]).matches(&r));
         assert!(q(&["-x", "-L", "D,W"]).matches(&r));
         assert!(q(&["-x", "-D", "0xd0d0"]).matches(&r));
