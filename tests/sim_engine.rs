@@ -676,6 +676,13 @@ fn files_ls_cat_rm_and_faultlog() {
     );
     assert_eq!(sh(&s, "rm -f /data/x; echo $?"), "0\n");
     assert_eq!(
+        sh(
+            &s,
+            "echo > /data/local/tmp/d/.hidden; echo > /data/local/tmp/d/shown; ls /data/local/tmp/d; ls -A /data/local/tmp/d"
+        ),
+        "shown\n.hidden\nshown\n"
+    );
+    assert_eq!(
         sh(&s, "cat /data/local/tmp"),
         "cat: /data/local/tmp: Is a directory\n"
     );

@@ -95,6 +95,8 @@ pub fn ls(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     };
     let long = flags.contains(&'l');
     let all = flags.contains(&'a');
+    // `-a` and `-A` show dotfiles; `-a` also `.` and `..`.
+    let dotfiles = all || flags.contains(&'A');
     if ops.is_empty() {
         ops.push("/");
     }
@@ -121,7 +123,10 @@ pub fn ls(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
                 entries.push(line(".", true, 4096));
                 entries.push(line("..", true, 4096));
             }
-            for n in names {
+            for n in names
+                .into_iter()
+                .filter(|n| dotfiles || !n.starts_with('.'))
+            {
                 let child = format!("{}/{n}", path.trim_end_matches('/'));
                 let is_dir = phone.fs.is_dir(&child);
                 let size = if is_dir {
