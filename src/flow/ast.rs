@@ -97,6 +97,10 @@ pub struct Step {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "ASTs are small and short-lived; boxing would only add noise"
+)]
 pub enum StepKind {
     /// A registry tool: `- click: Login`, `- click: {text: Login}`, `- screenshot`.
     Tool { name: Str, args: Option<Node> },
@@ -184,6 +188,19 @@ impl CompareOp {
         "lte",
         "contains",
     ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Equals => "equals",
+            Self::NotEquals => "not_equals",
+            Self::In => "in",
+            Self::Gt => "gt",
+            Self::Gte => "gte",
+            Self::Lt => "lt",
+            Self::Lte => "lte",
+            Self::Contains => "contains",
+        }
+    }
 
     pub fn from_name(name: &str) -> Option<Self> {
         Some(match name {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use serde::Serialize;
 
 use super::source::{SourceFile, Span};
@@ -162,12 +162,9 @@ fn render_one(handler: &GraphicalReportHandler, d: &Diagnostic, sources: &Source
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
-    // The first line is the hurl/rustc-style locator, which terminals and editors can follow.
-    let mut out = format!(
-        "{kind}[{}]: {}\n  --> {}:{}:{}\n",
-        d.code, d.message, d.file, d.line, d.column
-    );
+    let mut out = format!("{kind}[{}]: {}\n", d.code, d.message);
     let Some(src) = sources.get(&d.file) else {
+        out.push_str(&format!("  --> {}:{}:{}\n", d.file, d.line, d.column));
         if let Some(help) = &d.help {
             out.push_str(&format!("  help: {help}\n"));
         }
@@ -175,20 +172,60 @@ fn render_one(handler: &GraphicalReportHandler, d: &Diagnostic, sources: &Source
     };
     let report = MietteView {
         diag: d,
-        source: NamedSource::new(d.file.clone(), src.text().to_string()),
+        source: CharColumns { src },
     };
     let mut body = String::new();
     if handler.render_report(&mut body, &report).is_err() {
-        body = format!("  {}\n", d.label);
+        body = format!("  --> {}:{}:{}\n  {}\n", d.file, d.line, d.column, d.label);
     }
-    out.push_str(&body);
+    // miette repeats the message (`× …`) above the snippet; our first line already has it.
+    match body.find('╭') {
+        Some(i) => {
+            let line_start = body[..i].rfind('\n').map_or(0, |n| n + 1);
+            out.push_str(&body[line_start..]);
+        }
+        None => out.push_str(&body),
+    }
     out
+}
+
+/// Source text for miette whose locator (`╭─[file:line:col]`) counts columns in characters,
+/// like every other position we print (miette's own count is in bytes).
+struct CharColumns<'s> {
+    src: &'s SourceFile,
+}
+
+impl miette::SourceCode for CharColumns<'_> {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let inner = self
+            .src
+            .text()
+            .read_span(span, context_lines_before, context_lines_after)?;
+        let column = if context_lines_before == 0 && context_lines_after == 0 {
+            self.src.line_col(span.offset()).column - 1
+        } else {
+            inner.column()
+        };
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.src.name().to_string(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            column,
+            inner.line_count(),
+        )))
+    }
 }
 
 /// Adapter that lets miette draw one of our diagnostics.
 struct MietteView<'a> {
     diag: &'a Diagnostic,
-    source: NamedSource<String>,
+    source: CharColumns<'a>,
 }
 
 impl fmt::Debug for MietteView<'_> {
@@ -275,11 +312,25 @@ mod tests {
         map.insert(src);
         let text = render_text(&[d], &map);
         assert!(
-            text.starts_with("error[unknown-step]: unknown step `clik`\n  --> login.yaml:2:5\n")
+            text.starts_with("error[unknown-step]: unknown step `clik`\n"),
+            "{text}"
         );
+        assert!(text.contains("╭─[login.yaml:2:5]"), "{text}");
+        assert!(!text.contains('×'), "{text}");
         assert!(text.contains("- clik: 登录"), "{text}");
         assert!(text.contains("────"), "{text}");
         assert!(text.contains("did you mean `click`?"), "{text}");
+    }
+
+    #[test]
+    fn locator_columns_count_characters() {
+        let src = SourceFile::new("u.yaml", "steps: [{click: 登录}, {clik: 登录}]\n");
+        let start = src.text().find("clik").unwrap();
+        let d = Diagnostic::error(&src, Span::new(start, start + 4), "x", "m", "l");
+        let mut map = SourceMap::new();
+        map.insert(src);
+        let text = render_text(&[d], &map);
+        assert!(text.contains("╭─[u.yaml:1:23]"), "{text}");
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub fn parse_flow(src: &SourceFile) -> Parsed {
         Err(d) => {
             return Parsed {
                 flow: None,
-                diagnostics: vec![d],
+                diagnostics: vec![*d],
             };
         }
     };

@@ -102,7 +102,7 @@ impl Node {
 
 /// Parses one YAML document. Syntax errors come back as a single diagnostic at the parser's
 /// position (a YAML parser cannot resynchronise reliably, so later errors would be noise).
-pub fn parse(src: &SourceFile) -> Result<Node, Diagnostic> {
+pub fn parse(src: &SourceFile) -> Result<Node, Box<Diagnostic>> {
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,
@@ -111,7 +111,7 @@ pub fn parse(src: &SourceFile) -> Result<Node, Diagnostic> {
         serde_saphyr::from_str_with_options(src.text(), options);
     match parsed {
         Ok(root) => Ok(convert(src, root)),
-        Err(e) => Err(syntax_diagnostic(src, &e)),
+        Err(e) => Err(Box::new(syntax_diagnostic(src, &e))),
     }
 }
 
