@@ -21,6 +21,9 @@ pub fn parse_ms(text: &str) -> Result<u64, String> {
             .parse()
             .map_err(|_| "number too large".to_string())?;
         rest = &rest[digits..];
+        if rest.starts_with('.') {
+            return Err("fractions are not supported (write `1500ms` for 1.5 s)".into());
+        }
         let unit_len = rest.chars().take_while(|c| c.is_ascii_alphabetic()).count();
         let unit = &rest[..unit_len];
         let factor = match unit {
@@ -50,7 +53,7 @@ mod tests {
         assert_eq!(parse_ms("250ms"), Ok(250));
         assert_eq!(parse_ms("1m30s"), Ok(90_000));
         assert_eq!(parse_ms("2h"), Ok(7_200_000));
-        assert!(parse_ms("1.5s").is_err());
+        assert!(parse_ms("1.5s").unwrap_err().contains("fractions"));
         assert!(parse_ms("10 parsecs").is_err());
         assert!(parse_ms("5").is_ok());
         assert!(parse_ms("99999999999999999999h").is_err());

@@ -5,7 +5,7 @@ use super::ast::*;
 use super::diag::Diagnostic;
 use super::duration;
 use super::source::{SourceFile, Span};
-use super::suggest::did_you_mean;
+use super::suggest::{self, did_you_mean};
 use super::yaml::{self, Key, Node, Value};
 
 /// The result of parsing one file: the AST (when the YAML was readable) and all diagnostics.
@@ -94,7 +94,7 @@ impl Parser<'_> {
             }
             Value::Null => {
                 self.err_help(
-                    root.span,
+                    Span::new(0, 0),
                     "empty-flow",
                     "the flow file is empty",
                     "no steps",
@@ -117,6 +117,7 @@ impl Parser<'_> {
             }
         };
         let mut has_steps = false;
+        let mut steps_typo = false;
         for (key, value) in entries {
             match key.name.as_str() {
                 "name" => flow.name = self.string(value, "`name`"),
@@ -133,6 +134,8 @@ impl Parser<'_> {
                     flow.steps = self.steps(value, "`steps`");
                 }
                 other => {
+                    steps_typo |=
+                        suggest::closest(other, TOP_LEVEL_KEYS.iter().copied()) == Some("steps");
                     let help = did_you_mean(other, TOP_LEVEL_KEYS.iter().copied()).or_else(|| {
                         Some(format!(
                             "a flow file may contain: {}",
@@ -149,7 +152,7 @@ impl Parser<'_> {
                 }
             }
         }
-        if !has_steps {
+        if !has_steps && !steps_typo {
             let span = entries.first().map_or(root.span, |(k, _)| k.span);
             self.err_help(
                 span,
@@ -170,6 +173,14 @@ impl Parser<'_> {
             }),
             None => {
                 self.wrong_type(node, what, "a string");
+                if node.value == Value::Null && !self.src.slice(node.span).trim().is_empty() {
+                    let raw = self.src.slice(node.span).to_string();
+                    if let Some(d) = self.diags.last_mut() {
+                        d.help = Some(format!(
+                            "`{raw}` is YAML's null; quote it (\"{raw}\") for the text"
+                        ));
+                    }
+                }
                 None
             }
         }
@@ -350,6 +361,7 @@ impl Parser<'_> {
     fn step_map(&mut self, node: &Node, entries: &[(Key, Node)]) -> Option<Step> {
         let mut options = StepOptions::default();
         let mut body: Option<(&Key, &Node)> = None;
+        let mut misplaced = false;
         for (key, value) in entries {
             if STEP_OPTIONS.contains(&key.name.as_str()) {
                 self.option(&mut options, key, value);
@@ -358,6 +370,7 @@ impl Parser<'_> {
             match body {
                 None => body = Some((key, value)),
                 Some((first, first_value)) => {
+                    misplaced |= first_value.value == Value::Null;
                     // A second tool-like key: usually a parameter indented one level too little.
                     let help = did_you_mean(&key.name, STEP_OPTIONS.iter().copied()).or_else(|| {
                         Some(if first_value.value == Value::Null || first_value.is_scalar() {
@@ -392,6 +405,11 @@ impl Parser<'_> {
             );
             return None;
         };
+        if misplaced {
+            // `- click:` followed by its parameters at step level: the step's arguments are
+            // unknown, so checking the tool would only add noise to the error above.
+            return None;
+        }
         let value = (value.value != Value::Null).then_some(value);
         self.step_body(key, value, options)
     }

@@ -156,21 +156,24 @@ fn slug(file: &str) -> String {
 
 /// Tool names of other tools users reach for, with ours.
 const FOREIGN_NAMES: &[(&str, &str)] = &[
-    ("tapOn", "click"),
-    ("tap", "click"),
-    ("doubleTapOn", "click (with count: 2)"),
-    ("longPressOn", "long_press"),
-    ("inputText", "input_text"),
-    ("type", "input_text"),
-    ("pressKey", "press_key"),
-    ("back", "press_key: Back"),
-    ("launchApp", "run_app (or `clean_state: true` on the flow)"),
-    ("takeScreenshot", "screenshot"),
-    ("assertVisible", "assert_visible"),
-    ("assertNotVisible", "assert_not_visible"),
-    ("extendedWaitUntil", "wait_for_element"),
-    ("runFlow", "run_flow"),
-    ("scroll", "swipe"),
+    ("tapOn", "`click`"),
+    ("tap", "`click`"),
+    ("doubleTapOn", "`click` with `count: 2`"),
+    ("longPressOn", "`long_press`"),
+    ("inputText", "`input_text`"),
+    ("type", "`input_text`"),
+    ("pressKey", "`press_key`"),
+    ("back", "`press_key: Back`"),
+    (
+        "launchApp",
+        "`run_app` (or `clean_state: true` on the flow)",
+    ),
+    ("takeScreenshot", "`screenshot`"),
+    ("assertVisible", "`assert_visible`"),
+    ("assertNotVisible", "`assert_not_visible`"),
+    ("extendedWaitUntil", "`wait_for_element`"),
+    ("runFlow", "`run_flow`"),
+    ("scroll", "`swipe`"),
 ];
 
 impl<'a> Compiler<'a> {
@@ -299,18 +302,27 @@ impl<'a> Compiler<'a> {
                         VarSource::RunFlow,
                     );
                 }
-                None => self.push(
-                    Diagnostic::error(
-                        src,
-                        var.name.span,
-                        "undefined-variable",
-                        format!("variable `{name}` has no value"),
-                        "declared without a default",
-                    )
-                    .with_help(format!(
-                        "pass `--env {name}=…`, set `TAPFLOW_{name}`, or give it a default"
-                    )),
-                ),
+                None => {
+                    self.push(
+                        Diagnostic::error(
+                            src,
+                            var.name.span,
+                            "undefined-variable",
+                            format!("variable `{name}` has no value"),
+                            "declared without a default",
+                        )
+                        .with_help(format!(
+                            "pass `--env {name}=…`, set `TAPFLOW_{name}`, or give it a default"
+                        )),
+                    );
+                    // Reported once, here; its uses are not reported again.
+                    scope.bind(
+                        name,
+                        format!("{{{{ {name} }}}}"),
+                        var.secret,
+                        VarSource::Flow,
+                    );
+                }
             }
         }
     }
@@ -699,7 +711,7 @@ impl<'a> Compiler<'a> {
         let help = if matches!(n, "sleep" | "wait" | "delay" | "pause") {
             Some("tapflow has no fixed sleep: wait for what you need with `wait_for_element` or `assert_visible` (with `timeout_ms`), or add `retries: {count: 2, delay: 1s}` to a step".to_string())
         } else if let Some((_, ours)) = FOREIGN_NAMES.iter().find(|(f, _)| *f == n) {
-            Some(format!("tapflow calls this `{ours}`"))
+            Some(format!("tapflow calls this {ours}"))
         } else {
             let mut names = self.catalog.tool_names();
             names.extend(ast::CONTROL_STEPS.iter().copied());
@@ -940,9 +952,9 @@ impl<'a> Compiler<'a> {
             ..PlanCondition::default()
         };
         let mut ok = true;
-        for (node, slot) in [
-            (&c.visible, &mut out.visible),
-            (&c.not_visible, &mut out.not_visible),
+        for (node, slot, state) in [
+            (&c.visible, &mut out.visible, "found"),
+            (&c.not_visible, &mut out.not_visible, "gone"),
         ] {
             let Some(node) = node else { continue };
             let schema = match self.catalog.input_schema("wait_for_element") {
@@ -966,7 +978,10 @@ impl<'a> Compiler<'a> {
                 scope,
                 &[("state", "`visible` / `not_visible` choose the state")],
             ) {
-                Some(v) => *slot = Some(v),
+                Some(mut v) => {
+                    v["state"] = json!(state);
+                    *slot = Some(v);
+                }
                 None => ok = false,
             }
         }
@@ -997,8 +1012,14 @@ impl<'a> Compiler<'a> {
                 );
                 ok = false;
             }
+            let resolved = scope
+                .vars
+                .get(path)
+                .filter(|b| !b.secret && !template::has_refs(&b.value))
+                .map(|b| b.value.clone());
             out.compare = Some(PlanComparison {
-                var: self.subst(scope, &format!("{{{{ {path} }}}}")),
+                var: path.to_string(),
+                resolved,
                 op: cmp.op,
                 value,
             });
@@ -1123,22 +1144,31 @@ impl<'a> Compiler<'a> {
                                 VarSource::Flow,
                             );
                         }
-                        None => self.push(
-                            Diagnostic::error(
-                                src,
-                                f.span,
-                                "undefined-variable",
-                                format!(
-                                    "`{}` needs the variable `{}`, which has no value here",
-                                    rel, var.name.value
-                                ),
-                                "missing variable",
-                            )
-                            .with_help(format!(
-                                "pass it: `run_flow: {{file: {rel}, env: {{{}: …}}}}`",
-                                var.name.value
-                            )),
-                        ),
+                        None => {
+                            self.push(
+                                Diagnostic::error(
+                                    src,
+                                    f.span,
+                                    "undefined-variable",
+                                    format!(
+                                        "`{}` needs the variable `{}`, which has no value here",
+                                        rel, var.name.value
+                                    ),
+                                    "missing variable",
+                                )
+                                .with_help(format!(
+                                    "pass it: `run_flow: {{file: {rel}, env: {{{}: …}}}}`",
+                                    var.name.value
+                                )),
+                            );
+                            let name = &var.name.value;
+                            child.bind(
+                                name,
+                                format!("{{{{ {name} }}}}"),
+                                var.secret,
+                                VarSource::RunFlow,
+                            );
+                        }
                     }
                 }
                 let sub_ctx = Ctx {

@@ -185,8 +185,11 @@ pub struct PlanCondition {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct PlanComparison {
-    /// The variable's reference (`{{ MODE }}`), resolved at run time.
+    /// The variable (`MODE`) or kept result (`steps.login.result.verified`) compared.
     pub var: String,
+    /// Its value when known before the run (not for secrets or kept results).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<String>,
     pub op: CompareOp,
     pub value: Value,
 }

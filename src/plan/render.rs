@@ -53,7 +53,7 @@ fn flow(out: &mut String, f: &FlowPlan) {
         }
         let _ = writeln!(out, "  {title}:");
         for s in steps {
-            step(out, s, 2);
+            step(out, s, 2, &f.file);
         }
     }
 }
@@ -75,7 +75,7 @@ fn source(s: VarSource) -> &'static str {
     }
 }
 
-fn step(out: &mut String, s: &PlanStep, depth: usize) {
+fn step(out: &mut String, s: &PlanStep, depth: usize, file: &str) {
     let pad = "  ".repeat(depth);
     let mut line = format!("{pad}{}  ", s.id);
     match &s.action {
@@ -145,7 +145,16 @@ fn step(out: &mut String, s: &PlanStep, depth: usize) {
     if !notes.is_empty() {
         let _ = write!(line, "  [{}]", notes.join("; "));
     }
-    let _ = writeln!(line, "  @{}:{}", s.source.line, s.source.column);
+    // Steps inlined from a sub-flow name their file.
+    if s.source.file == file {
+        let _ = writeln!(line, "  @{}:{}", s.source.line, s.source.column);
+    } else {
+        let _ = writeln!(
+            line,
+            "  @{}:{}:{}",
+            s.source.file, s.source.line, s.source.column
+        );
+    }
     out.push_str(&line);
     let children = match &s.action {
         Action::Repeat { steps, .. }
@@ -154,7 +163,7 @@ fn step(out: &mut String, s: &PlanStep, depth: usize) {
         Action::Tool { .. } => &[],
     };
     for c in children {
-        step(out, c, depth + 1);
+        step(out, c, depth + 1, file);
     }
 }
 
@@ -170,12 +179,11 @@ fn condition(c: &PlanCondition) -> String {
         parts.push(format!("not_visible {}", compact(v)));
     }
     if let Some(cmp) = &c.compare {
-        parts.push(format!(
-            "{} {} {}",
-            cmp.var,
-            cmp.op.as_str(),
-            compact(&cmp.value)
-        ));
+        let var = match &cmp.resolved {
+            Some(v) => format!("{} (= {v:?})", cmp.var),
+            None => cmp.var.clone(),
+        };
+        parts.push(format!("{var} {} {}", cmp.op.as_str(), compact(&cmp.value)));
     }
     parts.join(" and ")
 }

@@ -200,12 +200,18 @@ impl<'a> SchemaCheck<'a> {
         match &node.value {
             Y::Null if allows("null") => Some(Value::Null),
             Y::Null => {
+                let raw = self.src.slice(node.span).trim().to_string();
+                let help = if raw.is_empty() || raw == "~" {
+                    format!("give {what} a value, or remove it")
+                } else {
+                    format!("`{raw}` is YAML's null; quote it (\"{raw}\") for the text")
+                };
                 self.push(
                     node.span,
                     "wrong-type",
                     format!("{what} has no value"),
                     &format!("expected {expected}"),
-                    Some(format!("give {what} a value, or remove it")),
+                    Some(help),
                 );
                 None
             }
