@@ -100,12 +100,20 @@ impl Node {
     }
 }
 
+/// Deepest accepted nesting of YAML collections.
+pub const MAX_DEPTH: usize = 40;
+
 /// Parses one YAML document. Syntax errors come back as a single diagnostic at the parser's
 /// position (a YAML parser cannot resynchronise reliably, so later errors would be noise).
 pub fn parse(src: &SourceFile) -> Result<Node, Box<Diagnostic>> {
+    // Flows nest a few levels deep; a low depth cap keeps the recursive descent well inside
+    // a 2 MiB thread stack (test and async worker threads), even in debug builds.
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = MAX_DEPTH;
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,
+        budget: Some(budget),
     };
     let parsed: Result<Spanned<RawNode>, _> =
         serde_saphyr::from_str_with_options(src.text(), options);
@@ -129,7 +137,12 @@ fn syntax_diagnostic(src: &SourceFile, e: &serde_saphyr::Error) -> Diagnostic {
         }
         _ => (src.text().len(), 0),
     };
-    let help = if message.contains("duplicate mapping key") {
+    let help = if message.contains("budget breached: Depth") || message.contains("recursion limit")
+    {
+        Some(format!(
+            "flows may nest at most {MAX_DEPTH} levels; move deep blocks into a sub-flow"
+        ))
+    } else if message.contains("duplicate mapping key") {
         Some("each key may appear once per mapping; remove or rename one of them".to_string())
     } else if message.contains("tab") {
         Some("indent with spaces; YAML does not allow tabs for indentation".to_string())
