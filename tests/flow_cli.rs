@@ -116,3 +116,33 @@ fn bad_arguments_are_usage_errors() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn project_file_sets_devices_timeouts_and_env() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tapflow.toml"),
+        "devices = [\"emu-7\"]\nstep_timeout = \"12s\"\n[env]\nBUTTON = \"Allow\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("f.yaml"),
+        "steps:\n  - click: \"{{ BUTTON }}\"\n",
+    )
+    .unwrap();
+    let mut cmd = Command::cargo_bin("tapflow").unwrap();
+    cmd.current_dir(dir.path())
+        .args(["plan", "f.yaml"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("device: emu-7"))
+        .stdout(predicate::str::contains(
+            "{\"text\":\"Allow\",\"count\":1}  [deadline 12000 ms]",
+        ));
+    let mut bad = Command::cargo_bin("tapflow").unwrap();
+    bad.current_dir(dir.path())
+        .args(["validate", "f.yaml", "--config", "missing.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read missing.toml"));
+}

@@ -233,3 +233,15 @@ fn validates_and_plans_200_flows() {
         json.len()
     );
 }
+
+#[test]
+fn project_env_is_the_lowest_default() {
+    let flow = "env:\n  A: flow\nsteps:\n  - click: \"{{ A }}-{{ B }}\"\n";
+    let mut opts = PlanOptions::default();
+    opts.project_env.insert("A".into(), "project".into());
+    opts.project_env.insert("B".into(), "project".into());
+    let c = plan_of(&[("f.yaml", flow)], MapLoader::new(), &opts);
+    assert_valid(&c);
+    let Action::Tool { args, .. } = &c.plan.flows[0].steps[0].action else { panic!() };
+    assert_eq!(args["text"], "flow-project");
+}

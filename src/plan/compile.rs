@@ -32,8 +32,7 @@ pub struct PlanOptions {
     /// The process's `TAPFLOW_*` environment variables, names as found (`TAPFLOW_USER`);
     /// `TAPFLOW_USER` supplies `{{ USER }}`.
     pub environment: BTreeMap<String, String>,
-    /// Project-level defaults for variables (`tapflow.toml` `[env]`), below everything else
-    /// except a flow's own defaults.
+    /// Project-level defaults for variables (`tapflow.toml` `[env]`), below everything else.
     pub project_env: BTreeMap<String, String>,
     /// Devices to spread flows over, round robin; empty = `auto`.
     pub devices: Vec<String>,
@@ -268,10 +267,10 @@ impl<'a> Compiler<'a> {
         Some(fp)
     }
 
-    /// Binds a top-level flow's variables: file defaults < project env < `TAPFLOW_*` < `--env`.
+    /// Binds a top-level flow's variables: project env < file defaults < `TAPFLOW_*` < `--env`.
     fn bind_top(&mut self, src: &SourceFile, flow: &Flow, scope: &mut Scope) {
         for (k, v) in &self.opts.project_env {
-            scope.bind(k, v.clone(), false, VarSource::Flow);
+            scope.bind(k, v.clone(), false, VarSource::Project);
         }
         for (k, v) in &self.opts.environment {
             if let Some(name) = k.strip_prefix("TAPFLOW_").filter(|n| !n.is_empty()) {
@@ -284,8 +283,11 @@ impl<'a> Compiler<'a> {
         for var in &flow.env {
             let name = &var.name.value;
             if let Some(b) = scope.vars.get_mut(name) {
-                b.secret |= var.secret;
-                continue;
+                // The flow's own default is more specific than the project's.
+                if b.source != VarSource::Project || var.default.is_none() {
+                    b.secret |= var.secret;
+                    continue;
+                }
             }
             match &var.default {
                 Some(d) => {
