@@ -242,6 +242,25 @@ fn project_env_is_the_lowest_default() {
     opts.project_env.insert("B".into(), "project".into());
     let c = plan_of(&[("f.yaml", flow)], MapLoader::new(), &opts);
     assert_valid(&c);
-    let Action::Tool { args, .. } = &c.plan.flows[0].steps[0].action else { panic!() };
+    let Action::Tool { args, .. } = &c.plan.flows[0].steps[0].action else {
+        panic!()
+    };
     assert_eq!(args["text"], "flow-project");
+}
+
+#[test]
+fn repeat_times_from_a_variable_must_be_a_count() {
+    let flow = "env:\n  N: \"3\"\n  BAD: lots\nsteps:\n  - repeat: {times: \"{{ N }}\", steps: [{swipe: up}]}\n  - repeat: {times: \"{{ BAD }}\", steps: [{swipe: up}]}\n";
+    let c = plan_of(
+        &[("f.yaml", flow)],
+        MapLoader::new(),
+        &PlanOptions::default(),
+    );
+    let codes: Vec<&str> = c.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["wrong-type"]);
+    assert_eq!(c.diagnostics[0].line, 6);
+    let Action::Repeat { times, .. } = &c.plan.flows[0].steps[0].action else {
+        panic!()
+    };
+    assert_eq!(times, &Some(serde_json::json!(3)));
 }

@@ -568,9 +568,18 @@ impl<'a> Compiler<'a> {
                     match &t.value {
                         Y::Str(s) => {
                             let v = self.subst(scope, s);
-                            v.trim()
-                                .parse::<u64>()
-                                .map_or(Value::String(v), Value::from)
+                            match v.trim().parse::<u64>() {
+                                Ok(n) => Value::from(n),
+                                Err(_) => {
+                                    // Known now and not a count: say so before the run.
+                                    if !template::has_refs(&v) && !scope.lenient {
+                                        self.push(
+                                            Diagnostic::error(src, t.span, "wrong-type", format!("`times` must be a non-negative integer, but its variables make it `{v}`"), "expected an integer"),
+                                        );
+                                    }
+                                    Value::String(v)
+                                }
+                            }
                         }
                         _ => generic(t, &|s| s.to_string()),
                     }
