@@ -360,6 +360,11 @@ pub fn run_plan(args: PlanArgs) -> i32 {
         print_diagnostics(&compiled, args.format);
         return exit::INVALID;
     }
+    if compiled.plan.flows.is_empty() {
+        eprintln!(
+            "no flows to plan (sub-flow files, under `subflows/` or named `*.subflow.yaml`, are planned through the flows that call them)"
+        );
+    }
     if args.format == Format::Text {
         // Warnings still go to stderr; the plan goes to stdout.
         print_diagnostics(&compiled, Format::Text);
