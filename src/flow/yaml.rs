@@ -16,7 +16,8 @@ use super::source::{SourceFile, Span};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
     pub value: Value,
-    /// For scalars the whole token (quotes included); for collections their first character.
+    /// For scalars the whole token (quotes included); for flow collections the whole `[…]` or
+    /// `{…}`; for block collections their start (a block mapping: its first key).
     pub span: Span,
 }
 
@@ -215,12 +216,58 @@ fn convert(src: &SourceFile, raw: Spanned<RawNode>) -> Node {
                 .collect(),
         ),
     };
-    // Collections only carry their start; a mapping is better pointed at by its first key.
+    // Collections only carry their start: a flow collection (`[a, b]`, `{k: v}`) is extended to
+    // its closing bracket; a block mapping is pointed at by its first key.
     let span = match &value {
-        Value::Map(m) if span.is_empty() => m.first().map_or(span, |(k, _)| k.span),
+        Value::Seq(_) | Value::Map(_) => match flow_collection_end(src.text(), span.start) {
+            Some(end) => Span::new(span.start, end),
+            None => match &value {
+                Value::Map(m) if span.is_empty() => m.first().map_or(span, |(k, _)| k.span),
+                _ => span,
+            },
+        },
         _ => span,
     };
     Node { value, span }
+}
+
+/// The end (exclusive) of the flow collection opening at `start`, skipping quoted scalars.
+fn flow_collection_end(text: &str, start: usize) -> Option<usize> {
+    let rest = text.get(start..)?;
+    if !rest.starts_with(['[', '{']) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut chars = rest.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match quote {
+            Some('"') if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => {
+                // `''` inside a single-quoted scalar is an escaped quote.
+                if q == '\'' && chars.peek().is_some_and(|(_, n)| *n == '\'') {
+                    chars.next();
+                } else {
+                    quote = None;
+                }
+            }
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '[' | '{' => depth += 1,
+                ']' | '}' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(start + i + 1);
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    None
 }
 
 /// What serde-saphyr hands us: an untyped tree whose children keep their spans.
@@ -326,6 +373,16 @@ mod tests {
         assert_eq!(args.get("x").unwrap().value, Value::Int(5));
         let x_key = &args.as_map().unwrap()[1].0;
         assert_eq!(src.line_col(x_key.span.start).column, 25);
+    }
+
+    #[test]
+    fn flow_collections_span_to_their_closing_bracket() {
+        let (src, root) = parse_ok("m: [Ctrl, \"]\", 'it''s', {a: [1]}]\nb:\n  k: v\n");
+        assert_eq!(
+            src.slice(root.get("m").unwrap().span),
+            "[Ctrl, \"]\", 'it''s', {a: [1]}]"
+        );
+        assert_eq!(src.slice(root.get("b").unwrap().span), "k");
     }
 
     #[test]
