@@ -264,3 +264,21 @@ fn repeat_times_from_a_variable_must_be_a_count() {
     };
     assert_eq!(times, &Some(serde_json::json!(3)));
 }
+
+#[test]
+fn sub_flow_results_are_visible_to_the_caller_and_its_hooks_are_flagged() {
+    let loader = MapLoader::new().with(
+        "sub.yaml",
+        "steps:\n  - input_text: {element_id: u, text: x}\n    keep: typed\nfinally:\n  - press_key: Home\n",
+    );
+    let flow =
+        "steps:\n  - run_flow: sub.yaml\n  - click: \"{{ steps.typed.result.actual_text }}\"\n";
+    let c = plan_of(&[("f.yaml", flow)], loader, &PlanOptions::default());
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let codes: Vec<(&str, &str)> = c
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str(), d.file.as_str()))
+        .collect();
+    assert_eq!(codes, [("ignored-in-sub-flow", "sub.yaml")]);
+}

@@ -124,6 +124,21 @@ impl Compiler<'_> {
                 self.stack.push(path.clone());
                 let steps = self.steps(&sub_ctx, &sub_flow.steps, id, &mut child);
                 self.stack.pop();
+                scope.kept.extend(child.kept.clone());
+                // Hooks and isolation belong to the flow that runs; a sub-flow's are not run.
+                let ignored = [
+                    ("on_failure", sub_flow.on_failure.first().map(|s| s.span)),
+                    ("finally", sub_flow.finally.first().map(|s| s.span)),
+                    ("clean_state", sub_flow.clean_state.map(|(_, span)| span)),
+                ];
+                for (what, span) in ignored {
+                    if let Some(span) = span {
+                        self.push(
+                            Diagnostic::warning(sub_src, span, "ignored-in-sub-flow", format!("`{what}` of a sub-flow is not run when it is called with `run_flow`"), "ignored here")
+                                .with_help(format!("move `{what}` to the calling flow")),
+                        );
+                    }
+                }
                 let mut variables = bound(&child, env);
                 variables.extend(
                     sub_flow
