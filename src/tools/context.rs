@@ -39,7 +39,8 @@ pub trait DeviceProvider: Send + Sync {
     }
 }
 
-/// A provider for builds with no device backend: every call says so, clearly.
+/// A provider for builds with no device backend: every device call fails with `UNSUPPORTED`
+/// and the reason given here.
 #[derive(Debug, Clone)]
 pub struct NoBackend(pub String);
 
@@ -55,8 +56,8 @@ impl DeviceProvider for NoBackend {
 impl NoBackend {
     fn err(&self) -> DeviceError {
         DeviceError::Unsupported {
-            op: "device access".into(),
-            backend: self.0.clone(),
+            op: format!("device access ({})", self.0),
+            backend: "none".into(),
         }
     }
 }
