@@ -1332,6 +1332,71 @@ fn a_failing_dump_maps_to_ui_tree_fetch_error() {
     );
 }
 
+#[test]
+fn dump_failures_map_to_payload_fetch_or_infrastructure_codes() {
+    use tapflow::device::DeviceError;
+    let e = env();
+    *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Parse {
+        code: "LAYOUT_PARSE_ERROR",
+        what: "layout JSON".into(),
+        detail: "EOF while parsing".into(),
+    });
+    let (code, details) = e.err("get_ui_tree", json!({}));
+    assert_eq!(code, "INVALID_UI_TREE_PAYLOAD");
+    assert_eq!(details["cause_code"], "LAYOUT_PARSE_ERROR");
+    *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Timeout {
+        command: "uitest dumpLayout".into(),
+        after: Duration::from_secs(10),
+    });
+    assert_eq!(
+        e.err("click", json!({"text":"Login"})).0,
+        "HDC_TIMEOUT",
+        "infrastructure codes pass through"
+    );
+    assert!(
+        !e.dev.actions().iter().any(|a| matches!(a, Action::Tap(..))),
+        "nothing tapped"
+    );
+    *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::ScreenLocked {
+        serial: "FAKE0001".into(),
+    });
+    assert_eq!(
+        e.err("find_elements", json!({"text":"Login"})).0,
+        "SCREEN_LOCKED"
+    );
+    // A non-transient error ends a wait at once instead of burning the budget.
+    *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Disconnected {
+        device_says: "gone".into(),
+    });
+    assert_eq!(
+        e.err(
+            "wait_for_element",
+            json!({"text":"Login","timeout_ms":5000})
+        )
+        .0,
+        "DEVICE_DISCONNECTED"
+    );
+}
+
+#[test]
+fn engine_and_context_are_shareable_across_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Engine>();
+    shareable::<ToolContext>();
+    let e = Arc::new(env());
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let e = e.clone();
+            std::thread::spawn(move || {
+                e.engine
+                    .call("find_elements", json!({"text":"Welcome"}), &e.ctx)
+                    .ok()
+            })
+        })
+        .collect();
+    assert!(handles.into_iter().all(|h| h.join().unwrap()));
+}
+
 // ---------------------------------------------------------------- Beyond the reference
 
 #[test]

@@ -154,20 +154,6 @@ impl<'a> Call<'a> {
         Ok(tree)
     }
 
-    /// A new dump that must arrive before `deadline`; `Ok(None)` when it did not (the device
-    /// query is abandoned, not awaited: the wall-clock budget is strict).
-    pub fn ui_tree_before(&mut self, deadline: Instant) -> Result<Option<Arc<UiNode>>, ToolError> {
-        let device = self.device()?;
-        match until(deadline, move || device.ui_tree(&DumpScope::default())) {
-            None => Ok(None),
-            Some(r) => {
-                let tree = Arc::new(r.map_err(tree_error)?);
-                self.tree = Some(tree.clone());
-                Ok(Some(tree))
-            }
-        }
-    }
-
     /// Forget the cached observation (the device was acted upon).
     pub fn invalidate(&mut self) {
         self.tree = None;

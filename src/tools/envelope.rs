@@ -56,7 +56,8 @@ impl ToolError {
     }
 }
 
-/// Errors that say nothing about the operation, only about reaching the device.
+/// Errors that say nothing about the operation, only about reaching the device (or its
+/// screen being locked, which the user must fix before any UI operation can work).
 pub fn is_infrastructure(err: &DeviceError) -> bool {
     matches!(
         err,
@@ -66,6 +67,7 @@ pub fn is_infrastructure(err: &DeviceError) -> bool {
             | DeviceError::Ambiguous { .. }
             | DeviceError::Disconnected { .. }
             | DeviceError::Unauthorized { .. }
+            | DeviceError::ScreenLocked { .. }
             | DeviceError::Unsupported { .. }
     )
 }

@@ -369,6 +369,17 @@ mod tests {
             assert_eq!(props.get("verify").is_some(), t.verify, "{}", t.name);
             assert_eq!(entry["inputSchema"]["additionalProperties"], false);
             assert_eq!(entry["outputSchema"]["properties"]["tool"]["const"], t.name);
+            for r in entry["inputSchema"]["required"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                assert!(
+                    props.get(r.as_str().unwrap()).is_some(),
+                    "{}: required {r} is no property",
+                    t.name
+                );
+            }
         }
         let click = e.get("click").unwrap().input_schema();
         assert_eq!(click["properties"]["count"]["enum"], json!([1, 2]));

@@ -77,6 +77,8 @@ pub struct FakeDevice {
     pub failing_dumps: AtomicU32,
     /// The window table names bundles (the hdc backend may not).
     pub windows_name_bundles: Mutex<bool>,
+    /// The next dump fails with exactly this error.
+    pub next_dump_error: Mutex<Option<DeviceError>>,
     pub installed: Mutex<Vec<String>>,
 }
 
@@ -99,6 +101,7 @@ impl FakeDevice {
             dump_latency: Mutex::new(Duration::ZERO),
             failing_dumps: AtomicU32::new(0),
             windows_name_bundles: Mutex::new(true),
+            next_dump_error: Mutex::new(None),
             installed: Mutex::new(vec![
                 BUNDLE.to_string(),
                 "com.example.pages".to_string(),
@@ -489,6 +492,9 @@ impl Device for FakeDevice {
         let latency = *self.dump_latency.lock().unwrap();
         if !latency.is_zero() {
             std::thread::sleep(latency); // simulated device time
+        }
+        if let Some(e) = self.next_dump_error.lock().unwrap().take() {
+            return Err(e);
         }
         if self
             .failing_dumps
