@@ -46,7 +46,9 @@ impl ToolError {
     /// when the device itself was unreachable (not found, disconnected, hdc missing, timeout):
     /// those are not failures of the operation and callers handle them differently.
     pub fn from_device_op(err: DeviceError, op_code: &str) -> Self {
-        if is_infrastructure(&err) {
+        // Infrastructure errors, and the backend's own refusals of a malformed value
+        // (`INVALID_BUNDLE_NAME`, …: nothing was sent), keep their code.
+        if is_infrastructure(&err) || err.code().starts_with("INVALID_") {
             return err.into();
         }
         let cause = err.code();
