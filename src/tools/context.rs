@@ -154,6 +154,23 @@ impl<'a> Call<'a> {
         Ok(tree)
     }
 
+    /// One fresh observation that must arrive before `deadline` (for waits that poll):
+    /// `Ok(None)` when the deadline came first (the pending query is abandoned, not awaited);
+    /// `Ok(Some(Err(..)))` for a transient failure (a refused or unparsable dump) that a
+    /// polling caller may ride out; `Err` for anything else (device gone, hdc missing, …).
+    pub fn observe(
+        &mut self,
+        deadline: Instant,
+    ) -> Result<Option<Result<UiNode, ToolError>>, ToolError> {
+        let device = self.device()?;
+        match until(deadline, move || device.ui_tree(&DumpScope::default())) {
+            None => Ok(None),
+            Some(Ok(t)) => Ok(Some(Ok(t))),
+            Some(Err(e)) if e.is_transient() => Ok(Some(Err(tree_error(e)))),
+            Some(Err(e)) => Err(tree_error(e)),
+        }
+    }
+
     /// Forget the cached observation (the device was acted upon).
     pub fn invalidate(&mut self) {
         self.tree = None;

@@ -21,7 +21,6 @@ use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::swipe::{default_speed, direction_points};
 use crate::tools::target::{ElementInfo, SearchArgs, describe_all};
-use crate::tools::wait_for_element::observe;
 use crate::ui::digest::TreeDigest;
 use crate::ui::matching::scope_tree;
 use crate::ui::selector::TextMatch;
@@ -147,7 +146,7 @@ impl Tool for ScrollUntilVisible {
             .with_details(json!({ "swipes": swipes }))
         };
         loop {
-            let tree = match observe(call, deadline)? {
+            let tree = match call.observe(deadline)? {
                 None => return Err(timeout(swipes)),
                 Some(t) => t?,
             };

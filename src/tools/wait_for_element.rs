@@ -13,8 +13,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::device::model::{DumpScope, UiNode};
-use crate::tools::context::{Call, sleep_within, tree_error, until};
+use crate::device::model::UiNode;
+use crate::tools::context::{Call, sleep_within};
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
@@ -78,21 +78,6 @@ pub struct Output {
     pub match_count: usize,
     /// UI dumps made.
     pub polls: u32,
-}
-
-/// One observation under a deadline: `Ok(None)` = the deadline came first; transient device
-/// failures are returned as `Err(Some(..))` so callers may keep waiting.
-pub(crate) fn observe(
-    call: &mut Call<'_>,
-    deadline: Instant,
-) -> Result<Option<Result<UiNode, ToolError>>, ToolError> {
-    let device = call.device()?;
-    match until(deadline, move || device.ui_tree(&DumpScope::default())) {
-        None => Ok(None),
-        Some(Ok(t)) => Ok(Some(Ok(t))),
-        Some(Err(e)) if e.is_transient() => Ok(Some(Err(tree_error(e)))),
-        Some(Err(e)) => Err(tree_error(e)),
-    }
 }
 
 fn timeout(
@@ -189,7 +174,7 @@ impl Tool for WaitForElement {
         let mut last_count = None;
         let mut last_error = None;
         loop {
-            let Some(obs) = observe(call, deadline)? else {
+            let Some(obs) = call.observe(deadline)? else {
                 return Err(timeout(
                     p.state,
                     started,
@@ -216,7 +201,7 @@ impl Tool for WaitForElement {
                                     last_error.as_ref(),
                                 ));
                             }
-                            let Some(obs) = observe(call, deadline)? else {
+                            let Some(obs) = call.observe(deadline)? else {
                                 return Err(timeout(
                                     p.state,
                                     started,
