@@ -19,6 +19,7 @@ pub mod click;
 pub mod drag;
 pub mod find_elements;
 pub mod get_ui_tree;
+pub mod input_text;
 pub mod install_app;
 pub mod list_devices;
 pub mod list_windows;
@@ -54,6 +55,7 @@ pub fn builtin() -> Vec<ToolDef> {
         ToolDef::of::<long_press::LongPress>(),
         ToolDef::of::<swipe::Swipe>(),
         ToolDef::of::<drag::Drag>(),
+        ToolDef::of::<input_text::InputText>(),
         ToolDef::of::<press_key::PressKey>(),
         ToolDef::of::<find_elements::FindElements>(),
         ToolDef::of::<screenshot::Screenshot>(),
