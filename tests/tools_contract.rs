@@ -234,6 +234,12 @@ const ERROR_CASES: &[(&str, &str, &str, &str)] = &[
         "MISSING_BUNDLE_NAME",
     ),
     (
+        "docs/tools.md: STOP_APP_FAILED",
+        "stop_app",
+        r#"{"bundle_name":"com.not.installed"}"#,
+        "STOP_APP_FAILED",
+    ),
+    (
         "clear_app_data: CLEAR_APP_DATA_FAILED",
         "clear_app_data",
         r#"{"bundle_name":"com.not.installed"}"#,
@@ -654,29 +660,35 @@ fn every_error_rule_yields_its_code() {
 
 #[test]
 fn validation_errors_touch_no_device() {
-    // design: "calls that fail validation touch nothing"
+    // design: "calls that fail validation touch nothing" (the device is resolved on first use)
+    let validation = |code: &str| {
+        code.starts_with("INVALID_")
+            || code.starts_with("MISSING_")
+            || [
+                "PARAM_CONFLICT",
+                "DUPLICATE_MODIFIER",
+                "UNKNOWN_TOOL",
+                "FILE_NOT_FOUND",
+                "PATH_NOT_ALLOWED",
+            ]
+            .contains(&code)
+    };
+    let mut checked = 0;
     for (_, tool, args, code) in ERROR_CASES {
-        if [
-            "WAIT_TIMEOUT",
-            "ELEMENT_NOT_FOUND",
-            "AMBIGUOUS_ELEMENT_MATCH",
-            "ABILITY_RESOLUTION_FAILED",
-            "RUN_APP_FAILED",
-            "UNINSTALL_FAILED",
-            "CLEAR_APP_DATA_FAILED",
-            "WINDOW_RESOLUTION_ERROR",
-            "PATH_NOT_ALLOWED",
-            "INVALID_PARAM",
-        ]
-        .contains(code)
-        {
+        if !validation(code) {
             continue;
         }
         let e = env();
         e.engine
             .call(tool, serde_json::from_str(args).unwrap(), &e.ctx);
         assert_eq!(e.cost().round_trips, 0, "{tool} {args} reached the device");
+        assert!(
+            e.provider.routes().is_empty(),
+            "{tool} {args} resolved a device"
+        );
+        checked += 1;
     }
+    assert!(checked > 50);
 }
 
 #[test]
@@ -787,16 +799,23 @@ fn query_package_all_info_types() {
     let e = env();
     let r = e.ok("query_package", json!({}));
     assert_eq!(r["info_type"], "list");
-    assert_eq!(r["count"], 4);
+    assert_eq!(r["count"], 5);
     let r = e.ok("query_package", json!({"keyword":"EXAMPLE"}));
     assert_eq!(
         r["packages"],
         json!([
             "com.example.demo",
             "com.example.pages",
-            "com.example.service"
+            "com.example.service",
+            "com.example.hidden"
         ])
     );
+    let r = e.ok(
+        "query_package",
+        json!({"info_type":"main_ability","bundle_name":"com.example.hidden"}),
+    );
+    assert_eq!(r["ability_name"], "HiddenAbility", "then any page ability");
+    assert_eq!(r["recommended"]["reason"], "page");
     let r = e.ok(
         "query_package",
         json!({"info_type":"abilities","bundle_name":BUNDLE}),
@@ -1109,6 +1128,11 @@ fn press_key_contract_examples() {
         json!([2])
     );
     assert_eq!(e.dev.actions().last(), Some(&Action::Key(KeyInput::Back)));
+    assert_eq!(
+        e.ok("press_key", json!({"key":"KEYCODE_POWER"}))["key_code"],
+        18
+    );
+    assert_eq!(e.dev.actions().last(), Some(&Action::Key(KeyInput::Power)));
     // Two modifiers, sent in the fixed order Ctrl, Alt, Shift, Meta: at most 3 codes.
     let r = e.ok("press_key", json!({"key":"Z","modifiers":["Shift","Ctrl"]}));
     assert_eq!(r["event_key_codes"], json!([2072, 2047, 2042]));
@@ -1164,6 +1188,14 @@ fn screenshot_full_region_and_default_path() {
         (Some(100), Some(50))
     );
     assert!(e.tmp.path().join("out/region.jpg").is_file());
+    *e.dev.next_screenshot_error.lock().unwrap() = Some(tapflow::device::DeviceError::Command {
+        code: "SCREEN_CAP_FAILED",
+        what: "snapshot_display".into(),
+        device_says: "error: current mode is not developer mode, just return.".into(),
+    });
+    let (code, details) = e.err("screenshot", json!({}));
+    assert_eq!(code, "SCREENSHOT_ERROR");
+    assert_eq!(details["cause_code"], "SCREEN_CAP_FAILED");
 }
 
 #[test]

@@ -79,6 +79,8 @@ pub struct FakeDevice {
     pub windows_name_bundles: Mutex<bool>,
     /// The next dump fails with exactly this error.
     pub next_dump_error: Mutex<Option<DeviceError>>,
+    /// The next screenshot fails with exactly this error.
+    pub next_screenshot_error: Mutex<Option<DeviceError>>,
     pub installed: Mutex<Vec<String>>,
 }
 
@@ -102,10 +104,12 @@ impl FakeDevice {
             failing_dumps: AtomicU32::new(0),
             windows_name_bundles: Mutex::new(true),
             next_dump_error: Mutex::new(None),
+            next_screenshot_error: Mutex::new(None),
             installed: Mutex::new(vec![
                 BUNDLE.to_string(),
                 "com.example.pages".to_string(),
                 "com.example.service".to_string(),
+                "com.example.hidden".to_string(),
                 "com.ohos.settings".to_string(),
             ]),
         })
@@ -453,6 +457,12 @@ fn package(bundle: &str) -> Option<PackageInfo> {
         "com.example.service" => {
             p.abilities = vec![ability("OnlyService", "service", false, false)]
         }
+        "com.example.hidden" => {
+            p.abilities = vec![
+                ability("OnlyService", "service", false, false),
+                ability("HiddenAbility", "page", false, false),
+            ]
+        }
         "com.ohos.settings" => p.abilities = vec![ability("MainAbility", "page", true, true)],
         _ => return None,
     }
@@ -608,6 +618,9 @@ impl Device for FakeDevice {
     fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot> {
         self.trip();
         self.record(Action::Screenshot(request.region));
+        if let Some(e) = self.next_screenshot_error.lock().unwrap().take() {
+            return Err(e);
+        }
         let (w, h) = match request.region {
             Some(b) => (b.width() as u32, b.height() as u32),
             None => (W as u32 / 10, H as u32 / 10),
@@ -685,6 +698,13 @@ impl Device for FakeDevice {
     fn stop_app(&self, bundle: &str) -> DeviceResult<()> {
         self.trip();
         self.record(Action::Stop(bundle.into()));
+        if !self.installed.lock().unwrap().iter().any(|b| b == bundle) {
+            return Err(DeviceError::Command {
+                code: "STOP_APP_FAILED",
+                what: "aa force-stop".into(),
+                device_says: "error: failed to force stop process.".into(),
+            });
+        }
         if bundle == BUNDLE {
             self.state.lock().unwrap().screen = Screen::Desktop;
         }
