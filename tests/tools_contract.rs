@@ -1053,7 +1053,14 @@ fn long_press_reports_delivery_only() {
 #[test]
 fn swipe_and_drag() {
     let e = env();
+    let before = e.cost();
     let r = e.ok("swipe", json!({"direction":"up"}));
+    let spent = e.cost() - before;
+    assert_eq!(
+        (spent.round_trips, spent.ui_dumps),
+        (2, 0),
+        "screen size + swipe"
+    );
     assert_eq!(
         (
             r["from_x"].as_i64(),
