@@ -1,6 +1,6 @@
-//! `tapflow tools [--json]` lists the tools (JSON = exactly the entries MCP `tools/list`
-//! carries); `tapflow tool NAME 'JSON'` calls one tool and prints its whole envelope
-//! (exit 0 when ok, 1 when not).
+//! `tapflow tools [--json|--markdown]` lists the tools (JSON = exactly the entries MCP
+//! `tools/list` carries; Markdown = the reference in docs/tools.md); `tapflow tool NAME 'JSON'`
+//! calls one tool and prints its whole envelope (exit 0 when ok, 1 when not).
 //!
 //! The environment is read here, once, into a [`ToolConfig`]. Devices come from the hdc
 //! backend when one is built in; until then every device call fails with a clear
@@ -22,8 +22,11 @@ use crate::tools::{
 #[derive(Debug, clap::Args)]
 pub struct ToolsArgs {
     /// Print the MCP `tools/list` entries as JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "markdown")]
     pub json: bool,
+    /// Print the generated Markdown reference (the block embedded in docs/tools.md).
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Arguments of `tapflow tool`.
@@ -38,6 +41,10 @@ pub struct ToolArgs {
 /// `tapflow tools`.
 pub fn list(args: ToolsArgs) -> i32 {
     let engine = Engine::new();
+    if args.markdown {
+        print!("{}", crate::tools::reference::markdown(&engine));
+        return exit::SUCCESS;
+    }
     if args.json {
         let entries = Value::Array(engine.mcp_tools());
         println!(

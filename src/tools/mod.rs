@@ -11,6 +11,7 @@ pub mod context;
 pub mod decode;
 pub mod envelope;
 pub mod policy;
+pub mod reference;
 pub mod registry;
 pub mod target;
 
