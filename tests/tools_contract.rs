@@ -1463,6 +1463,14 @@ fn verify_adds_evidence_and_include_cost_adds_cost() {
     assert!(r.get("cost").is_none(), "default shape unchanged");
     let plain = e.ok("click", json!({"text":"Later"}));
     assert!(plain.get("evidence").is_none());
+    // Evidence is best-effort: a failed observation never fails the action.
+    e.dev
+        .failing_dumps
+        .store(1, std::sync::atomic::Ordering::SeqCst);
+    let r = e.ok("press_key", json!({"key":"Back","verify":true}));
+    assert!(r.get("evidence").is_none());
+    assert!(r["evidence_error"].as_str().unwrap().contains("pre-action"));
+    assert_eq!(r["dispatched"], true);
     // include_cost on a failing call goes to the error details.
     let (_, details) = e.err("click", json!({"text":"Nope","include_cost":true}));
     assert_eq!(details["cost"]["ui_dumps"], 1);

@@ -86,6 +86,7 @@ pub struct Call<'a> {
     verify: bool,
     pre_action: Option<TreeDigest>,
     evidence: Option<Evidence>,
+    evidence_error: Option<String>,
     started: Instant,
 }
 
@@ -100,6 +101,7 @@ impl<'a> Call<'a> {
             verify,
             pre_action: None,
             evidence: None,
+            evidence_error: None,
             started: Instant::now(),
         }
     }
@@ -177,25 +179,39 @@ impl<'a> Call<'a> {
     }
 
     /// Call right before acting on the device: with `verify`, records the pre-action digest
-    /// (reusing the observation the step already made, if any).
+    /// (reusing the observation the step already made, if any). Evidence is best-effort: a
+    /// failed observation never stops the action, it is reported as `evidence_error`.
     pub fn before_action(&mut self) -> Result<(), ToolError> {
-        if self.verify && self.pre_action.is_none() {
-            let tree = self.ui_tree()?;
-            self.pre_action = Some(TreeDigest::of(&tree));
+        if self.verify && self.pre_action.is_none() && self.evidence_error.is_none() {
+            match self.ui_tree() {
+                Ok(tree) => self.pre_action = Some(TreeDigest::of(&tree)),
+                Err(e) => self.evidence_error = Some(format!("pre-action observation failed: {e}")),
+            }
         }
         Ok(())
     }
 
     /// Call right after acting: drops the stale observation and, with `verify`, dumps once more
-    /// and records the evidence.
+    /// and records the evidence (best-effort, like [`Call::before_action`]).
     pub fn after_action(&mut self) -> Result<(), ToolError> {
         self.invalidate();
-        if self.verify {
-            let tree = self.fresh_ui_tree()?;
-            let pre = self.pre_action.take();
-            self.evidence = Some(Evidence::of(&tree, pre.as_ref()));
+        if self.verify && self.evidence_error.is_none() {
+            match self.fresh_ui_tree() {
+                Ok(tree) => {
+                    let pre = self.pre_action.take();
+                    self.evidence = Some(Evidence::of(&tree, pre.as_ref()));
+                }
+                Err(e) => {
+                    self.evidence_error = Some(format!("post-action observation failed: {e}"))
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Why `verify` produced no evidence, if it did not.
+    pub fn take_evidence_error(&mut self) -> Option<String> {
+        self.evidence_error.take()
     }
 
     pub fn take_evidence(&mut self) -> Option<Evidence> {

@@ -241,6 +241,9 @@ fn run_def(
                         serde_json::to_value(ev).unwrap_or(Value::Null),
                     );
                 }
+                if let Some(why) = call.take_evidence_error() {
+                    obj.insert("evidence_error".into(), Value::String(why));
+                }
                 if include_cost {
                     obj.insert("cost".into(), cost);
                 }
@@ -315,6 +318,10 @@ fn add_common_outputs(schema: &mut Value, verify: bool) {
         p.insert(
             "evidence".into(),
             schema_of::<crate::ui::digest::Evidence>(),
+        );
+        p.insert(
+            "evidence_error".into(),
+            json!({"type": "string", "description": "Present with verify when the evidence could not be observed (the action itself was still dispatched)."}),
         );
     }
     p.insert(
