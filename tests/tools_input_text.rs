@@ -109,6 +109,10 @@ struct Knobs {
     ignore_backspace: bool,
     /// Focusing a field selects its whole value, and MoveEnd is ignored (a buggy app).
     select_on_focus_ignore_end: bool,
+    /// Dumps after this many more successful ones are refused (`DumpLayout failed`)...
+    refuse_dumps_after: Option<u32>,
+    /// ...this many times.
+    refused_dumps: u32,
 }
 
 #[derive(Debug, Default)]
@@ -422,6 +426,21 @@ impl Device for FormPhone {
     fn ui_tree(&self, _scope: &DumpScope) -> DeviceResult<UiNode> {
         self.cost.round_trip();
         self.cost.ui_dump();
+        {
+            let mut k = self.knobs.lock().unwrap();
+            match k.refuse_dumps_after {
+                Some(0) if k.refused_dumps > 0 => {
+                    k.refused_dumps -= 1;
+                    return Err(DeviceError::Command {
+                        code: "UI_TREE_FETCH_ERROR",
+                        what: "uitest dumpLayout".into(),
+                        device_says: "DumpLayout failed:get root failed".into(),
+                    });
+                }
+                Some(n) if n > 0 => k.refuse_dumps_after = Some(n - 1),
+                _ => {}
+            }
+        }
         let mut st = self.state.lock().unwrap();
         // Device-side state moves on between dumps (focus and values arrive late).
         if let Some((aid, left)) = st.pending_focus {
@@ -1146,6 +1165,21 @@ fn rule_verification_polls_until_the_exact_value_is_visible() {
 }
 
 #[test]
+fn rule_a_refused_dump_while_observing_is_ridden_out() {
+    // Dumps 3 and 4 (the first verification observations) are refused; the next one counts.
+    let e = env_with(400, 5000);
+    {
+        let mut k = e.phone.knobs();
+        k.refuse_dumps_after = Some(2);
+        k.refused_dumps = 2;
+    }
+    let r = e.ok(json!({"element_handle": handle(PIN, "pin"), "text": "31"}));
+    assert_eq!(r["verified"], true);
+    assert_eq!(r["observations"], 1, "refused dumps are not observations");
+    assert_eq!(e.trips(), 8, "but they are round trips");
+}
+
+#[test]
 fn rule_verification_timeout_reports_the_last_observed_text() {
     let e = env();
     e.phone.knobs().drop_char = Some('5');
@@ -1213,6 +1247,21 @@ fn rule_a_stale_handle_is_refreshed_through_lookup_hint() {
     assert_eq!(r["handle_refreshed"], true);
     assert_eq!(r["element_handle"]["compid"], format!("{APP}:{NAME}"));
     assert_eq!(e.phone.value(NAME), "fresh");
+}
+
+#[test]
+fn a_handle_found_by_its_old_value_stays_live_after_the_value_changed() {
+    // find_elements(text: "Alice") minted this handle; the field now reads "Bob". It is the same
+    // field (same window, accessibility id, type), so it is used as is, not refreshed.
+    let e = env();
+    e.phone.set_value(NAME, "Bob");
+    let mut h = handle(NAME, "name");
+    h["lookup_hint"] = json!({"text": "Alice"});
+    let r = e.ok(json!({"element_handle": h, "text": "Carol"}));
+    assert_eq!(r["resolved_via"], "element_handle");
+    assert_eq!(r["handle_refreshed"], false);
+    assert_eq!(r["before_text"], "Bob");
+    assert_eq!(e.phone.value(NAME), "Carol");
 }
 
 #[test]

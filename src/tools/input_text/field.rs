@@ -6,7 +6,7 @@
 
 use crate::device::model::{ElementHandle, UiNode};
 use crate::ui::handle::locate;
-use crate::ui::matching::window_nodes;
+use crate::ui::matching::{Match, window_nodes};
 
 /// Node types that take text: ArkUI editors and the Web accessibility roles for text boxes.
 const TEXT_TYPES: &[&str] = &[
@@ -36,14 +36,20 @@ pub struct FieldView {
     pub window_foreground: bool,
 }
 
-/// Finds the handle's element by identity only: the value of a field changes while we type,
-/// so the text in the handle's lookup hint must not decide whether it is still the same field.
-pub fn view(tree: &UiNode, handle: &ElementHandle) -> Option<FieldView> {
+/// The handle's element found by identity only (window, accessibility id / hashcode, type):
+/// the value of a field is what input_text changes, so the text a handle was found by (its
+/// lookup hint) must not decide whether it is still the same field.
+pub fn locate_by_identity<'a>(tree: &'a UiNode, handle: &ElementHandle) -> Option<Match<'a>> {
     let mut by_identity = handle.clone();
     if let Some(hint) = by_identity.lookup_hint.as_mut() {
         hint.text = None;
     }
-    let m = locate(tree, &by_identity)?;
+    locate(tree, &by_identity)
+}
+
+/// The target as `tree` shows it (`None`: not on screen).
+pub fn view(tree: &UiNode, handle: &ElementHandle) -> Option<FieldView> {
+    let m = locate_by_identity(tree, handle)?;
     let window_foreground = window_nodes(tree)
         .into_iter()
         .any(|(_, w)| w.window_id() == m.window_id && w.flag("focused"));

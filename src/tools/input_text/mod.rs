@@ -30,7 +30,7 @@ use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
-use crate::tools::target::{SearchArgs, TargetMode, choose_mode, resolve};
+use crate::tools::target::{ElementInfo, Resolved, SearchArgs, TargetMode, choose_mode, resolve};
 use strategy::{SENTINEL, Strategy, keycode};
 use verify::{Observed, until_value};
 
@@ -265,6 +265,26 @@ fn at_point(call: &mut Call<'_>, at: Point, text: &str, out: &mut Output) -> Res
     Ok(())
 }
 
+/// Resolves the target like every tool does, except that a handle whose element is still on
+/// screen (same window, accessibility id and type) is live even when the field's value no
+/// longer matches the text in its lookup hint: editing values is this tool's job, and a handle
+/// from a find by value must keep working after the value changed. One dump either way.
+fn resolve_target(call: &mut Call<'_>, target: &TargetMode) -> Result<Resolved, ToolError> {
+    if let TargetMode::Handle(h) = target {
+        let tree = call.ui_tree()?;
+        if let Some(m) = field::locate_by_identity(&tree, h) {
+            return Ok(Resolved {
+                point: m.bounds.center(),
+                resolved_via: "element_handle",
+                handle_refreshed: false,
+                element_handle: Some(h.clone()),
+                element: Some(ElementInfo::of(&m, h.clone(), false)),
+            });
+        }
+    }
+    resolve(call, target)
+}
+
 /// Handle and search modes (see the module doc).
 fn into_field(
     call: &mut Call<'_>,
@@ -275,7 +295,7 @@ fn into_field(
     out: &mut Output,
 ) -> Result<(), ToolError> {
     out.stage = "resolve".into();
-    let r = resolve(call, target)?;
+    let r = resolve_target(call, target)?;
     out.x = Some(r.point.x);
     out.y = Some(r.point.y);
     out.resolved_via = r.resolved_via.into();
