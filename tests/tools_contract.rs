@@ -1418,6 +1418,45 @@ fn dump_failures_map_to_payload_fetch_or_infrastructure_codes() {
 }
 
 #[test]
+fn a_caching_provider_resolves_each_route_once() {
+    use tapflow::tools::CachingProvider;
+    let dev = FakeDevice::new("C1");
+    let inner = FakeProvider::new(vec![dev]);
+    let caching = Arc::new(CachingProvider::new(inner.clone(), Duration::from_secs(60)));
+    let ctx = ToolContext::new(caching.clone(), ToolConfig::default());
+    let engine = Engine::new();
+    for _ in 0..3 {
+        assert!(
+            engine
+                .call("find_elements", json!({"text":"Welcome"}), &ctx)
+                .ok()
+        );
+    }
+    assert!(
+        engine
+            .call(
+                "find_elements",
+                json!({"text":"Welcome","device_id":"C1"}),
+                &ctx
+            )
+            .ok()
+    );
+    assert_eq!(inner.routes().len(), 2, "one resolution per distinct route");
+    caching.forget();
+    assert!(
+        engine
+            .call("find_elements", json!({"text":"Welcome"}), &ctx)
+            .ok()
+    );
+    assert_eq!(inner.routes().len(), 3);
+    let expired = CachingProvider::new(inner.clone(), Duration::ZERO);
+    let ctx = ToolContext::new(Arc::new(expired), ToolConfig::default());
+    engine.call("list_windows", json!({}), &ctx);
+    engine.call("list_windows", json!({}), &ctx);
+    assert_eq!(inner.routes().len(), 5, "no reuse after the ttl");
+}
+
+#[test]
 fn engine_and_context_are_shareable_across_threads() {
     fn shareable<T: Send + Sync>() {}
     shareable::<Engine>();

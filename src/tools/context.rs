@@ -17,7 +17,7 @@ use crate::tools::envelope::ToolError;
 use crate::ui::digest::{Evidence, TreeDigest};
 
 /// Where a call is routed (tool reference, "Shared Device Routing").
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct DeviceRoute {
     /// `-t`: a serial / connect key; `None` = the only connected device.
     pub device_id: Option<String>,
@@ -36,6 +36,11 @@ pub trait DeviceProvider: Send + Sync {
     /// Basic information about one listed device (may cost round trips).
     fn info(&self, route: &DeviceRoute) -> Result<DeviceInfo, DeviceError> {
         self.resolve(route)?.info()
+    }
+    /// Round trips the provider itself made (listing targets to resolve a route); devices
+    /// count their own.
+    fn cost(&self) -> Cost {
+        Cost::default()
     }
 }
 
@@ -81,6 +86,7 @@ pub struct Call<'a> {
     pub route: DeviceRoute,
     device: Option<Arc<dyn Device>>,
     cost_at_start: Option<Cost>,
+    provider_cost_at_start: Cost,
     /// The latest UI observation, valid until the device is acted upon.
     tree: Option<Arc<UiNode>>,
     verify: bool,
@@ -97,6 +103,7 @@ impl<'a> Call<'a> {
             route,
             device: None,
             cost_at_start: None,
+            provider_cost_at_start: ctx.provider.cost(),
             tree: None,
             verify,
             pre_action: None,
@@ -130,11 +137,17 @@ impl<'a> Call<'a> {
         Ok(self.device()?.serial().to_string())
     }
 
-    /// Round trips and dumps spent by this call so far (zero when no device was resolved).
+    /// Round trips and dumps spent by this call so far: the device's and the provider's
+    /// (resolving the route), zero when nothing was touched.
     pub fn cost(&self) -> Cost {
-        match (&self.device, self.cost_at_start) {
+        let provider = self.ctx.provider.cost() - self.provider_cost_at_start;
+        let device = match (&self.device, self.cost_at_start) {
             (Some(d), Some(start)) => d.cost() - start,
             _ => Cost::default(),
+        };
+        Cost {
+            round_trips: provider.round_trips + device.round_trips,
+            ui_dumps: provider.ui_dumps + device.ui_dumps,
         }
     }
 

@@ -11,6 +11,7 @@ pub mod context;
 pub mod decode;
 pub mod envelope;
 pub mod policy;
+pub mod provider;
 pub mod reference;
 pub mod registry;
 pub mod target;
@@ -40,6 +41,7 @@ pub use config::ToolConfig;
 pub use context::{Call, DeviceProvider, DeviceRoute, NoBackend, ToolContext};
 pub use envelope::{Envelope, ToolError};
 pub use policy::{Hints, Policy, Risk};
+pub use provider::CachingProvider;
 pub use registry::{Engine, Routing, Tool, ToolDef};
 
 /// Every tool built into this module, in the order `tools/list` shows them.
