@@ -1100,6 +1100,18 @@ fn rule_focus_timeout_sends_nothing_and_reports_dispatched_false() {
 }
 
 #[test]
+fn rule_the_focus_deadline_comes_from_input_focus_timeout_ms() {
+    // A zero budget allows no observation at all: the click is sent, nothing else.
+    let e = env_with(0, 400);
+    let (code, d) =
+        e.err_with_partial(json!({"element_handle": handle(NAME, "name"), "text": "abc"}));
+    assert_eq!(code, "INPUT_FOCUS_TIMEOUT");
+    assert_eq!(d["focus_observations"], 0);
+    assert_eq!(d["focus_timeout_ms"], 0);
+    assert_eq!(shape(&e.phone.acts()), "DT");
+}
+
+#[test]
 fn rule_focus_needs_a_foreground_target_window_too() {
     // The field takes focus, but a system dialog holds window focus.
     let e = env();
@@ -1444,5 +1456,10 @@ proptest! {
         prop_assert_eq!(e.phone.value(NAME), want.clone());
         prop_assert_eq!(r["actual_text"].as_str(), Some(want.as_str()));
         prop_assert!(e.trips() <= 8);
+        // Rule: input_text never presses Shift or otherwise changes the IME: the only keys it
+        // sends are select-all, MoveEnd and Backspace.
+        for k in keys(&e.phone.acts()) {
+            prop_assert!(k == CTRL_A.to_vec() || k == vec![MOVE_END] || k == vec![BACKSPACE], "{:?}", k);
+        }
     }
 }
