@@ -1281,6 +1281,30 @@ fn wait_for_element_first_poll_costs_two_dumps() {
     assert_eq!(r["state"], "found");
     assert_eq!(r["element"]["element_handle"]["compid"], "10:4");
     assert_eq!(r["polls"], 2);
+    let r = e.ok(
+        "wait_for_element",
+        json!({"text":"Item","index":1,"interval_ms":0}),
+    );
+    assert_eq!(
+        r["element"]["bounds"]["left"], 660,
+        "index in reading order"
+    );
+    assert_eq!(
+        e.err(
+            "wait_for_element",
+            json!({"text":"Item","index":2,"timeout_ms":100,"interval_ms":20})
+        )
+        .0,
+        "WAIT_TIMEOUT"
+    );
+    assert_eq!(
+        e.err(
+            "wait_for_element",
+            json!({"text":"Item","index":0,"state":"gone"})
+        )
+        .0,
+        "PARAM_CONFLICT"
+    );
     let before = e.cost();
     e.ok("wait_for_element", json!({"text":"Login","interval_ms":0}));
     assert_eq!(

@@ -49,6 +49,8 @@ pub struct Params {
     pub bundle_name: Option<String>,
     /// How `text` is compared (default exact).
     pub match_mode: Option<TextMatch>,
+    /// Scroll until the n-th match (0-based, reading order) is on screen and return it.
+    pub index: Option<usize>,
     /// The way the finger moves (default `up`: reveals content further down).
     #[serde(default = "default_direction")]
     #[schemars(default = "default_direction")]
@@ -69,7 +71,7 @@ pub struct Params {
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Output {
-    /// The first match in reading order.
+    /// The first match in reading order (or the `index`-th).
     pub element: ElementInfo,
     pub match_count: usize,
     /// Swipes made before the element appeared.
@@ -151,7 +153,7 @@ impl Tool for ScrollUntilVisible {
                 Some(t) => t?,
             };
             let found = describe_all(&tree, &sel);
-            if let Some(first) = found.first().cloned() {
+            if let Some(first) = found.get(p.index.unwrap_or(0)).cloned() {
                 return Ok(Output {
                     element: first,
                     match_count: found.len(),

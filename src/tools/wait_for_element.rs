@@ -53,6 +53,8 @@ pub struct Params {
     pub element_id: Option<String>,
     /// How `text` is compared (default exact).
     pub match_mode: Option<TextMatch>,
+    /// `found` only: wait for the n-th match (0-based, reading order) and return it.
+    pub index: Option<usize>,
     /// `found` (present) or `gone` (absent).
     #[serde(default)]
     pub state: WaitState,
@@ -72,7 +74,7 @@ pub struct Output {
     /// Always true on success (expiry is the WAIT_TIMEOUT error).
     pub satisfied: bool,
     pub elapsed_ms: u64,
-    /// The element (first in reading order) for `found`; null for `gone`.
+    /// The element (first in reading order, or the `index`-th) for `found`; null for `gone`.
     pub element: Option<ElementInfo>,
     /// How many elements matched in the confirming observation.
     pub match_count: usize,
@@ -156,6 +158,13 @@ impl Tool for WaitForElement {
             ));
         }
         let sel: Selector = args.selector("text")?;
+        if p.index.is_some() && p.state == WaitState::Gone {
+            return Err(ToolError::new(
+                "PARAM_CONFLICT",
+                "index applies to state=found only",
+            ));
+        }
+        let index = p.index.unwrap_or(0);
         let started = call.started();
         if p.timeout_ms == 0 {
             return Err(timeout(p.state, started, 0, None, None));
@@ -165,7 +174,7 @@ impl Tool for WaitForElement {
         let satisfied = |tree: &UiNode| -> (bool, Vec<ElementInfo>) {
             let found = describe_all(tree, &sel);
             let ok = match p.state {
-                WaitState::Found => !found.is_empty(),
+                WaitState::Found => found.len() > index,
                 WaitState::Gone => found.is_empty(),
             };
             (ok, found)
@@ -230,7 +239,7 @@ impl Tool for WaitForElement {
                                 elapsed_ms: started.elapsed().as_millis() as u64,
                                 match_count: found.len(),
                                 element: match p.state {
-                                    WaitState::Found => found.into_iter().next(),
+                                    WaitState::Found => found.into_iter().nth(index),
                                     WaitState::Gone => None,
                                 },
                                 polls,
