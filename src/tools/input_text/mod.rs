@@ -199,6 +199,7 @@ impl Tool for InputText {
             .with_details(json!({ "mode": "append" })));
         }
         let search = SearchArgs {
+            text_param: Some("element_text"),
             text: p.element_text,
             element_type: p.element_type,
             element_id: p.element_id,
