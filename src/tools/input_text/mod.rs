@@ -440,3 +440,33 @@ fn unverified(call: &Call<'_>, expected: &str, last: Option<&str>, why: &str) ->
         "verify_timeout_ms": timeout,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_results_keep_the_errors_own_details() {
+        let mut out = Output::new("abc", InputMode::Append, Strategy::SentinelPaste);
+        out.stage = "verify".into();
+        out.actual_text = Some("ab".into());
+        let e = ToolError::new("TEXT_VERIFICATION_TIMEOUT", "late")
+            .with_details(json!({ "stage": "own", "expected_text": "abc" }));
+        let d = with_partial(e, &out).details;
+        assert_eq!(d["stage"], "own", "the error's own keys win");
+        assert_eq!(d["expected_text"], "abc");
+        assert_eq!(d["actual_text"], "ab");
+        assert_eq!(d["mode"], "append");
+        assert_eq!(d["input_strategy"], "sentinel_paste");
+        assert_eq!(d["effect_verified"], false);
+
+        let odd = ToolError {
+            code: "X".into(),
+            message: "m".into(),
+            details: json!("text details"),
+        };
+        let d = with_partial(odd, &out).details;
+        assert_eq!(d["cause"], "text details");
+        assert_eq!(d["requested_text"], "abc");
+    }
+}
