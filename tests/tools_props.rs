@@ -1,5 +1,6 @@
 //! Property: whatever arguments an agent sends, every tool answers with a schema-valid envelope
-//! and never with INTERNAL_ERROR (a panic caught by the engine).
+//! and never with INTERNAL_ERROR (a panic caught by the engine); INVALID_PARAM always names the
+//! parameter.
 
 #[path = "common/fake_device.rs"]
 mod fake_device;
@@ -98,6 +99,11 @@ proptest! {
         let env = engine.call(&tool, Value::Object(args.clone()), &ctx);
         let v = env.to_value();
         prop_assert_ne!(env.error_code(), Some("INTERNAL_ERROR"), "{} {:?}: {:?}", tool, args, env.structured.error);
+        if let Some(err) = &env.structured.error
+            && err.code == "INVALID_PARAM"
+        {
+            prop_assert!(err.details["param"].is_string(), "{} {:?}: INVALID_PARAM names no parameter: {:?}", tool, args, err);
+        }
         let schema = engine.get(&tool).unwrap().output_schema();
         prop_assert!(jsonschema::is_valid(&schema, &v["structuredContent"]), "{} {:?}: {}", tool, args, v);
     }
