@@ -1367,6 +1367,25 @@ fn wait_for_element_budget_is_strict_even_with_a_slow_device() {
 }
 
 #[test]
+fn wait_for_element_confirmation_shares_the_budget() {
+    // "Device queries, polling sleeps, and stability confirmation all share the timeout_ms budget"
+    let e = env();
+    let start = std::time::Instant::now();
+    let (code, details) = e.err(
+        "wait_for_element",
+        json!({"text":"Login","timeout_ms":150,"interval_ms":1000}),
+    );
+    assert_eq!(code, "WAIT_TIMEOUT");
+    assert_eq!(details["polls"], 1, "seen once, confirmation did not fit");
+    assert_eq!(details["last_match_count"], 1);
+    assert!(
+        start.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
 fn wait_for_element_rides_out_transient_dump_failures() {
     let e = env();
     e.dev
