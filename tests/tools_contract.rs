@@ -1499,6 +1499,26 @@ fn a_caching_provider_resolves_each_route_once() {
     assert_eq!(inner.routes().len(), 5, "no reuse after the ttl");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn async_callers_get_the_same_envelope() {
+    let e = env();
+    let engine = Arc::new(Engine::new());
+    let env = engine
+        .clone()
+        .call_async(
+            "find_elements".into(),
+            json!({"text":"Welcome"}),
+            e.ctx.clone(),
+        )
+        .await;
+    assert!(env.ok());
+    assert_eq!(env.result()["count"], 1);
+    let env = engine
+        .call_async("nope".into(), json!({}), e.ctx.clone())
+        .await;
+    assert_eq!(env.error_code(), Some("UNKNOWN_TOOL"));
+}
+
 #[test]
 fn engine_and_context_are_shareable_across_threads() {
     fn shareable<T: Send + Sync>() {}

@@ -204,6 +204,30 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// [`Engine::call`] for async callers (the MCP server): runs on tokio's blocking pool,
+    /// because tools block on device round trips and deadline-bound polling.
+    pub async fn call_async(
+        self: std::sync::Arc<Self>,
+        tool: String,
+        args: Value,
+        ctx: ToolContext,
+    ) -> Envelope {
+        let name = tool.clone();
+        match tokio::task::spawn_blocking(move || self.call(&tool, args, &ctx)).await {
+            Ok(env) => env,
+            Err(e) => Envelope::new(
+                &name,
+                Err(ToolError::new(
+                    "INTERNAL_ERROR",
+                    format!("the tool task failed: {e}"),
+                )),
+                0,
+            ),
+        }
+    }
+}
+
 fn run_def(
     def: &ToolDef,
     args: Value,
