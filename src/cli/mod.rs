@@ -3,6 +3,7 @@
 //! crate calls `std::env`.
 
 pub mod sim_cmd;
+pub mod tools_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -35,6 +36,10 @@ pub struct Cli {
 pub enum Command {
     /// Run and control the simulated HarmonyOS device.
     Sim(sim_cmd::SimArgs),
+    /// List the tools (`--json`: the MCP tools/list entries).
+    Tools(tools_cmd::ToolsArgs),
+    /// Call one tool with JSON arguments and print its envelope.
+    Tool(tools_cmd::ToolArgs),
 }
 
 /// Entry point of the `tapflow` binary; returns the process exit code.
@@ -48,5 +53,7 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Sim(args) => sim_cmd::run(args),
+        Command::Tools(args) => tools_cmd::list(args),
+        Command::Tool(args) => tools_cmd::call(args, cli.hdc),
     }
 }
