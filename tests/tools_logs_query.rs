@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tapflow::device::hdc::{HdcClient, HdcConfig};
 use tapflow::device::{Device, DeviceError, DumpScope, Point, TapKind, Target, TextTarget, UiNode};
-use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
+use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 use tapflow::tools::{
     DeviceProvider, DeviceRoute, Engine, Envelope, NoBackend, ToolConfig, ToolContext,
 };
@@ -340,9 +340,14 @@ fn published_parameters_are_the_contracts() {
 // ------------------------------------------------------------------ the simulated device
 
 fn sim_env() -> (Env, Arc<dyn Device>) {
+    sim_env_with("")
+}
+
+fn sim_env_with(faults: &str) -> (Env, Arc<dyn Device>) {
     let sim = Arc::new(Simulator::new(SimOptions {
         devices: 1,
         latency: Latency::None,
+        faults: FaultSpec::parse(faults).unwrap(),
         ..SimOptions::default()
     }));
     let transport = Arc::new(SimTransport::new(sim, std::env::temp_dir()));
@@ -473,6 +478,28 @@ fn device_missing_marker_waits_out_the_realtime_window() {
         notes.contains("UNSUPPORTED") && notes.contains("/data/log/hilog/"),
         "{notes}"
     );
+}
+
+#[test]
+fn device_lost_during_the_window_keeps_the_buffer_with_a_note() {
+    // Commands answered: the listing that resolves the device, the buffer read, one poll;
+    // then the device is gone (hdc: `Device not found or connected`).
+    let (e, _device) = sim_env_with("disconnect-after=3");
+    let r = e.ok(json!({
+        "mode": "markers",
+        "marker_keywords": ["PAYMENT_DONE"],
+        "realtime_wait_ms": 2000
+    }));
+    assert_eq!(r["source_used"], "device_realtime");
+    assert_eq!(r["matched"], false);
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("realtime sampling failed") && notes.contains("DEVICE_NOT_FOUND"),
+        "{notes}"
+    );
+    // Without a buffer to fall back on, the device's code is the error.
+    let (code, d) = e.err(json!({"mode": "markers", "marker_keywords": ["X"]}));
+    assert_eq!(code, "DEVICE_NOT_FOUND", "{d}");
 }
 
 #[test]
