@@ -458,9 +458,10 @@ fn device_missing_marker_waits_out_the_realtime_window() {
     assert_eq!(r["markers"][0]["matched"], false);
     assert!(elapsed >= Duration::from_millis(600), "{elapsed:?}");
     assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
-    // One buffer read, then polls every 250 ms until the window closes.
+    // One buffer read, then polls every 250 ms until the window closes (at least the read at
+    // the deadline; about three when reads are fast).
     let trips = r["cost"]["device_round_trips"].as_u64().unwrap();
-    assert!((3..=6).contains(&trips), "{trips} round trips");
+    assert!((2..=6).contains(&trips), "{trips} round trips");
     // Historical logs are not available through the device interface: said in the notes.
     let r = e.ok(json!({
         "mode": "markers",
