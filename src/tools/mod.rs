@@ -7,6 +7,7 @@
 //! [`ToolConfig`]) and must not use `run`, `mcp` or `cli`.
 
 pub mod build_app;
+pub mod build_app_tool;
 pub mod config;
 pub mod context;
 pub mod decode;
@@ -26,6 +27,7 @@ pub mod input_text;
 pub mod install_app;
 pub mod list_devices;
 pub mod list_windows;
+pub mod logs_query;
 pub mod long_press;
 pub mod press_key;
 pub mod query_package;
@@ -50,6 +52,8 @@ pub fn builtin() -> Vec<ToolDef> {
     vec![
         ToolDef::of::<list_devices::ListDevices>(),
         ToolDef::of::<query_package::QueryPackage>(),
+        ToolDef::of::<logs_query::LogsQuery>(),
+        ToolDef::of::<build_app_tool::BuildApp>(),
         ToolDef::of::<install_app::InstallApp>(),
         ToolDef::of::<run_app::RunApp>(),
         ToolDef::of::<uninstall_app::UninstallApp>(),
