@@ -9,14 +9,16 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
+
+use crate::device::hdc::{HdcClient, HdcConfig};
+use crate::tools::hdc_provider::HdcProvider;
+use crate::tools::provider::CachingProvider;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::cli::exit;
-use crate::tools::{
-    DeviceProvider, Engine, Envelope, NoBackend, ToolConfig, ToolContext, ToolError,
-};
+use crate::tools::{DeviceProvider, Engine, Envelope, ToolConfig, ToolContext, ToolError};
 
 /// Arguments of `tapflow tools`.
 #[derive(Debug, clap::Args)]
@@ -111,9 +113,18 @@ fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
     })
 }
 
-/// The device provider for CLI calls. The hdc backend plugs in here once it is merged.
-fn provider(_hdc: Option<PathBuf>, _config: &ToolConfig) -> Arc<dyn DeviceProvider> {
-    Arc::new(NoBackend(
-        "the hdc backend is not built into this tapflow yet".into(),
+/// The device provider for CLI calls: the hdc backend over the `hdc` executable (`--hdc PATH`
+/// or `TAPFLOW_HDC`, default `hdc` on PATH), with `HARMONYOS_HDC_SERVER` as the default route
+/// server; devices are resolved once per route for the duration of the command.
+pub fn provider(hdc: Option<PathBuf>, config: &ToolConfig) -> Arc<dyn DeviceProvider> {
+    let hdc_config = HdcConfig {
+        program: hdc.unwrap_or_else(|| PathBuf::from("hdc")),
+        default_server: config.default_hdc_server.clone(),
+        ..HdcConfig::default()
+    };
+    let inner = Arc::new(HdcProvider(HdcClient::with_process(hdc_config)));
+    Arc::new(CachingProvider::new(
+        inner,
+        std::time::Duration::from_secs(60),
     ))
 }

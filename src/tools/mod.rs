@@ -23,6 +23,7 @@ pub mod click;
 pub mod drag;
 pub mod find_elements;
 pub mod get_ui_tree;
+pub mod hdc_provider;
 pub mod input_text;
 pub mod install_app;
 pub mod list_devices;

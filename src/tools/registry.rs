@@ -383,8 +383,7 @@ mod tests {
     #[test]
     fn published_schemas_are_flat_and_carry_the_common_parameters() {
         let e = Engine::new();
-        assert_eq!(e.tools().count(), 20);
-        assert_eq!(e.tools().count(), 21);
+        assert_eq!(e.tools().count(), 22);
         for t in e.tools() {
             let entry = t.mcp_entry();
             walk(&entry, &mut |k, _| {
