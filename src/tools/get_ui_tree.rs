@@ -81,7 +81,13 @@ impl Tool for GetUiTree {
                 bundle_name: None,
             });
         }
-        let table = call.device()?.windows()?;
+        // The window table is part of resolving the target: a table the device refuses or
+        // garbles is a resolution failure (the contract's code), with the device's own code
+        // as the cause; an unreachable device keeps its code.
+        let table = call
+            .device()?
+            .windows()
+            .map_err(|e| ToolError::from_device_op(e, "WINDOW_RESOLUTION_ERROR"))?;
         let names_known = table.windows.iter().any(|w| w.bundle_name.is_some());
         let flags = foreground_flags(&table.windows);
         let validated: i64 = match p.window_id {

@@ -14,9 +14,9 @@ use serde_json::json;
 
 use crate::device::model::WindowInfo;
 use crate::tools::context::{Call, sleep_within};
-use crate::tools::envelope::ToolError;
+use crate::tools::envelope::{ToolError, is_infrastructure};
 use crate::tools::policy::{Hints, Policy};
-use crate::tools::query_package::{main_ability_candidates, package_info};
+use crate::tools::query_package::main_ability_candidates;
 use crate::tools::registry::Tool;
 use crate::ui::matching::same_bundle;
 
@@ -103,12 +103,21 @@ impl Tool for RunApp {
                 ));
             }
             None => {
-                let info = package_info(call, &bundle).map_err(|e| {
+                // A device that cannot be reached keeps the device layer's code (as every
+                // other tool reports it); only a bundle bm cannot read is a resolution failure.
+                let device = call.device()?;
+                let info = device.package_info(&bundle).map_err(|e| {
+                    if is_infrastructure(&e) {
+                        return ToolError::from(e);
+                    }
+                    let cause = e.code();
+                    let e = ToolError::from(e);
                     ToolError::new(
                         "ABILITY_RESOLUTION_FAILED",
                         format!("cannot read the abilities of {bundle}: {}", e.message),
                     )
                     .with_details(e.details)
+                    .with_details(json!({ "bundle_name": bundle, "cause_code": cause }))
                 })?;
                 let Some(best) = main_ability_candidates(&info).into_iter().next() else {
                     return Err(ToolError::new(

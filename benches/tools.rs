@@ -1,0 +1,314 @@
+//! Tool benchmarks on the simulated HarmonyOS device with REALISTIC latency (`docs/sim.md`:
+//! 30 ms per `hdc shell`, 250 ms per `uitest dumpLayout`, 90 ms per uiInput, …): every tool of
+//! the registry through `Engine::call` → the real hdc backend → `SimTransport`.
+//!
+//! For each case it first prints the device round trips and UI dumps of one call (`include_cost`;
+//! counts, deterministic) and then lets criterion time the call (wall time, dominated by the
+//! simulated device time). The screen each case needs is restored before every iteration through
+//! the phone's own API (no hdc command, no simulated latency), outside the measurement.
+//!
+//! Kept short for a shared 2-core machine: 10 samples, 2 s measurement.
+//! Run: `cargo bench --bench tools -- --quick` (figures in docs/benchmarks.md, "## Tools").
+
+#[path = "../tests/common/sim_provider.rs"]
+mod sim_provider;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+use sim_provider::SimProvider;
+use tapflow::device::Point;
+use tapflow::sim::phone::hap::{build_hap, module_json};
+use tapflow::sim::{FaultSpec, Latency};
+use tapflow::tools::{Engine, ToolConfig, ToolContext};
+
+const DEMO: &str = "com.tapflow.demo";
+const TEST_BUNDLE: &str = "com.example.bench";
+
+/// The screens cases start from.
+#[derive(Clone, Copy)]
+enum Screen {
+    Launcher,
+    Login,
+    Items,
+    Dialog,
+}
+
+/// Where the demo app's controls are (read once with the tools on a latency-free phone with
+/// the same profile, so the benchmark never hard-codes layout).
+struct Coords {
+    username: Point,
+    login: Point,
+    open_items: Point,
+    open_settings: Point,
+    reset: Point,
+}
+
+fn coords() -> Coords {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = SimProvider::single(Latency::None, FaultSpec::none(), 1, tmp.path());
+    let ctx = ToolContext::new(p.clone(), ToolConfig::default());
+    let e = Engine::new();
+    let at = |id: &str| {
+        let r = e.call("find_elements", json!({"element_id": id}), &ctx);
+        assert!(r.ok(), "{id}: {:?}", r.structured.error);
+        let c = &r.result()["elements"][0]["center"];
+        Point::new(
+            c["x"].as_i64().unwrap() as i32,
+            c["y"].as_i64().unwrap() as i32,
+        )
+    };
+    let ok = |tool: &str, args: Value| assert!(e.call(tool, args, &ctx).ok());
+    ok("run_app", json!({"bundle_name": DEMO}));
+    let (username, login) = (at("username"), at("login"));
+    let serial = p.serial();
+    {
+        let mut ph = p.simulator().phone(&serial).unwrap();
+        let now = SystemTime::now();
+        ph.click(username.x, username.y, now);
+        ph.type_text("alice", &mut |_| false, now).unwrap();
+        ph.click(login.x, login.y, now);
+        ph.tick(now + Duration::from_secs(1));
+    }
+    let (open_items, open_settings) = (at("open_items"), at("open_settings"));
+    ok("click", json!({"element_id": "open_settings"}));
+    let reset = at("reset");
+    Coords {
+        username,
+        login,
+        open_items,
+        open_settings,
+        reset,
+    }
+}
+
+struct Bench {
+    provider: Arc<SimProvider>,
+    ctx: ToolContext,
+    engine: Engine,
+    coords: Coords,
+    hap: Vec<u8>,
+    _tmp: tempfile::TempDir,
+}
+
+impl Bench {
+    fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let provider = SimProvider::single(Latency::Realistic, FaultSpec::none(), 1, tmp.path());
+        let config = ToolConfig {
+            screenshots_dir: tmp.path().join("shots"),
+            allowed_roots: vec![tmp.path().to_path_buf()],
+            working_dir: tmp.path().to_path_buf(),
+            ..ToolConfig::default()
+        };
+        let hap = build_hap(
+            &module_json(TEST_BUNDLE, 1, "1.0.0", "EntryAbility"),
+            None,
+            true,
+        );
+        std::fs::write(tmp.path().join("bench.hap"), &hap).unwrap();
+        Bench {
+            ctx: ToolContext::new(provider.clone(), config),
+            provider,
+            engine: Engine::new(),
+            coords: coords(),
+            hap,
+            _tmp: tmp,
+        }
+    }
+
+    /// Restores `screen` through the phone's API (no hdc, no simulated latency).
+    fn bring(&self, screen: Screen) {
+        let serial = self.provider.serial();
+        let mut ph = self.provider.simulator().phone(&serial).unwrap();
+        let now = SystemTime::now();
+        let _ = ph.force_stop(DEMO, now);
+        if ph.bundles().iter().all(|b| b != TEST_BUNDLE) {
+            ph.install_hap(&self.hap, true, now).unwrap();
+        }
+        if matches!(screen, Screen::Launcher) {
+            return;
+        }
+        ph.start_ability(DEMO, "EntryAbility", None, now).unwrap();
+        if matches!(screen, Screen::Login) {
+            return;
+        }
+        let c = &self.coords;
+        ph.click(c.username.x, c.username.y, now);
+        ph.type_text("alice", &mut |_| false, now).unwrap();
+        ph.click(c.login.x, c.login.y, now);
+        let later = now + Duration::from_secs(1);
+        ph.tick(later);
+        match screen {
+            Screen::Items => ph.click(c.open_items.x, c.open_items.y, later),
+            Screen::Dialog => {
+                ph.click(c.open_settings.x, c.open_settings.y, later);
+                ph.click(c.reset.x, c.reset.y, later);
+            }
+            _ => {}
+        }
+    }
+
+    fn call(&self, tool: &str, args: &Value) -> Value {
+        let env = self.engine.call(tool, args.clone(), &self.ctx);
+        assert!(env.ok(), "{tool} {args}: {:?}", env.structured.error);
+        env.result().clone()
+    }
+}
+
+/// (label, tool, arguments, starting screen)
+fn cases() -> Vec<(&'static str, &'static str, Value, Screen)> {
+    use Screen::*;
+    vec![
+        ("list_devices", "list_devices", json!({}), Launcher),
+        ("query_package list", "query_package", json!({}), Launcher),
+        (
+            "query_package main_ability",
+            "query_package",
+            json!({"bundle_name": DEMO, "info_type": "main_ability"}),
+            Launcher,
+        ),
+        (
+            "install_app (replace)",
+            "install_app",
+            json!({"hap_path": "bench.hap"}),
+            Launcher,
+        ),
+        (
+            "run_app (auto-detect + window check)",
+            "run_app",
+            json!({"bundle_name": DEMO}),
+            Launcher,
+        ),
+        (
+            "uninstall_app",
+            "uninstall_app",
+            json!({"bundle_name": TEST_BUNDLE}),
+            Launcher,
+        ),
+        ("stop_app", "stop_app", json!({"bundle_name": DEMO}), Login),
+        (
+            "clear_app_data",
+            "clear_app_data",
+            json!({"bundle_name": DEMO}),
+            Login,
+        ),
+        ("click by text", "click", json!({"text": "Login"}), Login),
+        (
+            "click by coordinates",
+            "click",
+            json!({"x": 630, "y": 866}),
+            Login,
+        ),
+        (
+            "long_press by id",
+            "long_press",
+            json!({"element_id": "remember"}),
+            Login,
+        ),
+        (
+            "swipe up (direction, speed 2000)",
+            "swipe",
+            json!({"direction": "up", "speed": 2000}),
+            Items,
+        ),
+        (
+            "drag (speed 2000)",
+            "drag",
+            json!({"from_x": 630, "from_y": 2000, "to_x": 630, "to_y": 1000, "speed": 2000}),
+            Items,
+        ),
+        (
+            "press_key Back (closes dialog)",
+            "press_key",
+            json!({"key": "Back"}),
+            Dialog,
+        ),
+        (
+            "find_elements by text",
+            "find_elements",
+            json!({"text": "Login"}),
+            Login,
+        ),
+        ("screenshot full (png)", "screenshot", json!({}), Login),
+        (
+            "screenshot region",
+            "screenshot",
+            json!({"left": 0, "top": 0, "right": 600, "bottom": 400}),
+            Login,
+        ),
+        ("get_ui_tree global", "get_ui_tree", json!({}), Login),
+        (
+            "get_ui_tree bundle scope",
+            "get_ui_tree",
+            json!({"bundle_name": DEMO}),
+            Login,
+        ),
+        ("list_windows", "list_windows", json!({}), Login),
+        (
+            "wait_for_element (first poll + confirm)",
+            "wait_for_element",
+            json!({"text": "Login"}),
+            Login,
+        ),
+        (
+            "scroll_until_visible Item 45 (speed 2000)",
+            "scroll_until_visible",
+            json!({"text": "Item 45", "speed": 2000}),
+            Items,
+        ),
+        (
+            "wait_for_stable (defaults)",
+            "wait_for_stable",
+            json!({}),
+            Login,
+        ),
+    ]
+}
+
+fn tools(c: &mut Criterion) {
+    let b = Bench::new();
+    let mut rows = Vec::new();
+    let mut group = c.benchmark_group("tools_sim_realistic");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(2));
+    group.warm_up_time(Duration::from_millis(300));
+    for (label, tool, args, screen) in cases() {
+        // One counted call first: round trips and dumps are counts, not timings.
+        b.bring(screen);
+        let mut counted = args.clone();
+        counted["include_cost"] = json!(true);
+        let started = Instant::now();
+        let r = b.call(tool, &counted);
+        let wall = started.elapsed().as_millis();
+        let cost = &r["cost"];
+        println!(
+            "{label}: device_round_trips={} ui_dumps={} one_call_wall_ms={wall}",
+            cost["device_round_trips"], cost["ui_dumps"]
+        );
+        rows.push((
+            label,
+            cost["device_round_trips"].clone(),
+            cost["ui_dumps"].clone(),
+            wall,
+        ));
+        group.bench_function(label, |bencher| {
+            bencher.iter_batched(
+                || b.bring(screen),
+                |_| b.call(tool, &args),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+    println!("\n| tool call | device round trips | UI dumps | one call (ms) |");
+    println!("|---|---:|---:|---:|");
+    for (label, rt, dumps, wall) in rows {
+        println!("| {label} | {rt} | {dumps} | {wall} |");
+    }
+}
+
+criterion_group!(benches, tools);
+criterion_main!(benches);
