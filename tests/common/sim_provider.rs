@@ -16,10 +16,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use std::time::Duration;
 use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
 
-use tapflow::device::{Cost, Device, DeviceError, Output, Target, Transport, TransportError};
+use tapflow::device::{Cost, Device, DeviceError, Target};
 use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 use tapflow::tools::{DeviceProvider, DeviceRoute};
 
@@ -59,7 +58,7 @@ impl SimProvider {
 
     /// The same, with a different hdc backend configuration (e.g. a short dump deadline).
     pub fn with_config(sim: Arc<Simulator>, cwd: &Path, config: HdcConfig) -> Arc<Self> {
-        let transport = Arc::new(UiInputStatusShim(SimTransport::new(sim.clone(), cwd)));
+        let transport = Arc::new(SimTransport::new(sim.clone(), cwd));
         Arc::new(SimProvider {
             sim,
             client: HdcClient::new(config, transport),
@@ -117,33 +116,5 @@ impl DeviceProvider for SimProvider {
     fn targets(&self, hdc_server: Option<&str>) -> Result<Vec<Target>, DeviceError> {
         let route = self.client.route(None, hdc_server);
         self.client.list_targets_via(&route)
-    }
-}
-
-/// WORKAROUND (reported to the lead; remove once the two sides agree): the simulator's
-/// `uitest uiInput` prints the status line `No Error` on success (`src/sim/commands/uitest.rs`),
-/// while the hdc backend's parser accepts only an empty message as success
-/// (`src/device/hdc/parse/outcome.rs::ui_input`), so every tap through the simulator fails with
-/// `INPUT_FAILED: No Error`. This shim removes exactly that one line from the answers to
-/// `uitest uiInput` commands and passes everything else through untouched (failures, usage
-/// texts and fault answers included).
-struct UiInputStatusShim(SimTransport);
-
-impl Transport for UiInputStatusShim {
-    fn run(&self, args: &[String], timeout: Duration) -> Result<Output, TransportError> {
-        let mut out = self.0.run(args, timeout)?;
-        let is_ui_input = args.iter().any(|a| a.contains("uitest uiInput"));
-        if is_ui_input {
-            let text = String::from_utf8_lossy(&out.stdout).into_owned();
-            if text.lines().any(|l| l.trim() == "No Error") {
-                let kept: Vec<&str> = text.lines().filter(|l| l.trim() != "No Error").collect();
-                out.stdout = format!("{}\n", kept.join("\n")).into_bytes();
-            }
-        }
-        Ok(out)
-    }
-
-    fn program(&self) -> String {
-        self.0.program()
     }
 }
