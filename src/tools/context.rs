@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::device::{Cost, Device, DeviceError, DeviceInfo, DumpScope, Target, UiNode};
+use crate::device::{
+    Cost, Device, DeviceError, DeviceInfo, DeviceResult, DumpScope, Target, UiAction, UiNode,
+};
 use crate::tools::config::ToolConfig;
 use crate::tools::envelope::ToolError;
 use crate::ui::digest::{Evidence, TreeDigest};
@@ -186,6 +188,34 @@ impl<'a> Call<'a> {
         }
     }
 
+    /// Performs `action` and observes the whole screen right after it, in ONE round trip where
+    /// the backend can chain them (hdc). The observation, when it arrived, becomes the call's
+    /// current one; the action's verdict and the dump's are kept apart (see [`Acted`]).
+    /// `Err` only when no device could be resolved (nothing was sent).
+    pub fn act_then_observe(&mut self, action: &UiAction) -> Result<Acted, ToolError> {
+        let device = self.device()?;
+        self.invalidate();
+        let seen = device.act_then_tree(action, &DumpScope::default());
+        let tree = seen.tree.map(|t| t.map(Arc::new));
+        if let Some(Ok(t)) = &tree {
+            self.tree = Some(t.clone());
+        }
+        Ok(Acted {
+            action: seen.action,
+            tree,
+        })
+    }
+
+    /// Performs `action` alone (no observation), dropping the stale cached one.
+    pub fn act_only(&mut self, action: &UiAction) -> Result<Acted, ToolError> {
+        let device = self.device()?;
+        self.invalidate();
+        Ok(Acted {
+            action: device.act(action),
+            tree: None,
+        })
+    }
+
     /// Forget the cached observation (the device was acted upon).
     pub fn invalidate(&mut self) {
         self.tree = None;
@@ -230,6 +260,15 @@ impl<'a> Call<'a> {
     pub fn take_evidence(&mut self) -> Option<Evidence> {
         self.evidence.take()
     }
+}
+
+/// What [`Call::act_then_observe`] saw: whether the device accepted the action (an `Err` when
+/// it refused it *or* when it is unknown whether it ran, so `dispatched` is never claimed on
+/// doubt) and, only when it accepted it, the tree dumped right after it or why that failed.
+#[derive(Debug, Clone)]
+pub struct Acted {
+    pub action: DeviceResult<()>,
+    pub tree: Option<DeviceResult<Arc<UiNode>>>,
 }
 
 /// How a failed dump is reported: unparsable output is `INVALID_UI_TREE_PAYLOAD`, a refused
