@@ -1555,9 +1555,16 @@ fn verify_adds_evidence_and_include_cost_adds_cost() {
         ev["interactive_node_count"].as_u64().unwrap() > 10,
         "list rows are clickable"
     );
-    // The pre-action dump is the one the search already made: 2 dumps, 3 round trips.
+    // The pre-action dump is the one the search already made and the post-action dump travels
+    // with the tap: 2 dumps, 2 round trips.
     assert_eq!(r["cost"]["ui_dumps"], 2);
-    assert_eq!(r["cost"]["device_round_trips"], 3);
+    assert_eq!(r["cost"]["device_round_trips"], 2);
+    assert_eq!(
+        e.dev
+            .chained_dumps
+            .load(std::sync::atomic::Ordering::SeqCst),
+        1
+    );
     // Tapping "Later" changes nothing.
     e.ok("click", json!({"element_id":"backBtn"}));
     let r = e.ok("click", json!({"text":"Later","verify":true}));
@@ -1576,6 +1583,72 @@ fn verify_adds_evidence_and_include_cost_adds_cost() {
     // include_cost on a failing call goes to the error details.
     let (_, details) = e.err("click", json!({"text":"Nope","include_cost":true}));
     assert_eq!(details["cost"]["ui_dumps"], 1);
+}
+
+/// docs/tools.md "Beyond the reference", `verify`: evidence costs no round trip after the
+/// action (the post-action dump travels with it); a failed chained dump is `evidence_error`,
+/// never a failed action; a backend that cannot chain pays one more round trip.
+#[test]
+fn verify_evidence_rides_with_the_action() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let cost_of = |e: &Env, tool: &str, args: Value| {
+        let before = e.cost();
+        let r = e.ok(tool, args);
+        (r, e.cost() - before)
+    };
+    // Every UI action with verify: pre-action dump + action-with-dump.
+    let e = env();
+    let (r, c) = cost_of(&e, "press_key", json!({"key":"Home","verify":true}));
+    assert_eq!((c.round_trips, c.ui_dumps), (2, 2));
+    assert_eq!(r["evidence"]["changed_from_before"], true);
+    assert_eq!(e.dev.screen(), Screen::Desktop);
+    let e = env();
+    let (r, c) = cost_of(
+        &e,
+        "swipe",
+        json!({"from_x":600,"from_y":2000,"to_x":600,"to_y":800,"verify":true}),
+    );
+    assert_eq!(
+        (c.round_trips, c.ui_dumps),
+        (2, 2),
+        "no dump is needed for explicit coordinates"
+    );
+    assert!(r["evidence"]["digest"].is_string());
+    let (_, c) = cost_of(
+        &e,
+        "drag",
+        json!({"from_x":600,"from_y":2000,"to_x":600,"to_y":800,"verify":true}),
+    );
+    assert_eq!((c.round_trips, c.ui_dumps), (2, 2));
+    assert_eq!(e.dev.chained_dumps.load(SeqCst), 2);
+
+    // The chained dump fails: the action happened and says so; the evidence error says why.
+    let e = env();
+    e.dev.failing_chained_dumps.store(1, SeqCst);
+    let (r, c) = cost_of(&e, "click", json!({"text":"Login","verify":true}));
+    assert_eq!(r["dispatched"], true);
+    assert!(r.get("evidence").is_none());
+    let why = r["evidence_error"].as_str().unwrap();
+    assert!(
+        why.contains("post-action") && why.contains("DumpLayout failed"),
+        "{why}"
+    );
+    assert_eq!(c.round_trips, 2, "no retry behind the caller's back");
+    assert_eq!(e.dev.screen(), Screen::Home);
+
+    // Without verify nothing is chained and no dump follows the action.
+    let e = env();
+    let (r, c) = cost_of(&e, "click", json!({"text":"Login"}));
+    assert!(r.get("evidence").is_none());
+    assert_eq!((c.round_trips, c.ui_dumps), (2, 1));
+    assert_eq!(e.dev.chained_dumps.load(SeqCst), 0);
+
+    // A backend that cannot chain: the trait's default costs one more round trip.
+    let e = env();
+    e.dev.no_chaining.store(true, SeqCst);
+    let (r, c) = cost_of(&e, "click", json!({"text":"Login","verify":true}));
+    assert_eq!(r["evidence"]["changed_from_before"], true);
+    assert_eq!((c.round_trips, c.ui_dumps), (3, 2));
 }
 
 #[test]
