@@ -1037,6 +1037,74 @@ fn handles_from_find_elements_click_and_refresh_when_stale() {
     );
 }
 
+/// docs/tools.md "Element handles": the hint records how its text was compared
+/// (`match_mode`), a live handle must still satisfy it that way, and a stale one is refreshed
+/// the same way. Hints without it (older handles) keep exact-then-contains.
+#[test]
+fn handles_remember_their_match_mode() {
+    let e = env();
+    // Found by a regular expression: the handle is live as is (the pattern is no substring of
+    // the text, so without the mode it would look stale and never refresh).
+    let found = e.ok(
+        "find_elements",
+        json!({"text":"^L.gin$","match_mode":"regex"}),
+    );
+    let h = found["elements"][0]["element_handle"].clone();
+    assert_eq!(h["lookup_hint"]["match_mode"], "regex");
+    assert_eq!(h["lookup_hint"]["text"], "^L.gin$");
+    let r = e.ok("long_press", json!({"element_handle": h}));
+    assert_eq!(r["resolved_via"], "element_handle");
+    // Stale: refreshed with the same regular expression.
+    let mut stale = h.clone();
+    stale["compid"] = json!("10:777");
+    stale["id"] = json!("777");
+    let r = e.ok("long_press", json!({"element_handle": stale}));
+    assert_eq!(r["resolved_via"], "lookup_hint");
+    assert_eq!(r["element_handle"]["compid"], "10:4");
+    assert_eq!(r["element_handle"]["lookup_hint"]["match_mode"], "regex");
+
+    // contains: "ogi" finds Login and refreshes by substring.
+    let found = e.ok(
+        "find_elements",
+        json!({"text":"ogi","match_mode":"contains"}),
+    );
+    let mut stale = found["elements"][0]["element_handle"].clone();
+    assert_eq!(stale["lookup_hint"]["match_mode"], "contains");
+    stale["compid"] = json!("10:778");
+    let r = e.ok("long_press", json!({"element_handle": stale}));
+    assert_eq!(r["element_handle"]["compid"], "10:4");
+
+    // exact stays exact: a stale exact hint for "Logi" finds nothing, where the legacy
+    // fallback (no match_mode) would have taken the substring.
+    let mut exact = h.clone();
+    exact["compid"] = json!("10:779");
+    exact["lookup_hint"] = json!({"text": "Logi", "match_mode": "exact"});
+    assert_eq!(
+        e.err("long_press", json!({"element_handle": exact})).0,
+        "ELEMENT_NOT_FOUND"
+    );
+    let mut legacy = exact.clone();
+    legacy["lookup_hint"] = json!({"text": "Logi"});
+    let r = e.ok("long_press", json!({"element_handle": legacy}));
+    assert_eq!(r["element_handle"]["compid"], "10:4");
+
+    // A mode outside the three is a malformed handle.
+    let mut odd = exact.clone();
+    odd["lookup_hint"]["match_mode"] = json!("fuzzy");
+    assert_eq!(
+        e.err("long_press", json!({"element_handle": odd})).0,
+        "INVALID_ELEMENT_HANDLE"
+    );
+    // Criteria without text record no mode.
+    let found = e.ok("find_elements", json!({"element_id":"loginBtn"}));
+    assert!(
+        found["elements"][0]["element_handle"]["lookup_hint"]
+            .get("match_mode")
+            .is_none()
+    );
+    assert_eq!(e.dev.screen(), Screen::Login);
+}
+
 #[test]
 fn long_press_reports_delivery_only() {
     let e = env();
