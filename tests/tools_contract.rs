@@ -1845,3 +1845,55 @@ fn every_tool_is_listed_with_schemas_annotations_and_policy() {
         json!(["found", "gone"])
     );
 }
+
+/// `verify` on the real stack: the hdc backend chains the tap with the dump observing it, so a
+/// click by search with evidence costs the search's dump plus ONE `hdc shell` (and the
+/// provider's own listing that resolves the route).
+#[test]
+fn verify_on_the_hdc_backend_costs_no_round_trip_after_the_action() {
+    use tapflow::device::hdc::{HdcClient, HdcConfig, HdcRoute};
+    use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
+    use tapflow::tools::DeviceProvider;
+    use tapflow::tools::hdc_provider::HdcProvider;
+
+    let dir = tempfile::tempdir().unwrap();
+    let sim = Arc::new(Simulator::new(SimOptions {
+        latency: Latency::None,
+        ..SimOptions::default()
+    }));
+    let client = || {
+        HdcClient::new(
+            HdcConfig::default(),
+            Arc::new(SimTransport::new(sim.clone(), dir.path())),
+        )
+    };
+    client()
+        .connect(HdcRoute::default())
+        .unwrap()
+        .start_app("com.tapflow.demo", "EntryAbility", None)
+        .unwrap();
+    let provider = Arc::new(HdcProvider(client()));
+    let ctx = ToolContext::new(provider.clone(), ToolConfig::default());
+    let engine = Engine::new();
+    let before = provider.cost().round_trips;
+    let env = engine.call(
+        "click",
+        json!({"element_id": "username", "verify": true, "include_cost": true}),
+        &ctx,
+    );
+    assert!(env.ok(), "{:?}", env.structured.error);
+    let v = env.to_value();
+    let schema = engine.get("click").unwrap().output_schema();
+    if let Err(e) = jsonschema::validate(&schema, &v["structuredContent"]) {
+        panic!("not schema-valid: {e}");
+    }
+    let r = env.result();
+    let listing = provider.cost().round_trips - before;
+    assert_eq!(listing, 1);
+    let device = r["cost"]["device_round_trips"].as_u64().unwrap() - listing;
+    assert_eq!(device, 2, "search dump + tap with its dump");
+    assert_eq!(r["cost"]["ui_dumps"], 2);
+    // Tapping the field focuses it and raises the keyboard: the screen changed.
+    assert_eq!(r["evidence"]["changed_from_before"], true);
+    assert!(r.get("evidence_error").is_none());
+}

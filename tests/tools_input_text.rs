@@ -113,6 +113,9 @@ struct Knobs {
     refuse_dumps_after: Option<u32>,
     /// ...this many times.
     refused_dumps: u32,
+    /// The n-th dump chained to an action (1-based) fails with this error; the action itself
+    /// went through.
+    fail_chained: Option<(u32, DeviceError)>,
     /// Behave like a backend that cannot chain an action and its dump (the trait's default:
     /// two round trips).
     no_chaining: bool,
@@ -489,7 +492,18 @@ impl Device for FormPhone {
         let chain = !self.knobs().no_chaining;
         let tree = action.is_ok().then(|| {
             if chain {
-                self.state.lock().unwrap().chained += 1;
+                let n = {
+                    let mut st = self.state.lock().unwrap();
+                    st.chained += 1;
+                    st.chained
+                };
+                let mut k = self.knobs();
+                if k.fail_chained.as_ref().is_some_and(|(at, _)| *at == n) {
+                    let (_, e) = k.fail_chained.take().unwrap();
+                    self.cost.ui_dump();
+                    return Err(e);
+                }
+                drop(k);
                 self.dump()
             } else {
                 self.ui_tree(scope)
@@ -1232,6 +1246,32 @@ fn rule_a_refused_dump_while_observing_is_ridden_out() {
     assert_eq!(r["observations"], 1, "refused dumps are not observations");
     // The refused chained dump rides along with the text; the refused plain one is a trip.
     assert_eq!(e.trips(), 6, "but they are round trips");
+}
+
+#[test]
+fn rule_an_accepted_action_stays_dispatched_when_the_dump_chained_to_it_fails() {
+    // The text went through but the device vanished before the dump that rode with it: the
+    // device's own code ends the call, and the partial result says the text WAS sent.
+    // The focus click's chained dump succeeds; the one riding with the text fails.
+    let e = env();
+    e.phone.knobs().fail_chained = Some((
+        2,
+        DeviceError::Disconnected {
+            device_says: "[Fail]Device not found or connected".into(),
+        },
+    ));
+    let (code, d) =
+        e.err_with_partial(json!({"element_handle": handle(NAME, "name"), "text": "abc"}));
+    assert_eq!(code, "DEVICE_DISCONNECTED");
+    assert_eq!(d["dispatched"], true, "the text was accepted");
+    assert_eq!(d["focus_verified"], true);
+    assert_eq!(d["stage"], "observe_sentinel");
+    assert_eq!(
+        d["cleanup_performed"], false,
+        "no Backspace without the observation"
+    );
+    assert!(!keys(&e.phone.acts()).contains(&vec![BACKSPACE]));
+    assert_eq!(e.phone.value(NAME), format!("abc{SENTINEL}"));
 }
 
 #[test]
