@@ -7,7 +7,10 @@
 //! The device is [`FormPhone`], an in-test fake with real text-field behaviour: a tap focuses a
 //! field and raises an IME window, Ctrl+A / Backspace / MoveEnd edit at the caret, `uitest text`
 //! types short ASCII key by key and pastes anything else through the clipboard, password fields
-//! show one `•` per character. Knobs inject the faults each rule is about. (The shared
+//! show one `•` per character. Like the hdc backend, it answers `Device::act_then_tree` (an
+//! action and the dump observing it) in ONE round trip; the `no_chaining` knob makes it behave
+//! like a backend that cannot (the trait's default, two). Knobs inject the faults each rule is
+//! about. (The shared
 //! `tests/common/fake_device.rs` has no focus or editing model, so it is not used here.)
 
 use std::collections::BTreeMap;
