@@ -1037,6 +1037,74 @@ fn handles_from_find_elements_click_and_refresh_when_stale() {
     );
 }
 
+/// docs/tools.md "Element handles": the hint records how its text was compared
+/// (`match_mode`), a live handle must still satisfy it that way, and a stale one is refreshed
+/// the same way. Hints without it (older handles) keep exact-then-contains.
+#[test]
+fn handles_remember_their_match_mode() {
+    let e = env();
+    // Found by a regular expression: the handle is live as is (the pattern is no substring of
+    // the text, so without the mode it would look stale and never refresh).
+    let found = e.ok(
+        "find_elements",
+        json!({"text":"^L.gin$","match_mode":"regex"}),
+    );
+    let h = found["elements"][0]["element_handle"].clone();
+    assert_eq!(h["lookup_hint"]["match_mode"], "regex");
+    assert_eq!(h["lookup_hint"]["text"], "^L.gin$");
+    let r = e.ok("long_press", json!({"element_handle": h}));
+    assert_eq!(r["resolved_via"], "element_handle");
+    // Stale: refreshed with the same regular expression.
+    let mut stale = h.clone();
+    stale["compid"] = json!("10:777");
+    stale["id"] = json!("777");
+    let r = e.ok("long_press", json!({"element_handle": stale}));
+    assert_eq!(r["resolved_via"], "lookup_hint");
+    assert_eq!(r["element_handle"]["compid"], "10:4");
+    assert_eq!(r["element_handle"]["lookup_hint"]["match_mode"], "regex");
+
+    // contains: "ogi" finds Login and refreshes by substring.
+    let found = e.ok(
+        "find_elements",
+        json!({"text":"ogi","match_mode":"contains"}),
+    );
+    let mut stale = found["elements"][0]["element_handle"].clone();
+    assert_eq!(stale["lookup_hint"]["match_mode"], "contains");
+    stale["compid"] = json!("10:778");
+    let r = e.ok("long_press", json!({"element_handle": stale}));
+    assert_eq!(r["element_handle"]["compid"], "10:4");
+
+    // exact stays exact: a stale exact hint for "Logi" finds nothing, where the legacy
+    // fallback (no match_mode) would have taken the substring.
+    let mut exact = h.clone();
+    exact["compid"] = json!("10:779");
+    exact["lookup_hint"] = json!({"text": "Logi", "match_mode": "exact"});
+    assert_eq!(
+        e.err("long_press", json!({"element_handle": exact})).0,
+        "ELEMENT_NOT_FOUND"
+    );
+    let mut legacy = exact.clone();
+    legacy["lookup_hint"] = json!({"text": "Logi"});
+    let r = e.ok("long_press", json!({"element_handle": legacy}));
+    assert_eq!(r["element_handle"]["compid"], "10:4");
+
+    // A mode outside the three is a malformed handle.
+    let mut odd = exact.clone();
+    odd["lookup_hint"]["match_mode"] = json!("fuzzy");
+    assert_eq!(
+        e.err("long_press", json!({"element_handle": odd})).0,
+        "INVALID_ELEMENT_HANDLE"
+    );
+    // Criteria without text record no mode.
+    let found = e.ok("find_elements", json!({"element_id":"loginBtn"}));
+    assert!(
+        found["elements"][0]["element_handle"]["lookup_hint"]
+            .get("match_mode")
+            .is_none()
+    );
+    assert_eq!(e.dev.screen(), Screen::Login);
+}
+
 #[test]
 fn long_press_reports_delivery_only() {
     let e = env();
@@ -1555,9 +1623,16 @@ fn verify_adds_evidence_and_include_cost_adds_cost() {
         ev["interactive_node_count"].as_u64().unwrap() > 10,
         "list rows are clickable"
     );
-    // The pre-action dump is the one the search already made: 2 dumps, 3 round trips.
+    // The pre-action dump is the one the search already made and the post-action dump travels
+    // with the tap: 2 dumps, 2 round trips.
     assert_eq!(r["cost"]["ui_dumps"], 2);
-    assert_eq!(r["cost"]["device_round_trips"], 3);
+    assert_eq!(r["cost"]["device_round_trips"], 2);
+    assert_eq!(
+        e.dev
+            .chained_dumps
+            .load(std::sync::atomic::Ordering::SeqCst),
+        1
+    );
     // Tapping "Later" changes nothing.
     e.ok("click", json!({"element_id":"backBtn"}));
     let r = e.ok("click", json!({"text":"Later","verify":true}));
@@ -1576,6 +1651,72 @@ fn verify_adds_evidence_and_include_cost_adds_cost() {
     // include_cost on a failing call goes to the error details.
     let (_, details) = e.err("click", json!({"text":"Nope","include_cost":true}));
     assert_eq!(details["cost"]["ui_dumps"], 1);
+}
+
+/// docs/tools.md "Beyond the reference", `verify`: evidence costs no round trip after the
+/// action (the post-action dump travels with it); a failed chained dump is `evidence_error`,
+/// never a failed action; a backend that cannot chain pays one more round trip.
+#[test]
+fn verify_evidence_rides_with_the_action() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let cost_of = |e: &Env, tool: &str, args: Value| {
+        let before = e.cost();
+        let r = e.ok(tool, args);
+        (r, e.cost() - before)
+    };
+    // Every UI action with verify: pre-action dump + action-with-dump.
+    let e = env();
+    let (r, c) = cost_of(&e, "press_key", json!({"key":"Home","verify":true}));
+    assert_eq!((c.round_trips, c.ui_dumps), (2, 2));
+    assert_eq!(r["evidence"]["changed_from_before"], true);
+    assert_eq!(e.dev.screen(), Screen::Desktop);
+    let e = env();
+    let (r, c) = cost_of(
+        &e,
+        "swipe",
+        json!({"from_x":600,"from_y":2000,"to_x":600,"to_y":800,"verify":true}),
+    );
+    assert_eq!(
+        (c.round_trips, c.ui_dumps),
+        (2, 2),
+        "no dump is needed for explicit coordinates"
+    );
+    assert!(r["evidence"]["digest"].is_string());
+    let (_, c) = cost_of(
+        &e,
+        "drag",
+        json!({"from_x":600,"from_y":2000,"to_x":600,"to_y":800,"verify":true}),
+    );
+    assert_eq!((c.round_trips, c.ui_dumps), (2, 2));
+    assert_eq!(e.dev.chained_dumps.load(SeqCst), 2);
+
+    // The chained dump fails: the action happened and says so; the evidence error says why.
+    let e = env();
+    e.dev.failing_chained_dumps.store(1, SeqCst);
+    let (r, c) = cost_of(&e, "click", json!({"text":"Login","verify":true}));
+    assert_eq!(r["dispatched"], true);
+    assert!(r.get("evidence").is_none());
+    let why = r["evidence_error"].as_str().unwrap();
+    assert!(
+        why.contains("post-action") && why.contains("DumpLayout failed"),
+        "{why}"
+    );
+    assert_eq!(c.round_trips, 2, "no retry behind the caller's back");
+    assert_eq!(e.dev.screen(), Screen::Home);
+
+    // Without verify nothing is chained and no dump follows the action.
+    let e = env();
+    let (r, c) = cost_of(&e, "click", json!({"text":"Login"}));
+    assert!(r.get("evidence").is_none());
+    assert_eq!((c.round_trips, c.ui_dumps), (2, 1));
+    assert_eq!(e.dev.chained_dumps.load(SeqCst), 0);
+
+    // A backend that cannot chain: the trait's default costs one more round trip.
+    let e = env();
+    e.dev.no_chaining.store(true, SeqCst);
+    let (r, c) = cost_of(&e, "click", json!({"text":"Login","verify":true}));
+    assert_eq!(r["evidence"]["changed_from_before"], true);
+    assert_eq!((c.round_trips, c.ui_dumps), (3, 2));
 }
 
 #[test]
@@ -1703,4 +1844,56 @@ fn every_tool_is_listed_with_schemas_annotations_and_policy() {
         wait["inputSchema"]["properties"]["state"]["enum"],
         json!(["found", "gone"])
     );
+}
+
+/// `verify` on the real stack: the hdc backend chains the tap with the dump observing it, so a
+/// click by search with evidence costs the search's dump plus ONE `hdc shell` (and the
+/// provider's own listing that resolves the route).
+#[test]
+fn verify_on_the_hdc_backend_costs_no_round_trip_after_the_action() {
+    use tapflow::device::hdc::{HdcClient, HdcConfig, HdcRoute};
+    use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
+    use tapflow::tools::DeviceProvider;
+    use tapflow::tools::hdc_provider::HdcProvider;
+
+    let dir = tempfile::tempdir().unwrap();
+    let sim = Arc::new(Simulator::new(SimOptions {
+        latency: Latency::None,
+        ..SimOptions::default()
+    }));
+    let client = || {
+        HdcClient::new(
+            HdcConfig::default(),
+            Arc::new(SimTransport::new(sim.clone(), dir.path())),
+        )
+    };
+    client()
+        .connect(HdcRoute::default())
+        .unwrap()
+        .start_app("com.tapflow.demo", "EntryAbility", None)
+        .unwrap();
+    let provider = Arc::new(HdcProvider(client()));
+    let ctx = ToolContext::new(provider.clone(), ToolConfig::default());
+    let engine = Engine::new();
+    let before = provider.cost().round_trips;
+    let env = engine.call(
+        "click",
+        json!({"element_id": "username", "verify": true, "include_cost": true}),
+        &ctx,
+    );
+    assert!(env.ok(), "{:?}", env.structured.error);
+    let v = env.to_value();
+    let schema = engine.get("click").unwrap().output_schema();
+    if let Err(e) = jsonschema::validate(&schema, &v["structuredContent"]) {
+        panic!("not schema-valid: {e}");
+    }
+    let r = env.result();
+    let listing = provider.cost().round_trips - before;
+    assert_eq!(listing, 1);
+    let device = r["cost"]["device_round_trips"].as_u64().unwrap() - listing;
+    assert_eq!(device, 2, "search dump + tap with its dump");
+    assert_eq!(r["cost"]["ui_dumps"], 2);
+    // Tapping the field focuses it and raises the keyboard: the screen changed.
+    assert_eq!(r["evidence"]["changed_from_before"], true);
+    assert!(r.get("evidence_error").is_none());
 }

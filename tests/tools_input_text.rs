@@ -7,7 +7,10 @@
 //! The device is [`FormPhone`], an in-test fake with real text-field behaviour: a tap focuses a
 //! field and raises an IME window, Ctrl+A / Backspace / MoveEnd edit at the caret, `uitest text`
 //! types short ASCII key by key and pastes anything else through the clipboard, password fields
-//! show one `•` per character. Knobs inject the faults each rule is about. (The shared
+//! show one `•` per character. Like the hdc backend, it answers `Device::act_then_tree` (an
+//! action and the dump observing it) in ONE round trip; the `no_chaining` knob makes it behave
+//! like a backend that cannot (the trait's default, two). Knobs inject the faults each rule is
+//! about. (The shared
 //! `tests/common/fake_device.rs` has no focus or editing model, so it is not used here.)
 
 use std::collections::BTreeMap;
@@ -113,6 +116,12 @@ struct Knobs {
     refuse_dumps_after: Option<u32>,
     /// ...this many times.
     refused_dumps: u32,
+    /// The n-th dump chained to an action (1-based) fails with this error; the action itself
+    /// went through.
+    fail_chained: Option<(u32, DeviceError)>,
+    /// Behave like a backend that cannot chain an action and its dump (the trait's default:
+    /// two round trips).
+    no_chaining: bool,
 }
 
 #[derive(Debug, Default)]
@@ -124,6 +133,8 @@ struct State {
     shown: Option<(u32, BTreeMap<u32, Field>)>,
     clipboard: String,
     acts: Vec<Act>,
+    /// Dumps that travelled with an action in one round trip.
+    chained: u32,
 }
 
 struct FormPhone {
@@ -256,6 +267,10 @@ impl FormPhone {
 
     fn clipboard(&self) -> String {
         self.state.lock().unwrap().clipboard.clone()
+    }
+
+    fn chained(&self) -> u32 {
+        self.state.lock().unwrap().chained
     }
 
     fn acts(&self) -> Vec<Act> {
@@ -401,30 +416,9 @@ impl FormPhone {
     }
 }
 
-fn unsupported(op: &str) -> DeviceError {
-    DeviceError::Unsupported {
-        op: op.into(),
-        backend: "form-phone".into(),
-    }
-}
-
-impl Device for FormPhone {
-    fn serial(&self) -> &str {
-        "FORM0001"
-    }
-    fn platform(&self) -> &'static str {
-        "harmonyos"
-    }
-    fn info(&self) -> DeviceResult<DeviceInfo> {
-        self.cost.round_trip();
-        Err(unsupported("info"))
-    }
-    fn power_state(&self) -> DeviceResult<PowerState> {
-        self.cost.round_trip();
-        Err(unsupported("power_state"))
-    }
-    fn ui_tree(&self, _scope: &DumpScope) -> DeviceResult<UiNode> {
-        self.cost.round_trip();
+impl FormPhone {
+    /// One dump as the device answers it (the caller counts the round trip).
+    fn dump(&self) -> DeviceResult<UiNode> {
         self.cost.ui_dump();
         {
             let mut k = self.knobs.lock().unwrap();
@@ -465,6 +459,60 @@ impl Device for FormPhone {
             .map(|f| f.text.clone());
         st.acts.push(Act::Dump { focused_value });
         Ok(tree)
+    }
+}
+
+fn unsupported(op: &str) -> DeviceError {
+    DeviceError::Unsupported {
+        op: op.into(),
+        backend: "form-phone".into(),
+    }
+}
+
+impl Device for FormPhone {
+    fn serial(&self) -> &str {
+        "FORM0001"
+    }
+    fn platform(&self) -> &'static str {
+        "harmonyos"
+    }
+    fn info(&self) -> DeviceResult<DeviceInfo> {
+        self.cost.round_trip();
+        Err(unsupported("info"))
+    }
+    fn power_state(&self) -> DeviceResult<PowerState> {
+        self.cost.round_trip();
+        Err(unsupported("power_state"))
+    }
+    fn ui_tree(&self, _scope: &DumpScope) -> DeviceResult<UiNode> {
+        self.cost.round_trip();
+        self.dump()
+    }
+    /// Mirrors the hdc backend: the action and the dump observing it are ONE round trip (the
+    /// action's own counts it); a refused action yields no tree.
+    fn act_then_tree(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
+        let action = self.act(action);
+        let chain = !self.knobs().no_chaining;
+        let tree = action.is_ok().then(|| {
+            if chain {
+                let n = {
+                    let mut st = self.state.lock().unwrap();
+                    st.chained += 1;
+                    st.chained
+                };
+                let mut k = self.knobs();
+                if k.fail_chained.as_ref().is_some_and(|(at, _)| *at == n) {
+                    let (_, e) = k.fail_chained.take().unwrap();
+                    self.cost.ui_dump();
+                    return Err(e);
+                }
+                drop(k);
+                self.dump()
+            } else {
+                self.ui_tree(scope)
+            }
+        });
+        ActObserved { action, tree }
     }
     fn windows(&self) -> DeviceResult<WindowTable> {
         self.cost.round_trip();
@@ -800,8 +848,14 @@ fn acceptance_handle_mode_digits_cost_at_most_six_round_trips() {
     e.phone.set_value(PIN, "0000");
     let r = e.ok(json!({"element_handle": handle(PIN, "pin"), "text": "123456"}));
     assert!(e.trips() <= 6, "round trips: {}", e.trips());
-    assert_eq!(e.trips(), 6);
+    // dump; click + dump (chained); Ctrl+A; text + dump (chained).
+    assert_eq!(e.trips(), 4);
     assert_eq!(e.phone.cost().ui_dumps, 3);
+    assert_eq!(
+        e.phone.chained(),
+        2,
+        "the click and the text each carry their observation"
+    );
     assert_eq!(e.phone.value(PIN), "123456");
     assert_eq!(r["input_strategy"], "direct");
     assert_eq!(r["clipboard_modified"], false);
@@ -861,8 +915,9 @@ fn rule_other_ascii_uses_the_sentinel_and_backspace_after_observation() {
         r["observations"], 2,
         "sentinel observation + final verification"
     );
-    // The sentinel route costs Backspace and one more observation than the others.
-    assert_eq!(e.trips(), 8);
+    // The sentinel route costs Backspace (chained with its observation) more than the others.
+    assert_eq!(e.trips(), 5);
+    assert_eq!(e.phone.chained(), 3);
     let acts = e.phone.acts();
     assert_eq!(shape(&acts), "DTDKXDKD");
     assert_eq!(texts(&acts), vec![format!("security{SENTINEL}")]);
@@ -956,7 +1011,7 @@ fn rule_unicode_uses_the_native_paste_route_byte_exact() {
         assert_eq!(r["input_strategy"], "native_paste", "{text}");
         assert_eq!(r["clipboard_modified"], true);
         assert_eq!(r["actual_text"], text);
-        assert_eq!(e.trips(), 6, "{text}");
+        assert_eq!(e.trips(), 4, "{text}");
         assert_eq!(
             texts(&e.phone.acts()),
             vec![text.to_string()],
@@ -1010,7 +1065,7 @@ fn rule_empty_text_in_replace_mode_clears_the_field() {
     assert_eq!(r["clipboard_modified"], false);
     assert_eq!(r["actual_text"], "");
     assert_eq!(r["before_text"], "to be cleared");
-    assert_eq!(e.trips(), 6);
+    assert_eq!(e.trips(), 4, "dump; click + dump; Ctrl+A; Backspace + dump");
     assert_eq!(
         keys(&e.phone.acts()),
         vec![CTRL_A.to_vec(), vec![BACKSPACE]]
@@ -1173,7 +1228,11 @@ fn rule_verification_polls_until_the_exact_value_is_visible() {
     let r = e.ok(json!({"element_handle": handle(PIN, "pin"), "text": "2024"}));
     assert_eq!(r["observations"], 3);
     assert_eq!(r["verified"], true);
-    assert_eq!(e.trips(), 8, "6 + two observations that saw the old value");
+    assert_eq!(
+        e.trips(),
+        6,
+        "4 + two plain dumps after the chained one saw the old value"
+    );
 }
 
 #[test]
@@ -1188,7 +1247,34 @@ fn rule_a_refused_dump_while_observing_is_ridden_out() {
     let r = e.ok(json!({"element_handle": handle(PIN, "pin"), "text": "31"}));
     assert_eq!(r["verified"], true);
     assert_eq!(r["observations"], 1, "refused dumps are not observations");
-    assert_eq!(e.trips(), 8, "but they are round trips");
+    // The refused chained dump rides along with the text; the refused plain one is a trip.
+    assert_eq!(e.trips(), 6, "but they are round trips");
+}
+
+#[test]
+fn rule_an_accepted_action_stays_dispatched_when_the_dump_chained_to_it_fails() {
+    // The text went through but the device vanished before the dump that rode with it: the
+    // device's own code ends the call, and the partial result says the text WAS sent.
+    // The focus click's chained dump succeeds; the one riding with the text fails.
+    let e = env();
+    e.phone.knobs().fail_chained = Some((
+        2,
+        DeviceError::Disconnected {
+            device_says: "[Fail]Device not found or connected".into(),
+        },
+    ));
+    let (code, d) =
+        e.err_with_partial(json!({"element_handle": handle(NAME, "name"), "text": "abc"}));
+    assert_eq!(code, "DEVICE_DISCONNECTED");
+    assert_eq!(d["dispatched"], true, "the text was accepted");
+    assert_eq!(d["focus_verified"], true);
+    assert_eq!(d["stage"], "observe_sentinel");
+    assert_eq!(
+        d["cleanup_performed"], false,
+        "no Backspace without the observation"
+    );
+    assert!(!keys(&e.phone.acts()).contains(&vec![BACKSPACE]));
+    assert_eq!(e.phone.value(NAME), format!("abc{SENTINEL}"));
 }
 
 #[test]
@@ -1304,7 +1390,7 @@ fn rule_search_mode_matches_exactly_one_element_and_is_verified_like_a_handle() 
     let e = env();
     let r = e.ok(json!({"element_id": "pin", "element_type": "TextInput", "bundle_name": BUNDLE, "text": "7"}));
     assert_eq!(r["resolved_via"], "search");
-    assert_eq!(e.trips(), 6);
+    assert_eq!(e.trips(), 4);
 
     let e = env();
     let (code, d) = e.err_with_partial(json!({"element_type": "TextInput", "text": "x"}));
@@ -1380,8 +1466,111 @@ fn rule_a_refused_text_command_keeps_the_partial_result() {
 fn rule_include_cost_reports_the_same_round_trips() {
     let e = env();
     let r = e.ok(json!({"element_handle": handle(PIN, "pin"), "text": "99", "include_cost": true}));
-    assert_eq!(r["cost"]["device_round_trips"], 6);
+    assert_eq!(r["cost"]["device_round_trips"], 4);
     assert_eq!(r["cost"]["ui_dumps"], 3);
+}
+
+/// Rule (acceptance): "input_text in handle mode ≤ 6 hdc calls", on every route. Each action
+/// followed by an observation carries it in the same round trip (docs/tools.md "Round trips");
+/// a backend that cannot chain pays one more per observation and still finishes correctly.
+#[test]
+fn round_trips_per_route_with_and_without_chaining() {
+    let h = |aid, id| handle(aid, id);
+    // (route, before value, arguments, chained trips, unchained trips, dumps)
+    let routes = [
+        (
+            "direct",
+            PIN,
+            "",
+            json!({"element_handle": h(PIN, "pin"), "text": "123456"}),
+            4,
+            6,
+            3,
+        ),
+        (
+            "native_paste",
+            NAME,
+            "",
+            json!({"element_handle": h(NAME, "name"), "text": "中文🎉"}),
+            4,
+            6,
+            3,
+        ),
+        (
+            "sentinel_paste",
+            NAME,
+            "",
+            json!({"element_handle": h(NAME, "name"), "text": "security"}),
+            5,
+            8,
+            4,
+        ),
+        (
+            "clear",
+            NAME,
+            "x",
+            json!({"element_handle": h(NAME, "name"), "text": ""}),
+            4,
+            6,
+            3,
+        ),
+        (
+            "append sentinel",
+            NAME,
+            "ab",
+            json!({"element_handle": h(NAME, "name"), "text": "cd", "mode": "append"}),
+            5,
+            8,
+            4,
+        ),
+        (
+            "append direct",
+            PIN,
+            "12",
+            json!({"element_handle": h(PIN, "pin"), "text": "34", "mode": "append"}),
+            4,
+            6,
+            3,
+        ),
+        (
+            "search sentinel",
+            NAME,
+            "",
+            json!({"element_id": "name", "text": "a b"}),
+            5,
+            8,
+            4,
+        ),
+        (
+            "coordinates",
+            NAME,
+            "",
+            json!({"x": center_of(NAME).x, "y": center_of(NAME).y, "text": "plain"}),
+            1,
+            1,
+            0,
+        ),
+    ];
+    for (route, aid, before, args, chained, unchained, dumps) in routes {
+        for chaining in [true, false] {
+            let e = env();
+            e.phone.knobs().no_chaining = !chaining;
+            e.phone.set_value(aid, before);
+            let r = e.ok(args.clone());
+            let want = if chaining { chained } else { unchained };
+            assert_eq!(e.trips(), want, "{route} (chaining: {chaining})");
+            assert_eq!(
+                e.phone.cost().ui_dumps,
+                dumps,
+                "{route} (chaining: {chaining})"
+            );
+            if route != "coordinates" {
+                assert!(e.trips() <= 6 || !chaining, "{route}");
+                assert_eq!(r["verified"], true, "{route}");
+                assert_eq!(r["actual_text"], r["text"], "{route}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -1455,11 +1644,106 @@ proptest! {
         let want = if append { format!("{before}{text}") } else { text.clone() };
         prop_assert_eq!(e.phone.value(NAME), want.clone());
         prop_assert_eq!(r["actual_text"].as_str(), Some(want.as_str()));
-        prop_assert!(e.trips() <= 8);
+        prop_assert!(e.trips() <= 5, "{} round trips", e.trips());
         // Rule: input_text never presses Shift or otherwise changes the IME: the only keys it
         // sends are select-all, MoveEnd and Backspace.
         for k in keys(&e.phone.acts()) {
             prop_assert!(k == CTRL_A.to_vec() || k == vec![MOVE_END] || k == vec![BACKSPACE], "{:?}", k);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The real hdc backend against the in-process simulator
+// ---------------------------------------------------------------------------------------------
+
+/// Acceptance on the real stack: the hdc backend (argv building, quoting, chaining, parsing)
+/// drives the simulated phone's demo app; the username field is found once with find_elements
+/// and its handle reused. Whatever the route, the field ends up exact and the device part of
+/// the cost stays ≤ 6 round trips (the provider's own `hdc list targets`, made to resolve the
+/// route, is measured separately and taken out).
+#[test]
+fn acceptance_on_the_hdc_backend_and_simulator_by_handle() {
+    use tapflow::device::hdc::{HdcClient, HdcConfig, HdcRoute};
+    use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
+    use tapflow::tools::hdc_provider::HdcProvider;
+
+    let dir = tempfile::tempdir().unwrap();
+    let sim = Arc::new(Simulator::new(SimOptions {
+        latency: Latency::None,
+        ..SimOptions::default()
+    }));
+    let client = || {
+        HdcClient::new(
+            HdcConfig::default(),
+            Arc::new(SimTransport::new(sim.clone(), dir.path())),
+        )
+    };
+    client()
+        .connect(HdcRoute::default())
+        .unwrap()
+        .start_app("com.tapflow.demo", "EntryAbility", None)
+        .unwrap();
+    let provider = Arc::new(HdcProvider(client()));
+    let ctx = ToolContext::new(provider.clone(), ToolConfig::default());
+    let engine = Engine::new();
+    let found = engine.call(
+        "find_elements",
+        json!({"element_id": "username", "bundle_name": "com.tapflow.demo"}),
+        &ctx,
+    );
+    assert!(found.ok(), "{:?}", found.structured.error);
+    let handle = found.result()["elements"][0]["element_handle"].clone();
+    assert_eq!(handle["type"], "TextInput");
+
+    let hostile = "it's \"q\" $HOME `id` $(rm -rf /) ; && || > /dev/null \\ %s {{v}}";
+    let cases = [
+        ("security", "sentinel_paste", 5),
+        ("12345", "direct", 4),
+        ("中文🎉", "native_paste", 4),
+        (hostile, "sentinel_paste", 5),
+    ];
+    for (text, strategy, trips) in cases {
+        let provider_before = provider.cost().round_trips;
+        let env = engine.call(
+            "input_text",
+            json!({"element_handle": handle, "text": text, "include_cost": true}),
+            &ctx,
+        );
+        let v = env.to_value();
+        let def = engine.get("input_text").unwrap();
+        if let Err(e) = jsonschema::validate(&def.output_schema(), &v["structuredContent"]) {
+            panic!(
+                "{text}: not schema-valid: {e}\n{:#}",
+                v["structuredContent"]
+            );
+        }
+        assert!(env.ok(), "{text}: {:?}", env.structured.error);
+        let r = env.result();
+        assert_eq!(r["verified"], true, "{text}");
+        assert_eq!(r["actual_text"], text, "{text}");
+        assert_eq!(r["input_strategy"], strategy, "{text}");
+        assert_eq!(r["resolved_via"], "element_handle", "{text}");
+        let provider_trips = provider.cost().round_trips - provider_before;
+        assert_eq!(
+            provider_trips, 1,
+            "{text}: the route is resolved with one listing"
+        );
+        let total = r["cost"]["device_round_trips"].as_u64().unwrap();
+        let device_trips = total - provider_trips;
+        assert!(
+            device_trips <= 6,
+            "{text}: {device_trips} device round trips"
+        );
+        // With no simulated faults every first observation is final.
+        assert_eq!(device_trips, trips, "{text}");
+    }
+
+    // What the app holds is what a fresh dump shows.
+    let seen = engine.call(
+        "find_elements",
+        json!({"element_id": "username", "bundle_name": "com.tapflow.demo"}),
+        &ctx,
+    );
+    assert_eq!(seen.result()["elements"][0]["text"], hostile);
 }

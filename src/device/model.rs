@@ -235,6 +235,10 @@ pub struct LookupHint {
     pub bundle_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
+    /// How `text` was compared when the handle was minted (`exact`, `contains`, `regex`), so a
+    /// stale handle is refreshed the same way. Absent (older handles): exact, then contains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_mode: Option<String>,
 }
 
 /// Connection state as `hdc list targets -v` prints it.

@@ -4,6 +4,12 @@
 //!
 //! Device access goes only through [`crate::device::Device`]; devices are found through the
 //! [`DeviceProvider`] trait so the CLI, the MCP server and tests can plug in any backend.
+//!
+//! With `verify`, the post-action observation travels with the action in one round trip
+//! ([`observing`]): evidence costs the pre-action dump (usually the one the step already made)
+//! and no round trip after the action.
+
+mod observing;
 
 use std::sync::Arc;
 use std::sync::mpsc;
@@ -11,10 +17,13 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::device::{Cost, Device, DeviceError, DeviceInfo, DumpScope, Target, UiNode};
+use crate::device::{
+    Cost, Device, DeviceError, DeviceInfo, DeviceResult, DumpScope, Target, UiAction, UiNode,
+};
 use crate::tools::config::ToolConfig;
 use crate::tools::envelope::ToolError;
 use crate::ui::digest::{Evidence, TreeDigest};
+use observing::{Observing, Slot};
 
 /// Where a call is routed (tool reference, "Shared Device Routing").
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
@@ -91,6 +100,8 @@ pub struct Call<'a> {
     tree: Option<Arc<UiNode>>,
     verify: bool,
     pre_action: Option<TreeDigest>,
+    /// With `verify`: where the device parks the tree dumped with the action.
+    post_action: Option<Slot>,
     evidence: Option<Evidence>,
     evidence_error: Option<String>,
     started: Instant,
@@ -107,6 +118,7 @@ impl<'a> Call<'a> {
             tree: None,
             verify,
             pre_action: None,
+            post_action: None,
             evidence: None,
             evidence_error: None,
             started: Instant::now(),
@@ -126,8 +138,13 @@ impl<'a> Call<'a> {
         if let Some(d) = &self.device {
             return Ok(d.clone());
         }
-        let d = self.ctx.provider.resolve(&self.route)?;
+        let mut d = self.ctx.provider.resolve(&self.route)?;
         self.cost_at_start = Some(d.cost());
+        if self.verify {
+            let slot = Slot::default();
+            self.post_action = Some(slot.clone());
+            d = Arc::new(Observing { inner: d, slot });
+        }
         self.device = Some(d.clone());
         Ok(d)
     }
@@ -186,14 +203,43 @@ impl<'a> Call<'a> {
         }
     }
 
+    /// Performs `action` and observes the whole screen right after it, in ONE round trip where
+    /// the backend can chain them (hdc). The observation, when it arrived, becomes the call's
+    /// current one; the action's verdict and the dump's are kept apart (see [`Acted`]).
+    /// `Err` only when no device could be resolved (nothing was sent).
+    pub fn act_then_observe(&mut self, action: &UiAction) -> Result<Acted, ToolError> {
+        let device = self.device()?;
+        self.invalidate();
+        let seen = device.act_then_tree(action, &DumpScope::default());
+        let tree = seen.tree.map(|t| t.map(Arc::new));
+        if let Some(Ok(t)) = &tree {
+            self.tree = Some(t.clone());
+        }
+        Ok(Acted {
+            action: seen.action,
+            tree,
+        })
+    }
+
+    /// Performs `action` alone (no observation), dropping the stale cached one.
+    pub fn act_only(&mut self, action: &UiAction) -> Result<Acted, ToolError> {
+        let device = self.device()?;
+        self.invalidate();
+        Ok(Acted {
+            action: device.act(action),
+            tree: None,
+        })
+    }
+
     /// Forget the cached observation (the device was acted upon).
     pub fn invalidate(&mut self) {
         self.tree = None;
     }
 
     /// Call right before acting on the device: with `verify`, records the pre-action digest
-    /// (reusing the observation the step already made, if any). Evidence is best-effort: a
-    /// failed observation never stops the action, it is reported as `evidence_error`.
+    /// (reusing the observation the step already made, if any) and arranges for the next UI
+    /// action to bring the post-action tree back with it. Evidence is best-effort: a failed
+    /// observation never stops the action, it is reported as `evidence_error`.
     pub fn before_action(&mut self) -> Result<(), ToolError> {
         if self.verify && self.pre_action.is_none() && self.evidence_error.is_none() {
             match self.ui_tree() {
@@ -201,16 +247,36 @@ impl<'a> Call<'a> {
                 Err(e) => self.evidence_error = Some(format!("pre-action observation failed: {e}")),
             }
         }
+        if self.verify && self.evidence_error.is_none() {
+            self.device()?;
+            if let Some(slot) = &self.post_action {
+                let mut p = slot.lock().unwrap_or_else(|p| p.into_inner());
+                p.armed = true;
+                p.tree = None;
+            }
+        }
         Ok(())
     }
 
-    /// Call right after acting: drops the stale observation and, with `verify`, dumps once more
-    /// and records the evidence (best-effort, like [`Call::before_action`]).
+    /// Call right after acting: drops the stale observation and, with `verify`, records the
+    /// evidence from the tree that came back with the action (one more dump only when the
+    /// action was not a UI action that could carry it, e.g. an app launch). Best-effort, like
+    /// [`Call::before_action`].
     pub fn after_action(&mut self) -> Result<(), ToolError> {
         self.invalidate();
+        let chained = self.post_action.as_ref().and_then(|slot| {
+            let mut p = slot.lock().unwrap_or_else(|p| p.into_inner());
+            p.armed = false;
+            p.tree.take()
+        });
         if self.verify && self.evidence_error.is_none() {
-            match self.fresh_ui_tree() {
+            let tree = match chained {
+                Some(t) => t.map(Arc::new).map_err(tree_error),
+                None => self.fresh_ui_tree(),
+            };
+            match tree {
                 Ok(tree) => {
+                    self.tree = Some(tree.clone());
                     let pre = self.pre_action.take();
                     self.evidence = Some(Evidence::of(&tree, pre.as_ref()));
                 }
@@ -230,6 +296,15 @@ impl<'a> Call<'a> {
     pub fn take_evidence(&mut self) -> Option<Evidence> {
         self.evidence.take()
     }
+}
+
+/// What [`Call::act_then_observe`] saw: whether the device accepted the action (an `Err` when
+/// it refused it *or* when it is unknown whether it ran, so `dispatched` is never claimed on
+/// doubt) and, only when it accepted it, the tree dumped right after it or why that failed.
+#[derive(Debug, Clone)]
+pub struct Acted {
+    pub action: DeviceResult<()>,
+    pub tree: Option<DeviceResult<Arc<UiNode>>>,
 }
 
 /// How a failed dump is reported: unparsable output is `INVALID_UI_TREE_PAYLOAD`, a refused

@@ -79,7 +79,7 @@ impl ToolDef {
     pub fn of<T: Tool>() -> Self {
         let mut input = schema_of::<T::Params>();
         add_common_inputs(&mut input, T::ROUTING, T::VERIFY, T::REQUIRED);
-        let mut result = schema_of::<T::Output>();
+        let mut result = result_schema_of::<T::Output>();
         add_common_outputs(&mut result, T::VERIFY);
         ToolDef {
             name: T::NAME,
@@ -279,9 +279,21 @@ fn run_def(
     }
 }
 
-/// A type's schema, inlined (no `$ref`; MCP clients handle flat schemas best).
+/// A type's schema as input (what deserialises), inlined (no `$ref`; MCP clients handle flat
+/// schemas best).
 pub fn schema_of<T: JsonSchema>() -> Value {
-    let generator = SchemaSettings::draft2020_12()
+    flat_schema::<T>(SchemaSettings::draft2020_12())
+}
+
+/// A type's schema as output (what *serialises*), inlined: a field skipped when empty
+/// (`skip_serializing_if`) is optional, a field always written (an `Option` as `null`
+/// included) is required. MCP clients validate `structuredContent` against this.
+pub fn result_schema_of<T: JsonSchema>() -> Value {
+    flat_schema::<T>(SchemaSettings::draft2020_12().for_serialize())
+}
+
+fn flat_schema<T: JsonSchema>(settings: SchemaSettings) -> Value {
+    let generator = settings
         .with(|s| {
             s.inline_subschemas = true;
         })
@@ -341,7 +353,7 @@ fn add_common_outputs(schema: &mut Value, verify: bool) {
     if verify {
         p.insert(
             "evidence".into(),
-            schema_of::<crate::ui::digest::Evidence>(),
+            result_schema_of::<crate::ui::digest::Evidence>(),
         );
         p.insert(
             "evidence_error".into(),
@@ -378,6 +390,36 @@ mod tests {
             Value::Array(a) => a.iter().for_each(|x| walk(x, f)),
             _ => {}
         }
+    }
+
+    #[test]
+    fn result_schemas_describe_what_is_serialised() {
+        #[derive(Serialize, schemars::JsonSchema)]
+        #[allow(dead_code)]
+        struct Out {
+            always: String,
+            /// Written as null when absent: present in every result.
+            nullable: Option<String>,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            only_when_some: Vec<String>,
+        }
+        let out = result_schema_of::<Out>();
+        assert_eq!(out["required"], json!(["always", "nullable"]));
+        // Inputs keep the deserialising view: an Option may be left out.
+        let input = schema_of::<Out>();
+        let req = input["required"].as_array().cloned().unwrap_or_default();
+        assert!(!req.contains(&json!("nullable")));
+
+        // logs_query's items skip empty context: the published schema must not require it.
+        let e = Engine::new();
+        let logs = e.get("logs_query").unwrap().result_schema();
+        let item = &logs["properties"]["items"]["items"];
+        let required = item["required"].as_array().cloned().unwrap_or_default();
+        assert!(
+            item["properties"].get("context_before").is_some(),
+            "{item:#}"
+        );
+        assert!(!required.contains(&json!("context_before")), "{item:#}");
     }
 
     #[test]

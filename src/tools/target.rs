@@ -250,10 +250,21 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
                 )
                 .with_details(json!({ "stale_handle": h })));
             };
-            // The hint's text is matched exactly, then as a substring (hints do not record the
-            // original match mode).
+            // The hint's text is compared as it was when the handle was minted (`match_mode`);
+            // hints without one (older handles) try exactly, then as a substring.
+            let modes = match hint.match_mode.as_deref() {
+                Some(name) => vec![TextMatch::parse(name).ok_or_else(|| {
+                    ToolError::new(
+                        "INVALID_ELEMENT_HANDLE",
+                        format!(
+                            "lookup_hint.match_mode must be exact, contains or regex, not {name:?}"
+                        ),
+                    )
+                })?],
+                None => vec![TextMatch::Exact, TextMatch::Contains],
+            };
             let mut hits_and_sel = None;
-            for mode in [TextMatch::Exact, TextMatch::Contains] {
+            for mode in modes {
                 let sel = Selector::from_hint(hint, mode)
                     .map_err(|e| ToolError::new("INVALID_ELEMENT_HANDLE", e))?;
                 if !sel.has_criteria() {

@@ -4,10 +4,12 @@
 //! `id` the node's `accessibilityId`, `compid` uitest's `hashcode` (`"<window>:<accessibilityId>"`),
 //! `type` the node type. It is *live* in a tree when a visible node has that `compid` (or that
 //! window and accessibility id), the same type, and — when the hint has a text — a text that
-//! still satisfies the hint. Otherwise it is stale and callers refresh it through the hint.
+//! still satisfies the hint (compared as its `match_mode` says; without one, as older handles
+//! were: equal or containing it). Otherwise it is stale and callers refresh it through the hint.
 
 use crate::device::model::{ElementHandle, LookupHint, UiNode};
 use crate::ui::matching::{Match, window_nodes};
+use crate::ui::selector::TextMatch;
 
 /// The handle for a found element.
 pub fn handle_of(m: &Match<'_>, hint: LookupHint) -> ElementHandle {
@@ -62,9 +64,14 @@ fn search<'a>(
     };
     if same {
         let type_ok = h.element_type.is_empty() || node.node_type() == h.element_type;
-        let text_ok = match h.lookup_hint.as_ref().and_then(|l| l.text.as_deref()) {
-            Some(t) => node.text() == t || node.text().contains(t),
-            None => true,
+        let text_ok = match h.lookup_hint.as_ref() {
+            Some(LookupHint {
+                text: Some(t),
+                match_mode: Some(mode),
+                ..
+            }) => TextMatch::parse(mode).is_some_and(|m| m.accepts(t, node.text())),
+            Some(LookupHint { text: Some(t), .. }) => node.text().contains(t.as_str()),
+            _ => true,
         };
         let bounds = node.bounds().filter(|b| !b.is_empty());
         return match (type_ok && text_ok, bounds) {

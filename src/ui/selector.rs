@@ -21,6 +21,34 @@ pub enum TextMatch {
     Regex,
 }
 
+impl TextMatch {
+    /// The name handles and parameters use.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextMatch::Exact => "exact",
+            TextMatch::Contains => "contains",
+            TextMatch::Regex => "regex",
+        }
+    }
+
+    /// The mode a name designates (`None` for anything else).
+    pub fn parse(name: &str) -> Option<TextMatch> {
+        [TextMatch::Exact, TextMatch::Contains, TextMatch::Regex]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+
+    /// Whether `have` satisfies `want` in this mode (`regex`: an expression that does not
+    /// compile satisfies nothing).
+    pub fn accepts(self, want: &str, have: &str) -> bool {
+        match self {
+            TextMatch::Exact => have == want,
+            TextMatch::Contains => have.contains(want),
+            TextMatch::Regex => Regex::new(want).is_ok_and(|r| r.is_match(have)),
+        }
+    }
+}
+
 /// Compiled search criteria.
 #[derive(Debug, Clone)]
 pub struct Selector {
@@ -62,7 +90,8 @@ impl Selector {
         self
     }
 
-    /// The selector a handle's lookup hint describes (text matched exactly).
+    /// The selector a handle's lookup hint describes, its text compared with `text_match`
+    /// (callers take it from the hint's `match_mode`).
     pub fn from_hint(hint: &LookupHint, text_match: TextMatch) -> Result<Self, String> {
         Ok(Selector::new(
             hint.text.clone(),
@@ -104,7 +133,8 @@ impl Selector {
         true
     }
 
-    /// The lookup hint a handle found by this selector carries (index only when needed).
+    /// The lookup hint a handle found by this selector carries (index only when needed; the
+    /// text's match mode whenever there is a text, so a refresh compares it the same way).
     pub fn hint(&self, index: Option<usize>) -> LookupHint {
         LookupHint {
             text: self.text.clone(),
@@ -112,6 +142,10 @@ impl Selector {
             element_id: self.element_id.clone(),
             bundle_name: self.bundle_name.clone(),
             index,
+            match_mode: self
+                .text
+                .as_ref()
+                .map(|_| self.text_match.name().to_string()),
         }
     }
 
@@ -186,5 +220,33 @@ mod tests {
                 .unwrap()
                 .has_criteria()
         );
+    }
+
+    #[test]
+    fn hints_record_the_text_match_mode() {
+        let re = Selector::new(Some("^A.+".into()), None, None, TextMatch::Regex).unwrap();
+        let hint = re.hint(Some(2));
+        assert_eq!(hint.match_mode.as_deref(), Some("regex"));
+        assert_eq!(hint.index, Some(2));
+        let back = Selector::from_hint(&hint, TextMatch::parse("regex").unwrap()).unwrap();
+        assert!(back.matches_node(&node("Alice", "Text", "")));
+        let by_type = Selector::new(None, Some("Text".into()), None, TextMatch::Exact).unwrap();
+        assert_eq!(by_type.hint(None).match_mode, None, "no text, no mode");
+        for m in [TextMatch::Exact, TextMatch::Contains, TextMatch::Regex] {
+            assert_eq!(TextMatch::parse(m.name()), Some(m));
+        }
+        assert_eq!(TextMatch::parse("fuzzy"), None);
+        assert!(TextMatch::Exact.accepts("ab", "ab") && !TextMatch::Exact.accepts("a", "ab"));
+        assert!(TextMatch::Contains.accepts("b", "abc"));
+        assert!(TextMatch::Regex.accepts("^a.c$", "abc"));
+        assert!(
+            !TextMatch::Regex.accepts("(", "("),
+            "a broken expression matches nothing"
+        );
+        // Serialised only when present, so older consumers see the handles they knew.
+        let v = serde_json::to_value(by_type.hint(None)).unwrap();
+        assert!(v.get("match_mode").is_none());
+        let old: LookupHint = serde_json::from_value(serde_json::json!({"text": "x"})).unwrap();
+        assert_eq!(old.match_mode, None);
     }
 }

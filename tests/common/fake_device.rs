@@ -79,6 +79,13 @@ pub struct FakeDevice {
     pub windows_name_bundles: Mutex<bool>,
     /// The next dump fails with exactly this error.
     pub next_dump_error: Mutex<Option<DeviceError>>,
+    /// The next N dumps chained to an action (`act_then_tree`) fail transiently.
+    pub failing_chained_dumps: AtomicU32,
+    /// Dumps that travelled with an action in one round trip.
+    pub chained_dumps: AtomicU32,
+    /// Behave like a backend that cannot chain an action and its dump (the trait's default:
+    /// two round trips). Off: one round trip, as the hdc backend does.
+    pub no_chaining: std::sync::atomic::AtomicBool,
     /// The next screenshot fails with exactly this error.
     pub next_screenshot_error: Mutex<Option<DeviceError>>,
     pub installed: Mutex<Vec<String>>,
@@ -104,6 +111,9 @@ impl FakeDevice {
             failing_dumps: AtomicU32::new(0),
             windows_name_bundles: Mutex::new(true),
             next_dump_error: Mutex::new(None),
+            failing_chained_dumps: AtomicU32::new(0),
+            chained_dumps: AtomicU32::new(0),
+            no_chaining: std::sync::atomic::AtomicBool::new(false),
             next_screenshot_error: Mutex::new(None),
             installed: Mutex::new(vec![
                 BUNDLE.to_string(),
@@ -469,6 +479,32 @@ fn package(bundle: &str) -> Option<PackageInfo> {
     Some(p)
 }
 
+impl FakeDevice {
+    /// One dump as the device answers it (the caller counts the round trip).
+    fn dump(&self) -> DeviceResult<UiNode> {
+        self.cost.ui_dump();
+        let latency = *self.dump_latency.lock().unwrap();
+        if !latency.is_zero() {
+            std::thread::sleep(latency); // simulated device time
+        }
+        if let Some(e) = self.next_dump_error.lock().unwrap().take() {
+            return Err(e);
+        }
+        if self
+            .failing_dumps
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+        {
+            return Err(DeviceError::Command {
+                code: "UI_TREE_FETCH_ERROR",
+                what: "uitest dumpLayout".into(),
+                device_says: "DumpLayout failed:get root failed".into(),
+            });
+        }
+        Ok(self.tree())
+    }
+}
+
 impl Device for FakeDevice {
     fn serial(&self) -> &str {
         &self.serial
@@ -498,26 +534,32 @@ impl Device for FakeDevice {
     }
     fn ui_tree(&self, _scope: &DumpScope) -> DeviceResult<UiNode> {
         self.trip();
-        self.cost.ui_dump();
-        let latency = *self.dump_latency.lock().unwrap();
-        if !latency.is_zero() {
-            std::thread::sleep(latency); // simulated device time
-        }
-        if let Some(e) = self.next_dump_error.lock().unwrap().take() {
-            return Err(e);
-        }
-        if self
-            .failing_dumps
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-            .is_ok()
-        {
-            return Err(DeviceError::Command {
-                code: "UI_TREE_FETCH_ERROR",
-                what: "uitest dumpLayout".into(),
-                device_says: "DumpLayout failed:get root failed".into(),
-            });
-        }
-        Ok(self.tree())
+        self.dump()
+    }
+    /// Mirrors the hdc backend: the action and the dump observing it are ONE round trip (the
+    /// action's own counts it); a refused action yields no tree.
+    fn act_then_tree(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
+        let action = self.act(action);
+        let tree = action.is_ok().then(|| {
+            if self.no_chaining.load(Ordering::SeqCst) {
+                return self.ui_tree(scope);
+            }
+            self.chained_dumps.fetch_add(1, Ordering::SeqCst);
+            if self
+                .failing_chained_dumps
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok()
+            {
+                self.cost.ui_dump();
+                return Err(DeviceError::Command {
+                    code: "UI_TREE_FETCH_ERROR",
+                    what: "uitest dumpLayout".into(),
+                    device_says: "DumpLayout failed:get root failed".into(),
+                });
+            }
+            self.dump()
+        });
+        ActObserved { action, tree }
     }
     fn windows(&self) -> DeviceResult<WindowTable> {
         self.trip();

@@ -2,10 +2,12 @@
 //! sentinel-bearing value (`expected + SENTINEL`) must have been observed before Backspace is
 //! sent, so a paste still in flight can never be cut short. After Backspace the field must show
 //! exactly the expected value, else `TEXT_CLEANUP_FAILED` (the sentinel or more may be gone or
-//! left; `actual_text` says what the field shows).
+//! left; `actual_text` says what the field shows). Backspace and the first observation after it
+//! travel together (one round trip on hdc).
 
 use serde_json::json;
 
+use crate::device::UiAction;
 use crate::device::model::{ElementHandle, KeyInput};
 use crate::tools::context::Call;
 use crate::tools::envelope::ToolError;
@@ -22,21 +24,27 @@ pub fn remove_sentinel(
     expected: &str,
     out: &mut Output,
 ) -> Result<Observed, ToolError> {
-    let device = call.device()?;
-    device
-        .key_event(&KeyInput::Codes(vec![keycode::DEL]))
-        .map_err(|e| {
+    let budget = call.config().input_verify_timeout_ms;
+    let backspace = UiAction::Key(KeyInput::Codes(vec![keycode::DEL]));
+    let acted = poll::act_observing(call, &backspace, budget)?;
+    acted.action.map_err(|e| {
             ToolError::from_device_op(e, "TEXT_CLEANUP_FAILED").with_details(json!({
                 "sentinel": SENTINEL.to_string(),
-                "reason": "the Backspace that removes the sentinel was refused",
+                "reason": "the Backspace that removes the sentinel was refused, or it is unknown whether it ran",
             }))
         })?;
-    call.invalidate();
     out.cleanup_performed = true;
     out.stage = "verify".into();
     // The cleanup gets its own verification budget: a slow paste must not eat it.
-    let deadline = poll::deadline_in(call.config().input_verify_timeout_ms);
-    let seen = until_value(call, handle, expected, deadline, &mut out.observations)?;
+    let deadline = poll::deadline_in(budget);
+    let seen = until_value(
+        call,
+        handle,
+        expected,
+        deadline,
+        acted.tree,
+        &mut out.observations,
+    )?;
     out.actual_text = seen.actual(expected);
     match seen {
         Observed::Exact | Observed::MaskedLength(_) => Ok(seen),

@@ -2,11 +2,15 @@
 //! target reports `focused: true` AND its window is the focused (foreground) window, within
 //! `INPUT_FOCUS_TIMEOUT_MS`. Nothing is typed or pressed before both are seen.
 //!
+//! The click and the first observation travel together (one round trip on hdc); further
+//! observations are plain dumps until the deadline, which starts when the click has returned.
+//!
 //! A failed click is `INPUT_FOCUS_DISPATCH_FAILED` (`focus_dispatched: false`); focus never
 //! observed is `INPUT_FOCUS_TIMEOUT` (`focus_dispatched: true`, `dispatched: false`).
 
 use serde_json::json;
 
+use crate::device::UiAction;
 use crate::device::model::{ElementHandle, Point, TapKind};
 use crate::tools::context::Call;
 use crate::tools::envelope::ToolError;
@@ -22,21 +26,28 @@ pub fn acquire(
     at: Point,
     out: &mut Output,
 ) -> Result<FieldView, ToolError> {
-    let device = call.device()?;
-    device
-        .tap(at, TapKind::Single)
+    let budget = call.config().input_focus_timeout_ms;
+    let acted = poll::act_observing(call, &UiAction::Tap(at, TapKind::Single), budget)?;
+    acted
+        .action
         .map_err(|e| ToolError::from_device_op(e, "INPUT_FOCUS_DISPATCH_FAILED"))?;
-    call.invalidate();
     out.focus_dispatched = true;
 
-    let deadline = poll::deadline_in(call.config().input_focus_timeout_ms);
+    let deadline = poll::deadline_in(budget);
     let mut observations = 0;
     let mut last: Option<(Option<FieldView>, Option<i64>)> = None;
-    let got = poll::until(call, handle, deadline, &mut observations, |view, tree| {
-        let fg = field::foreground_window_id(tree);
-        last = Some((view.cloned(), fg));
-        view.filter(|v| v.focused && v.window_foreground).cloned()
-    })?;
+    let got = poll::until(
+        call,
+        handle,
+        deadline,
+        acted.tree,
+        &mut observations,
+        |view, tree| {
+            let fg = field::foreground_window_id(tree);
+            last = Some((view.cloned(), fg));
+            view.filter(|v| v.focused && v.window_foreground).cloned()
+        },
+    )?;
     out.focus_observations = observations;
     if let Some((view, fg)) = &last {
         out.focused = view.as_ref().is_some_and(|v| v.focused);

@@ -9,8 +9,11 @@
 //! ([`verify`], [`cleanup`] for the sentinel route). Coordinate mode sends the text as given with
 //! `uitest uiInput inputText x y` and cannot verify anything.
 //!
-//! Round trips when every first observation succeeds: 6 (dump, click, dump, select/caret key,
-//! text, dump); the sentinel route adds Backspace and one dump (8). Coordinate mode: 1.
+//! Every action that is followed by an observation (the focus click, the text, the sentinel's
+//! Backspace) travels with that observation in one round trip ([`crate::device::Device::
+//! act_then_tree`]; later observations, if the first is not final, are plain dumps). Round trips
+//! when every first observation succeeds: 4 (dump; click + dump; select/caret key; text + dump);
+//! the sentinel route adds Backspace + dump (5). Coordinate mode: 1.
 //! Every failure after validation carries the partial result in `error.details`.
 
 pub mod cleanup;
@@ -24,6 +27,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use crate::device::UiAction;
 use crate::device::model::{ElementHandle, KeyInput, Point, TextTarget};
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
@@ -343,22 +347,27 @@ fn into_field(
         InputMode::Replace => vec![keycode::CTRL_LEFT, keycode::A],
         InputMode::Append => vec![keycode::MOVE_END],
     };
-    let device = call.device()?;
-    device
-        .key_event(&KeyInput::Codes(prepare))
+    // Nothing needs observing between this key and the text: it goes alone.
+    call.act_only(&UiAction::Key(KeyInput::Codes(prepare)))?
+        .action
         .map_err(|e| ToolError::from_device_op(e, "INPUT_TEXT_FAILED"))?;
 
+    // The text (or Backspace) and the first observation of its effect travel together; the
+    // verification budget starts when they have returned.
     out.stage = "dispatch".into();
-    match strategy.payload(text) {
-        Some(payload) => device.input_text(TextTarget::Focused, &payload),
-        None => device.key_event(&KeyInput::Codes(vec![keycode::DEL])),
-    }
-    .map_err(|e| ToolError::from_device_op(e, "INPUT_TEXT_FAILED"))?;
-    call.invalidate();
+    let action = match strategy.payload(text) {
+        Some(payload) => UiAction::Text(TextTarget::Focused, payload),
+        None => UiAction::Key(KeyInput::Codes(vec![keycode::DEL])),
+    };
+    let budget = call.config().input_verify_timeout_ms;
+    let acted = poll::act_observing(call, &action, budget)?;
+    acted
+        .action
+        .map_err(|e| ToolError::from_device_op(e, "INPUT_TEXT_FAILED"))?;
     out.dispatched = true;
     out.clipboard_modified = strategy.may_modify_clipboard();
 
-    let deadline = poll::deadline_in(call.config().input_verify_timeout_ms);
+    let deadline = poll::deadline_in(budget);
     let seen = if strategy == Strategy::SentinelPaste {
         out.stage = "observe_sentinel".into();
         let with_sentinel = format!("{expected}{SENTINEL}");
@@ -367,6 +376,7 @@ fn into_field(
             &handle,
             &with_sentinel,
             deadline,
+            acted.tree,
             &mut out.observations,
         )?;
         out.actual_text = seen.actual(&with_sentinel);
@@ -382,7 +392,14 @@ fn into_field(
         cleanup::remove_sentinel(call, &handle, &expected, out)?
     } else {
         out.stage = "verify".into();
-        let seen = until_value(call, &handle, &expected, deadline, &mut out.observations)?;
+        let seen = until_value(
+            call,
+            &handle,
+            &expected,
+            deadline,
+            acted.tree,
+            &mut out.observations,
+        )?;
         out.actual_text = seen.actual(&expected);
         seen
     };

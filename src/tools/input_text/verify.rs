@@ -6,9 +6,11 @@
 //! [`Observed::MaskedLength`] at once (waiting longer cannot reveal more), any other mask is
 //! waited on like a wrong value. Callers turn these outcomes into their error codes.
 
+use std::sync::Arc;
 use std::time::Instant;
 
-use crate::device::model::ElementHandle;
+use crate::device::DeviceResult;
+use crate::device::model::{ElementHandle, UiNode};
 use crate::tools::context::Call;
 use crate::tools::envelope::ToolError;
 use crate::tools::input_text::field::is_masked;
@@ -38,17 +40,19 @@ impl Observed {
     }
 }
 
-/// Polls until `expected` is the field's exact value (see the module doc).
+/// Polls until `expected` is the field's exact value (see the module doc); `first` is the
+/// observation chained to the action, if one was (see [`poll::until`]).
 pub fn until_value(
     call: &mut Call<'_>,
     handle: &ElementHandle,
     expected: &str,
     deadline: Instant,
+    first: Option<DeviceResult<Arc<UiNode>>>,
     observations: &mut u32,
 ) -> Result<Observed, ToolError> {
     let want_chars = expected.chars().count();
     let mut last: Option<String> = None;
-    let got = poll::until(call, handle, deadline, observations, |view, _| {
+    let got = poll::until(call, handle, deadline, first, observations, |view, _| {
         let text = view.map(|v| v.text.clone());
         last = text.clone();
         let text = text?;

@@ -10,12 +10,7 @@
 
 pub mod capture;
 
-use std::borrow::Cow;
-
 use chrono::{DateTime, FixedOffset};
-use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, Schema, SchemaGenerator};
-use serde::Serialize;
 
 use crate::logs::query::{DEFAULT_MAX_CRASH_REPORTS, DEFAULT_MAX_FILE_BYTES};
 use crate::logs::{LogsError, LogsQueryParams, LogsQueryResult, NoDevice, QueryEnv, execute};
@@ -53,9 +48,11 @@ impl Tool for LogsQuery {
     };
 
     type Params = LogsQueryParams;
-    type Output = LogsQueryOutput;
+    // The registry publishes result schemas as serialised (fields skipped when empty, such as
+    // an item's `context_before`, are optional), so the result type is used as is.
+    type Output = LogsQueryResult;
 
-    fn run(params: LogsQueryParams, call: &mut Call<'_>) -> Result<LogsQueryOutput, ToolError> {
+    fn run(params: LogsQueryParams, call: &mut Call<'_>) -> Result<LogsQueryResult, ToolError> {
         let env = query_env(call.config(), chrono::Local::now().fixed_offset());
         let result = if !needs_device(&params) {
             execute(&params, &env, &NoDevice)
@@ -65,29 +62,7 @@ impl Tool for LogsQuery {
             let capture = DeviceCapture::new(call.device()?);
             execute(&params, &env, &capture)
         };
-        result.map(LogsQueryOutput).map_err(tool_error)
-    }
-}
-
-/// The result as published: the schema describes what is *serialised* (a field skipped when
-/// empty, such as an item's `context_before`, is optional), because that is what MCP clients
-/// validate `structuredContent` against. The registry's default schema describes what
-/// deserialises, which would mark those fields required.
-#[derive(Debug, Clone, Serialize)]
-#[serde(transparent)]
-pub struct LogsQueryOutput(pub LogsQueryResult);
-
-impl JsonSchema for LogsQueryOutput {
-    fn schema_name() -> Cow<'static, str> {
-        LogsQueryResult::schema_name()
-    }
-
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        SchemaSettings::draft2020_12()
-            .for_serialize()
-            .with(|s| s.inline_subschemas = true)
-            .into_generator()
-            .subschema_for::<LogsQueryResult>()
+        result.map_err(tool_error)
     }
 }
 

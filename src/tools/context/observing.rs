@@ -1,0 +1,135 @@
+//! The device a `verify: true` call hands to its tool: every operation goes straight to the
+//! real device, except the one UI action (tap, gesture, text, key) sent between
+//! [`super::Call::before_action`] and [`super::Call::after_action`], which travels with the
+//! post-action dump in one round trip (`Device::act_then_tree`; one `hdc shell` on hdc). The
+//! tree is parked here for `after_action`, so `verify` evidence costs no round trip of its own.
+//!
+//! Tools keep calling `device.tap(..)` etc. as they always did; they need not know about it.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use crate::device::*;
+
+/// What `after_action` will read: whether the next action should be chained, and the tree
+/// that came back with it (`None`: no action was chained, or it was refused).
+#[derive(Debug, Default)]
+pub(super) struct PostAction {
+    pub armed: bool,
+    pub tree: Option<DeviceResult<UiNode>>,
+}
+
+pub(super) type Slot = Arc<Mutex<PostAction>>;
+
+pub(super) struct Observing {
+    pub inner: Arc<dyn Device>,
+    pub slot: Slot,
+}
+
+impl Observing {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PostAction> {
+        self.slot.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Sends `action`; when armed, chained with the dump that observes it (and disarmed).
+    fn send(&self, action: UiAction) -> DeviceResult<()> {
+        let armed = std::mem::take(&mut self.lock().armed);
+        if !armed {
+            return self.inner.act(&action);
+        }
+        let seen = self.inner.act_then_tree(&action, &DumpScope::default());
+        self.lock().tree = seen.tree;
+        seen.action
+    }
+}
+
+impl Device for Observing {
+    fn serial(&self) -> &str {
+        self.inner.serial()
+    }
+    fn platform(&self) -> &'static str {
+        self.inner.platform()
+    }
+    fn info(&self) -> DeviceResult<DeviceInfo> {
+        self.inner.info()
+    }
+    fn power_state(&self) -> DeviceResult<PowerState> {
+        self.inner.power_state()
+    }
+    fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode> {
+        self.inner.ui_tree(scope)
+    }
+    fn windows(&self) -> DeviceResult<WindowTable> {
+        self.inner.windows()
+    }
+    fn missions(&self) -> DeviceResult<Vec<Mission>> {
+        self.inner.missions()
+    }
+    fn tap(&self, at: Point, kind: TapKind) -> DeviceResult<()> {
+        self.send(UiAction::Tap(at, kind))
+    }
+    fn gesture(&self, gesture: &Gesture) -> DeviceResult<()> {
+        self.send(UiAction::Gesture(gesture.clone()))
+    }
+    fn input_text(&self, target: TextTarget, text: &str) -> DeviceResult<()> {
+        self.send(UiAction::Text(target, text.to_string()))
+    }
+    fn key_event(&self, key: &KeyInput) -> DeviceResult<()> {
+        self.send(UiAction::Key(key.clone()))
+    }
+    fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot> {
+        self.inner.screenshot(request)
+    }
+    fn install(&self, package: &Path, replace: bool) -> DeviceResult<()> {
+        self.inner.install(package, replace)
+    }
+    fn uninstall(&self, bundle: &str) -> DeviceResult<()> {
+        self.inner.uninstall(bundle)
+    }
+    fn start_app(&self, bundle: &str, ability: &str, module: Option<&str>) -> DeviceResult<()> {
+        self.inner.start_app(bundle, ability, module)
+    }
+    fn stop_app(&self, bundle: &str) -> DeviceResult<()> {
+        self.inner.stop_app(bundle)
+    }
+    fn clear_app_data(&self, bundle: &str) -> DeviceResult<()> {
+        self.inner.clear_app_data(bundle)
+    }
+    fn packages(&self) -> DeviceResult<Vec<String>> {
+        self.inner.packages()
+    }
+    fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo> {
+        self.inner.package_info(bundle)
+    }
+    fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>> {
+        self.inner.pid_of(bundle)
+    }
+    fn logs(&self, query: &LogQuery) -> DeviceResult<String> {
+        self.inner.logs(query)
+    }
+    fn clear_logs(&self) -> DeviceResult<()> {
+        self.inner.clear_logs()
+    }
+    fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>> {
+        self.inner.crash_files()
+    }
+    fn read_crash_file(&self, file_name: &str) -> DeviceResult<String> {
+        self.inner.read_crash_file(file_name)
+    }
+    fn cost(&self) -> Cost {
+        self.inner.cost()
+    }
+    fn act(&self, action: &UiAction) -> DeviceResult<()> {
+        self.send(action.clone())
+    }
+    /// An explicit chain is the caller's own observation; when armed it also serves as the
+    /// post-action tree.
+    fn act_then_tree(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
+        let armed = std::mem::take(&mut self.lock().armed);
+        let seen = self.inner.act_then_tree(action, scope);
+        if armed && scope == &DumpScope::default() {
+            self.lock().tree = seen.tree.clone();
+        }
+        seen
+    }
+}
