@@ -2,6 +2,8 @@
 //! config files once, at start-up, into a typed configuration passed down; nothing else in the
 //! crate calls `std::env`.
 
+pub mod demo_cmd;
+pub mod devices_cmd;
 pub mod sim_cmd;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +37,8 @@ pub struct Cli {
 pub enum Command {
     /// Run and control the simulated HarmonyOS device.
     Sim(sim_cmd::SimArgs),
+    /// List connected devices (serial, state, model, API level, screen size).
+    Devices(devices_cmd::DevicesArgs),
 }
 
 /// Entry point of the `tapflow` binary; returns the process exit code.
@@ -48,5 +52,6 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Sim(args) => sim_cmd::run(args),
+        Command::Devices(args) => devices_cmd::run(args, cli.hdc),
     }
 }
