@@ -178,3 +178,28 @@ fn sim_demo_runs_the_whole_scenario() {
     let img = image::open(&shots[0]).unwrap();
     assert_eq!((img.width(), img.height()), (1260, 2720));
 }
+
+#[test]
+fn devices_keeps_a_device_that_cannot_be_asked_with_the_reason() {
+    // Every device command fails transiently: the device is listed, its facts are missing and
+    // the row says why (listing itself is host-only and works).
+    let sim = Daemon::start(&["--faults", "fail=1"]);
+    let json = ok(tapflow()
+        .arg("--hdc")
+        .arg(sim.hdc())
+        .args(["devices", "--json"])
+        .output()
+        .unwrap());
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let row = &rows[0];
+    assert_eq!(row["state"], "Connected", "{json}");
+    assert!(row["model"].is_null());
+    assert_eq!(row["error"]["code"], "DEVICE_INFO_FAILED", "{json}");
+    assert!(
+        row["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("E000004"),
+        "{json}"
+    );
+}
