@@ -3,6 +3,8 @@
 //! crate calls `std::env`.
 
 pub mod flow_cmd;
+pub mod demo_cmd;
+pub mod devices_cmd;
 pub mod sim_cmd;
 pub mod tools_cmd;
 
@@ -49,6 +51,8 @@ pub enum Command {
     Tools(tools_cmd::ToolsArgs),
     /// Call one tool with JSON arguments and print its envelope.
     Tool(tools_cmd::ToolArgs),
+    /// List connected devices (serial, state, model, API level, screen size).
+    Devices(devices_cmd::DevicesArgs),
 }
 
 /// Entry point of the `tapflow` binary; returns the process exit code.
@@ -66,5 +70,6 @@ pub fn main() -> i32 {
         Command::Plan(args) => flow_cmd::run_plan(args),
         Command::Tools(args) => tools_cmd::list(args),
         Command::Tool(args) => tools_cmd::call(args, cli.hdc),
+        Command::Devices(args) => devices_cmd::run(args, cli.hdc),
     }
 }

@@ -37,6 +37,8 @@ pub enum SimCommand {
     /// The hdc client of the simulator (what `DIR/bin/hdc` runs): forwards argv to the daemon.
     #[command(disable_help_flag = true, disable_version_flag = true)]
     Hdc(HdcArgs),
+    /// Demonstrate tapflow: drive a simulated phone's demo app through the hdc backend.
+    Demo(super::demo_cmd::DemoArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -178,6 +180,7 @@ pub fn run(args: SimArgs) -> i32 {
             println!("{}", p.display());
             exit::SUCCESS
         }
+        SimCommand::Demo(a) => super::demo_cmd::run(a),
         SimCommand::Hdc(h) => {
             let dir = state_dir(&h.state_dir);
             let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));

@@ -1,0 +1,319 @@
+//! Every fault the simulator can inject (`--faults`, docs/sim.md) reaches the hdc backend's
+//! caller as the expected typed error (`DeviceError::code()`), never a panic, and never a hang
+//! past the operation's deadline. Wall-time bounds below are generous hang guards, not
+//! performance assertions.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
+use tapflow::device::{Device, DeviceError, DumpScope, TapKind, TextTarget, UiNode};
+use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+
+const DEMO: &str = "com.tapflow.demo";
+/// Hang guard: no single operation below may take longer than this.
+const HANG_GUARD: Duration = Duration::from_secs(10);
+
+fn simulator(faults: &str) -> Arc<Simulator> {
+    Arc::new(Simulator::new(SimOptions {
+        latency: Latency::None,
+        seed: 11,
+        faults: FaultSpec::parse(faults).expect("fault spec"),
+        ..Default::default()
+    }))
+}
+
+fn client(sim: Arc<Simulator>, config: HdcConfig) -> HdcClient {
+    HdcClient::new(
+        config,
+        Arc::new(SimTransport::new(sim, std::env::temp_dir())),
+    )
+}
+
+fn connect(faults: &str, config: HdcConfig) -> (Arc<Simulator>, HdcDevice) {
+    let sim = simulator(faults);
+    let device = client(sim.clone(), config)
+        .connect(HdcRoute::default())
+        .expect("connect (list targets is host-only and never faulted)");
+    (sim, device)
+}
+
+/// Runs `op`, asserting it returns within the hang guard (and so does not panic either: a
+/// panic would fail the test with its own message).
+fn timed<T>(what: &str, op: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let out = op();
+    let took = started.elapsed();
+    assert!(took < HANG_GUARD, "{what} took {took:?}");
+    out
+}
+
+fn err_code<T: std::fmt::Debug>(r: Result<T, DeviceError>) -> (&'static str, DeviceError) {
+    let e = r.expect_err("expected a typed error");
+    (e.code(), e)
+}
+
+fn username(tree: &UiNode) -> &UiNode {
+    tree.walk()
+        .find(|n| n.id() == "username")
+        .expect("username")
+}
+
+#[test]
+fn transient_failure_is_the_operations_code_and_retryable() {
+    let (_sim, device) = connect("fail=1", HdcConfig::default());
+    let (code, e) = err_code(timed("dump", || device.ui_tree(&DumpScope::default())));
+    assert_eq!(code, "UI_TREE_FETCH_ERROR", "{e}");
+    assert!(e.is_transient(), "{e:?}");
+    assert!(e.device_says().unwrap().contains("E000004"), "{e:?}");
+    let (code, _) = err_code(timed("start", || {
+        device.start_app(DEMO, "EntryAbility", None)
+    }));
+    assert_eq!(code, "RUN_APP_FAILED");
+    let (code, _) = err_code(timed("tap", || {
+        device.tap(tapflow::device::Point::new(10, 10), TapKind::Single)
+    }));
+    assert_eq!(code, "INPUT_FAILED");
+    let (code, _) = err_code(timed("info", || device.info()));
+    assert_eq!(code, "DEVICE_INFO_FAILED");
+}
+
+#[test]
+fn a_transient_failure_rate_is_retryable_to_success() {
+    // With half the commands failing, a caller that retries transient errors gets through.
+    let (_sim, device) = connect("fail=0.5", HdcConfig::default());
+    let mut failures = 0;
+    let tree = timed("dump with retries", || {
+        loop {
+            match device.ui_tree(&DumpScope::default()) {
+                Ok(t) => break t,
+                Err(e) => {
+                    assert!(e.is_transient(), "{e:?}");
+                    assert_eq!(e.code(), "UI_TREE_FETCH_ERROR");
+                    failures += 1;
+                    assert!(failures < 50, "never succeeded");
+                }
+            }
+        }
+    });
+    assert!(tree.node_count() > 1);
+}
+
+#[test]
+fn empty_dump_is_a_fetch_error() {
+    let (_sim, device) = connect("empty-dump=1", HdcConfig::default());
+    let (code, e) = err_code(timed("dump", || device.ui_tree(&DumpScope::default())));
+    assert_eq!(code, "UI_TREE_FETCH_ERROR", "{e}");
+    assert!(e.to_string().contains("no JSON"), "{e}");
+}
+
+#[test]
+fn truncated_dump_is_an_invalid_payload() {
+    let (_sim, device) = connect("truncate-dump=1", HdcConfig::default());
+    for _ in 0..5 {
+        let (code, e) = err_code(timed("dump", || device.ui_tree(&DumpScope::default())));
+        assert_eq!(code, "INVALID_UI_TREE_PAYLOAD", "{e}");
+    }
+}
+
+#[test]
+fn slow_dump_beyond_the_deadline_is_a_timeout() {
+    let config = HdcConfig {
+        dump_timeout: Duration::from_millis(400),
+        ..Default::default()
+    };
+    let (_sim, device) = connect("slow-dump=20s", config);
+    let started = Instant::now();
+    let (code, e) = err_code(timed("dump", || device.ui_tree(&DumpScope::default())));
+    assert_eq!(code, "HDC_TIMEOUT", "{e}");
+    assert!(e.to_string().contains("uitest dumpLayout"), "{e}");
+    // Killed at its deadline, not when the slow device would have answered.
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // Other commands are not slowed down.
+    timed("start", || device.start_app(DEMO, "EntryAbility", None)).expect("start");
+}
+
+#[test]
+fn slow_dump_within_the_deadline_still_succeeds() {
+    let (_sim, device) = connect("slow-dump=300ms", HdcConfig::default());
+    let started = Instant::now();
+    let tree = timed("dump", || device.ui_tree(&DumpScope::default())).expect("dump");
+    assert!(tree.node_count() > 1);
+    assert!(started.elapsed() >= Duration::from_millis(300));
+}
+
+#[test]
+fn slow_typing_beyond_the_deadline_is_a_timeout() {
+    let config = HdcConfig {
+        command_timeout: Duration::from_millis(500),
+        ..Default::default()
+    };
+    let (_sim, device) = connect("slow-chars=100ms", config);
+    device.start_app(DEMO, "EntryAbility", None).expect("start");
+    let tree = device.ui_tree(&DumpScope::default()).expect("dump");
+    let at = username(&tree).bounds().unwrap().center();
+    device.tap(at, TapKind::Single).expect("tap");
+    let (code, e) = err_code(timed("type", || {
+        device.input_text(
+            TextTarget::Focused,
+            "forty characters typed one key at a time",
+        )
+    }));
+    assert_eq!(code, "HDC_TIMEOUT", "{e}");
+}
+
+/// Dropped keys cannot be seen by uitest (it reports success), so the backend cannot report
+/// them either: `input_text` succeeds and only reading the field back shows the loss. This is
+/// why text steps must verify what arrived (the tool layer's job, not the transport's).
+#[test]
+fn dropped_characters_are_only_visible_by_reading_back() {
+    let (_sim, device) = connect("drop-chars=1", HdcConfig::default());
+    device.start_app(DEMO, "EntryAbility", None).expect("start");
+    let tree = device.ui_tree(&DumpScope::default()).expect("dump");
+    let at = username(&tree).bounds().unwrap().center();
+    device.tap(at, TapKind::Single).expect("tap");
+    timed("type", || device.input_text(TextTarget::Focused, "alice")).expect("uitest says ok");
+    let tree = device.ui_tree(&DumpScope::default()).expect("dump");
+    assert_eq!(username(&tree).text(), "", "every key was dropped");
+    // Pasted text (non-ASCII) is not typed key by key, so it is never dropped.
+    device
+        .input_text(TextTarget::Focused, "名前")
+        .expect("paste");
+    let tree = device.ui_tree(&DumpScope::default()).expect("dump");
+    assert_eq!(username(&tree).text(), "名前");
+}
+
+#[test]
+fn disconnect_after_n_commands_is_device_not_found_then_offline() {
+    let sim = simulator("disconnect-after=3");
+    let serial = sim.serials()[0].clone();
+    let client = client(sim.clone(), HdcConfig::default());
+    // Addressed by serial (`-t KEY`), as a tool call with `device_id` is.
+    let device = client.connect(HdcRoute::target(&serial)).expect("connect");
+    // The same device addressed without a key (the contract's "no device_id → no flags").
+    let unpinned = client.connect(HdcRoute::default()).expect("connect");
+    device.start_app(DEMO, "EntryAbility", None).expect("1st");
+    device.ui_tree(&DumpScope::default()).expect("2nd");
+    device.info().expect("3rd");
+    // hdc's words for an unplugged device: `[Fail][E001005] Device not found or connected`.
+    for (what, r) in [
+        ("dump", device.ui_tree(&DumpScope::default()).map(|_| ())),
+        (
+            "tap",
+            device.tap(tapflow::device::Point::new(5, 5), TapKind::Single),
+        ),
+        ("logs", device.logs(&Default::default()).map(|_| ())),
+    ] {
+        let (code, e) = err_code(r);
+        assert_eq!(code, "DEVICE_NOT_FOUND", "{what}: {e}");
+        assert!(e.device_says().unwrap().contains("E001005"), "{e:?}");
+    }
+    // Without a key hdc says `[Fail]No any connected target`: also not found.
+    let (code, e) = err_code(unpinned.ui_tree(&DumpScope::default()));
+    assert_eq!(code, "DEVICE_NOT_FOUND", "{e}");
+    // Reconnecting by serial: hdc lists it as Offline → DEVICE_DISCONNECTED.
+    let (code, e) = err_code(client.connect(HdcRoute::target(&serial)));
+    assert_eq!(code, "DEVICE_DISCONNECTED", "{e}");
+    // Without a serial: nothing usable is left.
+    let (code, e) = err_code(client.connect(HdcRoute::default()));
+    assert_eq!(code, "DEVICE_NOT_FOUND", "{e}");
+    assert!(client.list_targets().expect("listing still works").len() == 1);
+}
+
+#[test]
+fn every_fault_at_once_never_panics_or_hangs() {
+    // A noisy device: each operation either succeeds or fails with a documented code.
+    let known = [
+        "UI_TREE_FETCH_ERROR",
+        "INVALID_UI_TREE_PAYLOAD",
+        "HDC_TIMEOUT",
+        "INPUT_FAILED",
+        "RUN_APP_FAILED",
+        "DEVICE_INFO_FAILED",
+        "LOG_QUERY_FAILED",
+        "SCREENSHOT_ERROR",
+        "DEVICE_NOT_FOUND",
+    ];
+    let config = HdcConfig {
+        dump_timeout: Duration::from_millis(300),
+        command_timeout: Duration::from_millis(1500),
+        ..Default::default()
+    };
+    let (_sim, device) = connect(
+        "fail=0.2,empty-dump=0.2,truncate-dump=0.2,slow-dump=2s@0.2,drop-chars=0.3,disconnect-after=40",
+        config,
+    );
+    let started = Instant::now();
+    let mut codes = std::collections::BTreeMap::<&str, u32>::new();
+    for i in 0..45 {
+        let r: Result<(), DeviceError> = timed("op", || match i % 5 {
+            0 => device.start_app(DEMO, "EntryAbility", None),
+            1 => device.ui_tree(&DumpScope::default()).map(|_| ()),
+            2 => device.tap(tapflow::device::Point::new(600, 900), TapKind::Single),
+            3 => device.input_text(TextTarget::Focused, "abc"),
+            _ => device.info().map(|_| ()),
+        });
+        let code = match &r {
+            Ok(()) => "OK",
+            Err(e) => e.code(),
+        };
+        assert!(code == "OK" || known.contains(&code), "{r:?}");
+        *codes.entry(code).or_default() += 1;
+    }
+    assert!(started.elapsed() < Duration::from_secs(60));
+    // The device disconnected after its 40th command.
+    assert!(codes.contains_key("DEVICE_NOT_FOUND"), "{codes:?}");
+    assert!(codes.contains_key("OK"), "{codes:?}");
+}
+
+/// The process path: `hdc` (the simulator's executable) is killed at the dump deadline, and
+/// the daemon keeps answering other commands while the slow dump's device time runs out.
+#[test]
+fn slow_dump_through_the_hdc_executable_is_killed_at_its_deadline() {
+    use assert_cmd::cargo::CommandCargoExt;
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let tapflow = || Command::cargo_bin("tapflow").unwrap();
+    let out = tapflow()
+        .args([
+            "sim",
+            "start",
+            "--latency",
+            "none",
+            "--faults",
+            "slow-dump=20s",
+        ])
+        .arg("--state-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    struct Stop<'a>(&'a std::path::Path);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            let _ = Command::cargo_bin("tapflow")
+                .unwrap()
+                .args(["sim", "stop", "--state-dir"])
+                .arg(self.0)
+                .output();
+        }
+    }
+    let _stop = Stop(dir.path());
+    let client = HdcClient::with_process(HdcConfig {
+        program: dir.path().join("bin/hdc"),
+        dump_timeout: Duration::from_secs(1),
+        ..Default::default()
+    });
+    let device = client.connect(HdcRoute::default()).expect("connect");
+    let (code, e) = err_code(timed("dump", || device.ui_tree(&DumpScope::default())));
+    assert_eq!(code, "HDC_TIMEOUT", "{e}");
+    let started = Instant::now();
+    device
+        .start_app(DEMO, "EntryAbility", None)
+        .expect("the daemon still answers");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
