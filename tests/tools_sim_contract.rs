@@ -804,8 +804,9 @@ fn cases() -> Vec<Case> {
                 );
                 assert_eq!(r["evidence"]["changed_from_before"], true, "{r}");
                 assert_eq!(r["evidence"]["foreground_app"], DEMO);
-                // the pre-action digest reuses the search dump; the post-action tree is one more
-                assert_eq!(cost(&r), (3, 2));
+                // the pre-action digest reuses the search dump; the post-action tree rides in
+                // the same `hdc shell` as the tap (act_then_tree): 2 round trips, 2 dumps
+                assert_eq!(cost(&r), (2, 2));
                 let r = e.ok("press_key", json!({"key": "A", "verify": true}));
                 assert_eq!(r["evidence"]["changed_from_before"], false);
             },
