@@ -12,7 +12,8 @@ use serde_json::json;
 use crate::device::model::{Bounds, ImageFormat, ScreenshotRequest};
 use crate::tools::context::Call;
 use crate::tools::envelope::ToolError;
-use crate::tools::policy::{Hints, Policy, Risk};
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::presets;
 use crate::tools::registry::Tool;
 
 pub struct Screenshot;
@@ -58,17 +59,8 @@ impl Tool for Screenshot {
     const TITLE: &'static str = "Screenshot";
     const DESCRIPTION: &'static str =
         "Take a full-screen or region screenshot and save it as a PNG or JPEG file on the host.";
-    const POLICY: Policy = Policy {
-        risk: Risk::Read,
-        mutates_device: false,
-        writes_host_files: true,
-        needs_approval: false,
-    };
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
+    const POLICY: Policy = presets::READ_TO_HOST_FILE;
+    const HINTS: Hints = presets::IDEMPOTENT;
     type Params = Params;
     type Output = Output;
 
