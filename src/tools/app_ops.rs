@@ -1,7 +1,7 @@
 //! The tools that do one thing to an installed app named by its bundle (`stop_app`,
 //! `uninstall_app`, `clear_app_data`): one generic [`BundleTool`] runs them all, each tool file
 //! only says what it publishes, which device call it makes and how its result names the outcome.
-//! Also the `bundle_name` check every app tool shares ([`required_bundle`]).
+//! Also how every tool reads a `bundle_name` ([`given_bundle`], [`required_bundle`]).
 
 use std::marker::PhantomData;
 
@@ -14,11 +14,16 @@ use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 
-/// The trimmed `bundle_name`; absent or blank is the contract's `MISSING_BUNDLE_NAME`.
-pub fn required_bundle(given: Option<String>) -> Result<String, ToolError> {
+/// The trimmed `bundle_name`; blank counts as not given.
+pub fn given_bundle(given: Option<String>) -> Option<String> {
     given
         .map(|b| b.trim().to_string())
         .filter(|b| !b.is_empty())
+}
+
+/// The trimmed `bundle_name`; absent or blank is the contract's `MISSING_BUNDLE_NAME`.
+pub fn required_bundle(given: Option<String>) -> Result<String, ToolError> {
+    given_bundle(given)
         .ok_or_else(|| ToolError::new("MISSING_BUNDLE_NAME", "bundle_name is required"))
 }
 

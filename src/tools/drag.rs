@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 use crate::device::UiAction;
 use crate::device::model::Gesture;
 use crate::tools::context::Call;
+use crate::tools::coords::four;
 use crate::tools::envelope::ToolError;
-use crate::tools::gesture::{default_speed, dispatch, four};
+use crate::tools::gesture::{default_speed, dispatch};
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 

@@ -11,6 +11,7 @@ pub mod build_app;
 pub mod build_app_tool;
 pub mod config;
 pub mod context;
+pub mod coords;
 pub mod decode;
 pub mod envelope;
 pub mod policy;

@@ -11,6 +11,7 @@ use serde_json::json;
 
 use crate::device::model::{Bounds, ImageFormat, ScreenshotRequest};
 use crate::tools::context::Call;
+use crate::tools::coords::all_or_none;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::presets;
@@ -71,16 +72,10 @@ impl Tool for Screenshot {
             ("right", p.right),
             ("bottom", p.bottom),
         ];
-        let given = parts.iter().filter(|(_, v)| v.is_some()).count();
-        let region = match given {
-            0 => None,
-            4 => {
-                let b = Bounds::new(
-                    p.left.unwrap_or_default(),
-                    p.top.unwrap_or_default(),
-                    p.right.unwrap_or_default(),
-                    p.bottom.unwrap_or_default(),
-                );
+        let region = match all_or_none(parts) {
+            Ok(None) => None,
+            Ok(Some([left, top, right, bottom])) => {
+                let b = Bounds::new(left, top, right, bottom);
                 if b.left < 0 || b.top < 0 || b.is_empty() {
                     return Err(ToolError::invalid_param(
                         "right",
@@ -91,12 +86,7 @@ impl Tool for Screenshot {
                 }
                 Some(b)
             }
-            _ => {
-                let missing: Vec<&str> = parts
-                    .iter()
-                    .filter(|(_, v)| v.is_none())
-                    .map(|(n, _)| *n)
-                    .collect();
+            Err(missing) => {
                 return Err(ToolError::new(
                     "PARAM_CONFLICT",
                     format!(

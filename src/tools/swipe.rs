@@ -11,9 +11,10 @@ use serde::{Deserialize, Serialize};
 use crate::device::UiAction;
 use crate::device::model::{Bounds, Direction, Gesture, Point};
 use crate::tools::context::Call;
+use crate::tools::coords::four;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
-use crate::tools::gesture::{default_speed, dispatch, four};
+use crate::tools::gesture::{default_speed, dispatch};
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 
