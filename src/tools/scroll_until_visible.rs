@@ -13,11 +13,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::device::UiAction;
 use crate::device::model::{Bounds, Direction, Gesture, UiNode};
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
-use crate::tools::gesture::default_speed;
+use crate::tools::gesture::{default_speed, dispatch};
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::search::require_criteria;
@@ -129,7 +130,6 @@ impl Tool for ScrollUntilVisible {
         let sel = args.selector("text")?;
         let started = call.started();
         let deadline = started + Duration::from_millis(p.timeout_ms);
-        let device = call.device()?;
         let mut swipes = 0;
         let mut previous: Option<String> = None;
         let timeout = |swipes: u32| {
@@ -183,11 +183,12 @@ impl Tool for ScrollUntilVisible {
             if std::time::Instant::now() >= deadline {
                 return Err(timeout(swipes));
             }
-            device.gesture(&Gesture::Swipe {
+            let swipe = Gesture::Swipe {
                 from,
                 to,
                 speed: p.speed,
-            })?;
+            };
+            dispatch(call, &UiAction::Gesture(swipe))?;
             swipes += 1;
             previous = Some(digest);
         }
