@@ -21,6 +21,7 @@ use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy, Risk};
+use crate::tools::presets;
 use crate::tools::registry::{Routing, Tool};
 
 pub struct BuildApp;
@@ -50,11 +51,7 @@ impl Tool for BuildApp {
         writes_host_files: true,
         needs_approval: false,
     };
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = presets::IDEMPOTENT;
     const ROUTING: Routing = Routing::None;
     const CODES: FieldCodes = FieldCodes {
         value: &[

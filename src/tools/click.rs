@@ -7,13 +7,16 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::device::UiAction;
 use crate::device::model::{ElementHandle, TapKind};
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
+use crate::tools::gesture::dispatch;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
-use crate::tools::target::{SearchArgs, TargetMode, choose_mode, resolve};
+use crate::tools::search::search_args;
+use crate::tools::target::{TargetMode, choose_mode, resolve};
 use crate::ui::selector::TextMatch;
 
 pub struct Click;
@@ -64,26 +67,6 @@ pub struct Output {
     pub dispatched: bool,
 }
 
-pub(crate) fn search_args(
-    text: Option<String>,
-    element_type: Option<String>,
-    element_id: Option<String>,
-    bundle_name: Option<String>,
-    match_mode: Option<TextMatch>,
-    index: Option<usize>,
-) -> SearchArgs {
-    SearchArgs {
-        text_param: None,
-        text,
-        element_type,
-        element_id,
-        bundle_name,
-        window_id: None,
-        match_mode,
-        index,
-    }
-}
-
 /// Resolves the target and taps it; shared with long_press.
 pub(crate) fn tap(
     call: &mut Call<'_>,
@@ -91,10 +74,7 @@ pub(crate) fn tap(
     kind: TapKind,
 ) -> Result<crate::tools::target::Resolved, ToolError> {
     let resolved = resolve(call, &mode)?;
-    let device = call.device()?;
-    call.before_action()?;
-    device.tap(resolved.point, kind)?;
-    call.after_action()?;
+    dispatch(call, &UiAction::Tap(resolved.point, kind))?;
     Ok(resolved)
 }
 

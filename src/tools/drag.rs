@@ -3,12 +3,14 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::device::UiAction;
 use crate::device::model::Gesture;
 use crate::tools::context::Call;
+use crate::tools::coords::four;
 use crate::tools::envelope::ToolError;
+use crate::tools::gesture::{default_speed, dispatch};
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
-use crate::tools::swipe::{default_speed, four};
 
 pub struct Drag;
 
@@ -56,14 +58,12 @@ impl Tool for Drag {
                 "drag needs from_x, from_y, to_x and to_y",
             ));
         };
-        let device = call.device()?;
-        call.before_action()?;
-        device.gesture(&Gesture::Drag {
+        let drag = Gesture::Drag {
             from,
             to,
             speed: p.speed,
-        })?;
-        call.after_action()?;
+        };
+        dispatch(call, &UiAction::Gesture(drag))?;
         Ok(Output {
             from_x: from.x,
             from_y: from.y,

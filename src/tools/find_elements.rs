@@ -9,6 +9,7 @@ use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
+use crate::tools::search::require_criteria;
 use crate::tools::target::{ElementInfo, SearchArgs, describe_all, pick_one};
 use crate::ui::selector::TextMatch;
 
@@ -55,7 +56,6 @@ impl Tool for FindElements {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let args = SearchArgs {
-            text_param: None,
             text: p.text,
             element_type: p.element_type,
             element_id: p.element_id,
@@ -63,13 +63,9 @@ impl Tool for FindElements {
             window_id: p.window_id,
             match_mode: p.match_mode,
             index: p.index,
+            ..SearchArgs::default()
         };
-        if !args.has_criteria() {
-            return Err(ToolError::new(
-                "MISSING_SEARCH_CRITERIA",
-                "give at least one of text, element_type, element_id",
-            ));
-        }
+        require_criteria(&args, "MISSING_SEARCH_CRITERIA")?;
         let sel = args.selector("text")?;
         let tree = call.ui_tree()?;
         let elements = match args.index {

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::device::model::{UiNode, WindowInfo};
+use crate::tools::app_ops::given_bundle;
 use crate::tools::context::Call;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
@@ -65,10 +66,7 @@ impl Tool for GetUiTree {
     type Output = Output;
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let bundle = p
-            .bundle_name
-            .map(|b| b.trim().to_string())
-            .filter(|b| !b.is_empty());
+        let bundle = given_bundle(p.bundle_name);
         if bundle.is_none() && p.window_id.is_none() {
             let tree = call.ui_tree()?;
             return Ok(Output {

@@ -7,6 +7,7 @@ use serde_json::json;
 use crate::tools::context::Call;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy, Risk};
+use crate::tools::presets;
 use crate::tools::registry::Tool;
 
 pub struct InstallApp;
@@ -36,11 +37,7 @@ impl Tool for InstallApp {
         writes_host_files: false,
         needs_approval: true,
     };
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = presets::IDEMPOTENT;
     const REQUIRED: &'static [&'static str] = &["hap_path"];
     type Params = Params;
     type Output = Output;

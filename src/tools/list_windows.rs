@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::device::model::Bounds;
+use crate::tools::app_ops::given_bundle;
 use crate::tools::context::Call;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
@@ -65,10 +66,7 @@ impl Tool for ListWindows {
         let table = call.device()?.windows()?;
         let flags = foreground_flags(&table.windows);
         let total = table.windows.len();
-        let filter = p
-            .bundle_name
-            .map(|b| b.trim().to_string())
-            .filter(|b| !b.is_empty());
+        let filter = given_bundle(p.bundle_name);
         let windows: Vec<WindowEntry> = table
             .windows
             .iter()

@@ -6,12 +6,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::device::model::{ElementHandle, TapKind};
-use crate::tools::click::{search_args, tap};
+use crate::tools::click::tap;
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
+use crate::tools::search::search_args;
 use crate::tools::target::choose_mode;
 use crate::ui::selector::TextMatch;
 

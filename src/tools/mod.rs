@@ -6,13 +6,16 @@
 //! [`DeviceProvider`]), `ui` and `logs`. Must not read the environment (the CLI builds the
 //! [`ToolConfig`]) and must not use `run`, `mcp` or `cli`.
 
+pub mod app_ops;
 pub mod build_app;
 pub mod build_app_tool;
 pub mod config;
 pub mod context;
+pub mod coords;
 pub mod decode;
 pub mod envelope;
 pub mod policy;
+pub mod presets;
 pub mod provider;
 pub mod reference;
 pub mod registry;
@@ -22,6 +25,7 @@ pub mod clear_app_data;
 pub mod click;
 pub mod drag;
 pub mod find_elements;
+pub mod gesture;
 pub mod get_ui_tree;
 pub mod hdc_provider;
 pub mod input_text;
@@ -34,6 +38,7 @@ pub mod press_key;
 pub mod query_package;
 pub mod run_app;
 pub mod screenshot;
+pub mod search;
 pub mod scroll_until_visible;
 pub mod stop_app;
 pub mod swipe;

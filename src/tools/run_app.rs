@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::device::model::WindowInfo;
+use crate::tools::app_ops::required_bundle;
 use crate::tools::context::{Call, sleep_within};
 use crate::tools::envelope::{ToolError, is_infrastructure};
 use crate::tools::policy::{Hints, Policy};
@@ -70,26 +71,13 @@ impl Tool for RunApp {
     const DESCRIPTION: &'static str =
         "Launch an app (its main ability unless one is given) and verify that its window appears.";
     const POLICY: Policy = Policy::UI_ACTION;
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-    };
+    const HINTS: Hints = Hints::ACTION;
     const REQUIRED: &'static [&'static str] = &["bundle_name"];
     type Params = Params;
     type Output = Output;
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let Some(bundle) = p
-            .bundle_name
-            .map(|b| b.trim().to_string())
-            .filter(|b| !b.is_empty())
-        else {
-            return Err(ToolError::new(
-                "MISSING_BUNDLE_NAME",
-                "bundle_name is required",
-            ));
-        };
+        let bundle = required_bundle(p.bundle_name)?;
         let explicit = p
             .ability_name
             .map(|a| a.trim().to_string())

@@ -11,8 +11,10 @@ use serde_json::json;
 
 use crate::device::model::{Bounds, ImageFormat, ScreenshotRequest};
 use crate::tools::context::Call;
+use crate::tools::coords::all_or_none;
 use crate::tools::envelope::ToolError;
-use crate::tools::policy::{Hints, Policy, Risk};
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::presets;
 use crate::tools::registry::Tool;
 
 pub struct Screenshot;
@@ -58,17 +60,8 @@ impl Tool for Screenshot {
     const TITLE: &'static str = "Screenshot";
     const DESCRIPTION: &'static str =
         "Take a full-screen or region screenshot and save it as a PNG or JPEG file on the host.";
-    const POLICY: Policy = Policy {
-        risk: Risk::Read,
-        mutates_device: false,
-        writes_host_files: true,
-        needs_approval: false,
-    };
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
+    const POLICY: Policy = presets::READ_TO_HOST_FILE;
+    const HINTS: Hints = presets::IDEMPOTENT;
     type Params = Params;
     type Output = Output;
 
@@ -79,16 +72,10 @@ impl Tool for Screenshot {
             ("right", p.right),
             ("bottom", p.bottom),
         ];
-        let given = parts.iter().filter(|(_, v)| v.is_some()).count();
-        let region = match given {
-            0 => None,
-            4 => {
-                let b = Bounds::new(
-                    p.left.unwrap_or_default(),
-                    p.top.unwrap_or_default(),
-                    p.right.unwrap_or_default(),
-                    p.bottom.unwrap_or_default(),
-                );
+        let region = match all_or_none(parts) {
+            Ok(None) => None,
+            Ok(Some([left, top, right, bottom])) => {
+                let b = Bounds::new(left, top, right, bottom);
                 if b.left < 0 || b.top < 0 || b.is_empty() {
                     return Err(ToolError::invalid_param(
                         "right",
@@ -99,12 +86,7 @@ impl Tool for Screenshot {
                 }
                 Some(b)
             }
-            _ => {
-                let missing: Vec<&str> = parts
-                    .iter()
-                    .filter(|(_, v)| v.is_none())
-                    .map(|(n, _)| *n)
-                    .collect();
+            Err(missing) => {
                 return Err(ToolError::new(
                     "PARAM_CONFLICT",
                     format!(

@@ -13,13 +13,16 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::device::UiAction;
 use crate::device::model::{Bounds, Direction, Gesture, UiNode};
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
+use crate::tools::gesture::{default_speed, dispatch};
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
-use crate::tools::swipe::{default_speed, direction_points};
+use crate::tools::search::require_criteria;
+use crate::tools::swipe::direction_points;
 use crate::tools::target::{ElementInfo, SearchArgs, describe_all};
 use crate::ui::digest::TreeDigest;
 use crate::ui::matching::scope_tree;
@@ -116,25 +119,17 @@ impl Tool for ScrollUntilVisible {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let args = SearchArgs {
-            text_param: None,
             text: p.text,
             element_type: p.element_type,
             element_id: p.element_id,
             bundle_name: p.bundle_name.clone(),
-            window_id: None,
             match_mode: p.match_mode,
-            index: None,
+            ..SearchArgs::default()
         };
-        if !args.has_criteria() {
-            return Err(ToolError::new(
-                "MISSING_SEARCH_CRITERIA",
-                "give at least one of text, element_type, element_id",
-            ));
-        }
+        require_criteria(&args, "MISSING_SEARCH_CRITERIA")?;
         let sel = args.selector("text")?;
         let started = call.started();
         let deadline = started + Duration::from_millis(p.timeout_ms);
-        let device = call.device()?;
         let mut swipes = 0;
         let mut previous: Option<String> = None;
         let timeout = |swipes: u32| {
@@ -188,11 +183,12 @@ impl Tool for ScrollUntilVisible {
             if std::time::Instant::now() >= deadline {
                 return Err(timeout(swipes));
             }
-            device.gesture(&Gesture::Swipe {
+            let swipe = Gesture::Swipe {
                 from,
                 to,
                 speed: p.speed,
-            })?;
+            };
+            dispatch(call, &UiAction::Gesture(swipe))?;
             swipes += 1;
             previous = Some(digest);
         }

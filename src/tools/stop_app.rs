@@ -1,20 +1,16 @@
 //! `stop_app`: Force-stop a running app (aa force-stop).
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::tools::context::Call;
-use crate::tools::envelope::ToolError;
-use crate::tools::policy::{Hints, Policy, Risk};
-use crate::tools::registry::Tool;
+use crate::device::{Device, DeviceResult};
+use crate::tools::app_ops::{BundleOp, BundleTool};
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::presets;
 
-pub struct StopApp;
+pub type StopApp = BundleTool<Stop>;
 
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct Params {
-    /// Target app bundle.
-    pub bundle_name: Option<String>,
-}
+pub struct Stop;
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Output {
@@ -23,44 +19,24 @@ pub struct Output {
     pub stopped: bool,
 }
 
-impl Tool for StopApp {
+impl BundleOp for Stop {
     const NAME: &'static str = "stop_app";
     const TITLE: &'static str = "Stop app";
     const DESCRIPTION: &'static str = "Force-stop a running app (aa force-stop).";
-    const POLICY: Policy = Policy {
-        risk: Risk::Device,
-        mutates_device: true,
-        writes_host_files: false,
-        needs_approval: false,
-    };
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
-    const REQUIRED: &'static [&'static str] = &["bundle_name"];
-    type Params = Params;
+    const POLICY: Policy = Policy::UI_ACTION;
+    const HINTS: Hints = presets::IDEMPOTENT;
+    const FAILED: &'static str = "STOP_APP_FAILED";
     type Output = Output;
 
-    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let Some(bundle) = p
-            .bundle_name
-            .map(|b| b.trim().to_string())
-            .filter(|b| !b.is_empty())
-        else {
-            return Err(ToolError::new(
-                "MISSING_BUNDLE_NAME",
-                "bundle_name is required",
-            ));
-        };
-        let device = call.device()?;
-        device
-            .stop_app(&bundle)
-            .map_err(|e| ToolError::from_device_op(e, "STOP_APP_FAILED"))?;
-        Ok(Output {
-            device_id: device.serial().to_string(),
-            bundle_name: bundle,
+    fn act(device: &dyn Device, bundle: &str) -> DeviceResult<()> {
+        device.stop_app(bundle)
+    }
+
+    fn done(device_id: String, bundle_name: String) -> Output {
+        Output {
+            device_id,
+            bundle_name,
             stopped: true,
-        })
+        }
     }
 }

@@ -7,20 +7,18 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
+use crate::device::UiAction;
 use crate::device::model::{Bounds, Direction, Gesture, Point};
 use crate::tools::context::Call;
+use crate::tools::coords::four;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
+use crate::tools::gesture::{default_speed, dispatch};
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 
 pub struct Swipe;
-
-pub(crate) fn default_speed() -> u32 {
-    600
-}
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Params {
@@ -100,50 +98,6 @@ pub fn direction_points(area: Bounds, direction: Direction) -> (Point, Point) {
     }
 }
 
-/// All four coordinates or none (`MISSING_PARAMS` names the missing ones).
-pub(crate) fn four(
-    from_x: Option<i32>,
-    from_y: Option<i32>,
-    to_x: Option<i32>,
-    to_y: Option<i32>,
-) -> Result<Option<(Point, Point)>, ToolError> {
-    let named = [
-        ("from_x", from_x),
-        ("from_y", from_y),
-        ("to_x", to_x),
-        ("to_y", to_y),
-    ];
-    let missing: Vec<&str> = named
-        .iter()
-        .filter(|(_, v)| v.is_none())
-        .map(|(n, _)| *n)
-        .collect();
-    if missing.len() == 4 {
-        return Ok(None);
-    }
-    if !missing.is_empty() {
-        return Err(ToolError::new(
-            "MISSING_PARAMS",
-            format!(
-                "coordinate mode needs from_x, from_y, to_x and to_y; missing {}",
-                missing.join(", ")
-            ),
-        )
-        .with_details(json!({ "missing": missing })));
-    }
-    if let Some((n, _)) = named.iter().find(|(_, v)| v.is_some_and(|v| v < 0)) {
-        return Err(ToolError::invalid_param(
-            n,
-            "coordinates are physical pixels and cannot be negative",
-        ));
-    }
-    let v = |o: Option<i32>| o.unwrap_or_default();
-    Ok(Some((
-        Point::new(v(from_x), v(from_y)),
-        Point::new(v(to_x), v(to_y)),
-    )))
-}
-
 impl Tool for Swipe {
     const NAME: &'static str = "swipe";
     const TITLE: &'static str = "Swipe";
@@ -177,14 +131,12 @@ impl Tool for Swipe {
                 ));
             }
         };
-        let device = call.device()?;
-        call.before_action()?;
-        device.gesture(&Gesture::Swipe {
+        let swipe = Gesture::Swipe {
             from,
             to,
             speed: p.speed,
-        })?;
-        call.after_action()?;
+        };
+        dispatch(call, &UiAction::Gesture(swipe))?;
         Ok(Output {
             from_x: from.x,
             from_y: from.y,

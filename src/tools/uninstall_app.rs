@@ -1,20 +1,16 @@
 //! `uninstall_app`: Uninstall an app (its data is removed).
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::tools::context::Call;
-use crate::tools::envelope::ToolError;
-use crate::tools::policy::{Hints, Policy, Risk};
-use crate::tools::registry::Tool;
+use crate::device::{Device, DeviceResult};
+use crate::tools::app_ops::{BundleOp, BundleTool};
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::presets;
 
-pub struct UninstallApp;
+pub type UninstallApp = BundleTool<Uninstall>;
 
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct Params {
-    /// Target app bundle.
-    pub bundle_name: Option<String>,
-}
+pub struct Uninstall;
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Output {
@@ -23,44 +19,24 @@ pub struct Output {
     pub uninstalled: bool,
 }
 
-impl Tool for UninstallApp {
+impl BundleOp for Uninstall {
     const NAME: &'static str = "uninstall_app";
     const TITLE: &'static str = "Uninstall app";
     const DESCRIPTION: &'static str = "Uninstall an app (its data is removed).";
-    const POLICY: Policy = Policy {
-        risk: Risk::Dangerous,
-        mutates_device: true,
-        writes_host_files: false,
-        needs_approval: true,
-    };
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: true,
-        idempotent: true,
-    };
-    const REQUIRED: &'static [&'static str] = &["bundle_name"];
-    type Params = Params;
+    const POLICY: Policy = presets::REMOVES_DATA;
+    const HINTS: Hints = presets::DESTRUCTIVE_IDEMPOTENT;
+    const FAILED: &'static str = "UNINSTALL_FAILED";
     type Output = Output;
 
-    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let Some(bundle) = p
-            .bundle_name
-            .map(|b| b.trim().to_string())
-            .filter(|b| !b.is_empty())
-        else {
-            return Err(ToolError::new(
-                "MISSING_BUNDLE_NAME",
-                "bundle_name is required",
-            ));
-        };
-        let device = call.device()?;
-        device
-            .uninstall(&bundle)
-            .map_err(|e| ToolError::from_device_op(e, "UNINSTALL_FAILED"))?;
-        Ok(Output {
-            device_id: device.serial().to_string(),
-            bundle_name: bundle,
+    fn act(device: &dyn Device, bundle: &str) -> DeviceResult<()> {
+        device.uninstall(bundle)
+    }
+
+    fn done(device_id: String, bundle_name: String) -> Output {
+        Output {
+            device_id,
+            bundle_name,
             uninstalled: true,
-        })
+        }
     }
 }

@@ -13,12 +13,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::device::model::UiNode;
 use crate::tools::context::{Call, sleep_within};
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
+use crate::tools::search::require_criteria;
 use crate::tools::target::{ElementInfo, SearchArgs, describe_all};
 use crate::ui::selector::{Selector, TextMatch};
 
@@ -82,32 +82,36 @@ pub struct Output {
     pub polls: u32,
 }
 
-fn timeout(
-    state: WaitState,
-    started: Instant,
-    polls: u32,
-    last_count: Option<usize>,
-    last_error: Option<&ToolError>,
-) -> ToolError {
-    let elapsed = started.elapsed().as_millis() as u64;
-    ToolError::new(
-        "WAIT_TIMEOUT",
-        format!(
-            "the element was not {} within the time budget ({elapsed}ms elapsed)",
-            match state {
-                WaitState::Found => "found",
-                WaitState::Gone => "gone",
-            }
-        ),
-    )
-    .with_details(json!({
-        "state": state,
-        "satisfied": false,
-        "elapsed_ms": elapsed,
-        "polls": polls,
-        "last_match_count": last_count,
-        "last_error": last_error,
-    }))
+/// What the polls saw so far: reported in `WAIT_TIMEOUT`'s details.
+#[derive(Default)]
+struct Polls {
+    count: u32,
+    last_match_count: Option<usize>,
+    last_error: Option<ToolError>,
+}
+
+impl Polls {
+    fn timeout(&self, state: WaitState, started: Instant) -> ToolError {
+        let elapsed = started.elapsed().as_millis() as u64;
+        ToolError::new(
+            "WAIT_TIMEOUT",
+            format!(
+                "the element was not {} within the time budget ({elapsed}ms elapsed)",
+                match state {
+                    WaitState::Found => "found",
+                    WaitState::Gone => "gone",
+                }
+            ),
+        )
+        .with_details(json!({
+            "state": state,
+            "satisfied": false,
+            "elapsed_ms": elapsed,
+            "polls": self.count,
+            "last_match_count": self.last_match_count,
+            "last_error": self.last_error,
+        }))
+    }
 }
 
 impl Tool for WaitForElement {
@@ -134,21 +138,15 @@ impl Tool for WaitForElement {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let args = SearchArgs {
-            text_param: None,
             text: p.text,
             element_type: p.element_type,
             element_id: p.element_id,
             bundle_name: p.bundle_name,
             window_id: p.window_id,
             match_mode: p.match_mode,
-            index: None,
+            ..SearchArgs::default()
         };
-        if !args.has_criteria() {
-            return Err(ToolError::new(
-                "INVALID_WAIT_TARGET",
-                "give at least one of text, element_type, element_id",
-            ));
-        }
+        require_criteria(&args, "INVALID_WAIT_TARGET")?;
         if p.timeout_ms < 0 {
             return Err(ToolError::new("INVALID_TIMEOUT", "timeout_ms must be >= 0"));
         }
@@ -167,96 +165,66 @@ impl Tool for WaitForElement {
         }
         let index = p.index.unwrap_or(0);
         let started = call.started();
+        let mut polls = Polls::default();
         if p.timeout_ms == 0 {
-            return Err(timeout(p.state, started, 0, None, None));
+            return Err(polls.timeout(p.state, started));
         }
         let deadline = started + Duration::from_millis(p.timeout_ms as u64);
         let interval = Duration::from_millis(p.interval_ms as u64);
-        let satisfied = |tree: &UiNode| -> (bool, Vec<ElementInfo>) {
-            let found = describe_all(tree, &sel);
-            let ok = match p.state {
-                WaitState::Found => found.len() > index,
-                WaitState::Gone => found.is_empty(),
-            };
-            (ok, found)
-        };
-        let mut polls = 0;
-        let mut last_count = None;
-        let mut last_error = None;
-        loop {
+        // One poll: the matches when the wait is satisfied, `None` otherwise (a transient dump
+        // failure counts as a poll that saw nothing); `Err` at the deadline or on device loss.
+        let poll = |call: &mut Call<'_>, polls: &mut Polls| {
             let Some(obs) = call.observe(deadline)? else {
-                return Err(timeout(
-                    p.state,
-                    started,
-                    polls,
-                    last_count,
-                    last_error.as_ref(),
-                ));
+                return Err(polls.timeout(p.state, started));
             };
-            polls += 1;
+            polls.count += 1;
             match obs {
-                Err(e) => last_error = Some(e),
+                Err(e) => {
+                    polls.last_error = Some(e);
+                    Ok(None)
+                }
                 Ok(tree) => {
-                    let (ok, found) = satisfied(&tree);
-                    last_count = Some(found.len());
-                    if ok {
-                        let mut confirmed = Some(found);
-                        if !interval.is_zero() {
-                            if !sleep_within(interval, deadline) {
-                                return Err(timeout(
-                                    p.state,
-                                    started,
-                                    polls,
-                                    last_count,
-                                    last_error.as_ref(),
-                                ));
-                            }
-                            let Some(obs) = call.observe(deadline)? else {
-                                return Err(timeout(
-                                    p.state,
-                                    started,
-                                    polls,
-                                    last_count,
-                                    last_error.as_ref(),
-                                ));
-                            };
-                            polls += 1;
-                            confirmed = match obs {
-                                Ok(tree) => {
-                                    let (ok, found) = satisfied(&tree);
-                                    last_count = Some(found.len());
-                                    ok.then_some(found)
-                                }
-                                Err(e) => {
-                                    last_error = Some(e);
-                                    None
-                                }
-                            };
-                        }
-                        if let Some(found) = confirmed {
-                            return Ok(Output {
-                                state: p.state,
-                                satisfied: true,
-                                elapsed_ms: started.elapsed().as_millis() as u64,
-                                match_count: found.len(),
-                                element: match p.state {
-                                    WaitState::Found => found.into_iter().nth(index),
-                                    WaitState::Gone => None,
-                                },
-                                polls,
-                            });
-                        }
+                    let found = describe_all(&tree, &sel);
+                    polls.last_match_count = Some(found.len());
+                    let ok = match p.state {
+                        WaitState::Found => found.len() > index,
+                        WaitState::Gone => found.is_empty(),
+                    };
+                    Ok(ok.then_some(found))
+                }
+            }
+        };
+        loop {
+            if let Some(mut found) = poll(call, &mut polls)? {
+                // A satisfied poll is confirmed by one more, `interval_ms` later.
+                let confirmed = interval.is_zero() || {
+                    if !sleep_within(interval, deadline) {
+                        return Err(polls.timeout(p.state, started));
                     }
+                    match poll(call, &mut polls)? {
+                        Some(again) => {
+                            found = again;
+                            true
+                        }
+                        None => false,
+                    }
+                };
+                if confirmed {
+                    return Ok(Output {
+                        state: p.state,
+                        satisfied: true,
+                        elapsed_ms: started.elapsed().as_millis() as u64,
+                        match_count: found.len(),
+                        element: match p.state {
+                            WaitState::Found => found.into_iter().nth(index),
+                            WaitState::Gone => None,
+                        },
+                        polls: polls.count,
+                    });
                 }
             }
             if !sleep_within(interval, deadline) {
-                return Err(timeout(
-                    p.state,
-                    started,
-                    polls,
-                    last_count,
-                    last_error.as_ref(),
-                ));
+                return Err(polls.timeout(p.state, started));
             }
         }
     }

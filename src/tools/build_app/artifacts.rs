@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::params::Target;
-use super::project::{Project, SKIP_DIRS};
+use super::project::{Project, SKIP_DIRS, files_under};
 use super::result::{ArtifactSource, SignStatus};
 
 /// A located artifact.
@@ -144,28 +144,21 @@ fn from_metadata(module_root: &Path, product: &str) -> Option<PathBuf> {
 
 /// Newest-signed-first pick among `*.<ext>` under `dir`, skipping test packages (`ohosTest`).
 fn scan(dir: &Path, ext: &str) -> Option<PathBuf> {
-    let mut found: Vec<(bool, std::time::SystemTime, PathBuf)> = walkdir::WalkDir::new(dir)
-        .max_depth(4)
-        .into_iter()
-        .filter_entry(|e| {
-            e.depth() == 0 || !SKIP_DIRS[..2].contains(&e.file_name().to_string_lossy().as_ref())
-        })
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .filter(|p| p.extension().is_some_and(|x| x == ext))
-        .filter(|p| !p.to_string_lossy().to_lowercase().contains("ohostest"))
-        .map(|p| {
-            let unsigned = p
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().contains("unsigned"));
-            let mtime = p
-                .metadata()
-                .and_then(|m| m.modified())
-                .unwrap_or(std::time::UNIX_EPOCH);
-            (unsigned, mtime, p)
-        })
-        .collect();
+    let mut found: Vec<(bool, std::time::SystemTime, PathBuf)> =
+        files_under(dir, 4, &SKIP_DIRS[..2])
+            .filter(|p| p.extension().is_some_and(|x| x == ext))
+            .filter(|p| !p.to_string_lossy().to_lowercase().contains("ohostest"))
+            .map(|p| {
+                let unsigned = p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains("unsigned"));
+                let mtime = p
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .unwrap_or(std::time::UNIX_EPOCH);
+                (unsigned, mtime, p)
+            })
+            .collect();
     found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     found.into_iter().next().map(|(_, _, p)| p)
 }
@@ -173,11 +166,7 @@ fn scan(dir: &Path, ext: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn touch(p: &Path) {
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, b"x").unwrap();
-    }
+    use crate::tools::build_app::project::test_files::touch;
 
     #[test]
     fn hap_prefers_metadata_then_conventional_then_scan() {

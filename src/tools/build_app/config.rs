@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::error::{BuildError, Flow, codes};
 use super::process::Invocation;
+use super::project::files_under;
 
 /// Tool locations, time budget and signing secrets for `build_app`.
 #[derive(Debug, Clone)]
@@ -201,12 +202,7 @@ impl BuildConfig {
                 return Some(p);
             }
         }
-        walkdir::WalkDir::new(sdk)
-            .max_depth(8)
-            .into_iter()
-            .filter_map(Result::ok)
-            .find(|e| e.file_type().is_file() && e.file_name() == jar)
-            .map(|e| e.into_path())
+        files_under(sdk, 8, &[]).find(|p| p.file_name().is_some_and(|n| n == jar))
     }
 }
 

@@ -4,48 +4,33 @@
 
 use std::path::{Path, PathBuf};
 
-use super::artifacts::{self, module_outputs_dir};
-use super::config::ToolContext;
 use super::error::{BuildError, Flow, codes};
 use super::packing::{self, Extra, PackInputs};
-use super::params::Target;
-use super::project::SKIP_DIRS;
-use super::repack::RepackJob;
-use super::run::{Ctx, FlowOutput, clean_and_assemble};
-use super::signing;
+use super::project::{SKIP_DIRS, files_under};
+use super::repack::{BaseHap, Repacker};
+use super::run::{Ctx, FlowOutput};
 
 const ABI_DIRS: &[&str] = &["arm64-v8a", "armeabi-v7a", "x86_64", "x86"];
 
 pub fn run(ctx: &Ctx) -> Result<FlowOutput, BuildError> {
     let req = ctx.req;
     let flow = Flow::Hnp;
-    let module = artifacts::default_hap_module(&ctx.project, req.module_name.as_deref());
-    let module_root = ctx
-        .project
-        .module_root(&module)
-        .unwrap_or_else(|| req.project.join(&module));
-    let hnp_root = find_hnp_root(&module_root, &req.project).ok_or_else(|| {
+    let base = BaseHap::of(ctx);
+    let hnp_root = find_hnp_root(&base.root, &req.project).ok_or_else(|| {
         BuildError::new(
             codes::HNP_PACKAGE_NOT_FOUND,
             format!(
                 "target=hnp requires built HNP packages under a module hnp directory, for example {} containing ABI subdirectories with .hnp files",
-                module_root.join("hnp").display()
+                base.root.join("hnp").display()
             ),
         )
     })?;
-    let material = signing::resolve(&ctx.project, &req.product, flow)?;
-    let toolchain = ctx.cfg.toolchain(flow)?;
+    let repacker = Repacker::prepare(ctx, flow)?;
 
-    clean_and_assemble(
-        ctx,
-        Target::Hap,
-        req.module_name.as_deref(),
-        "build base hap",
-        codes::BUILD_FAILED,
-    )?;
-    let inputs = PackInputs::locate(flow, &module_root, &req.product)?;
-    let native = module_outputs_dir(&module_root, &req.product).join("native");
-    packing::reset_dir(flow, &native, &module_root)?;
+    repacker.build_base(ctx)?;
+    let inputs = PackInputs::locate(flow, &base.root, &req.product)?;
+    let native = base.outputs_dir(&req.product).join("native");
+    packing::reset_dir(flow, &native, &base.root)?;
     let children = std::fs::read_dir(&hnp_root).map_err(|e| {
         BuildError::new(
             flow.repack_error(),
@@ -56,22 +41,7 @@ pub fn run(ctx: &Ctx) -> Result<FlowOutput, BuildError> {
         packing::copy_into(flow, &child.path(), &native)?;
     }
 
-    let tools = ToolContext {
-        toolchain: &toolchain,
-        cfg: ctx.cfg,
-        cwd: &req.project,
-        deadline: ctx.deadline,
-    };
-    let job = RepackJob {
-        flow,
-        module: &module,
-        module_root: &module_root,
-        product: &req.product,
-        inputs: &inputs,
-        pack_info: &inputs.pack_info,
-        extra: Extra::Hnp(native),
-    };
-    let artifact = job.run(&tools, &material)?;
+    let artifact = repacker.run(ctx, &base, &inputs, &inputs.pack_info, &Extra::Hnp(native))?;
     Ok(FlowOutput {
         artifact,
         hsp_output_paths: Vec::new(),
@@ -108,17 +78,8 @@ fn first_hnp(dir: &Path) -> Option<PathBuf> {
     if !dir.is_dir() {
         return None;
     }
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .max_depth(8)
-        .into_iter()
-        .filter_entry(|e| {
-            e.depth() == 0
-                || !(e.file_type().is_dir()
-                    && SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
-        })
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "hnp"))
-        .map(|e| e.into_path())
+    let mut files: Vec<PathBuf> = files_under(dir, 8, SKIP_DIRS)
+        .filter(|p| p.extension().is_some_and(|x| x == "hnp"))
         .collect();
     files.sort();
     files.into_iter().next()
@@ -127,11 +88,7 @@ fn first_hnp(dir: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn touch(p: &Path) {
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, b"x").unwrap();
-    }
+    use crate::tools::build_app::project::test_files::touch;
 
     #[test]
     fn hnp_root_candidates_and_abi_rule() {

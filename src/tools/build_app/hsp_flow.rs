@@ -4,30 +4,21 @@
 //! Unlike the reference we check the cheap preconditions (module list, signing material, SDK jars) before
 //! any hvigor run, so a missing jar is reported in a second, not after a two-minute build.
 
-use super::artifacts::{self, module_outputs_dir};
-use super::config::ToolContext;
+use super::artifacts;
 use super::error::{BuildError, Flow, codes};
 use super::packing::{self, Extra, PackInputs};
 use super::params::Target;
 use super::project::Project;
-use super::repack::RepackJob;
+use super::repack::{BaseHap, Repacker};
 use super::run::{Ctx, FlowOutput, clean_and_assemble};
-use super::signing;
 
 pub fn run(ctx: &Ctx) -> Result<FlowOutput, BuildError> {
     let req = ctx.req;
     let flow = Flow::Hsp;
     let hsp_modules = select_modules(ctx)?;
-    let material = signing::resolve(&ctx.project, &req.product, flow)?;
-    let toolchain = ctx.cfg.toolchain(flow)?;
+    let repacker = Repacker::prepare(ctx, flow)?;
 
-    clean_and_assemble(
-        ctx,
-        Target::Hap,
-        req.module_name.as_deref(),
-        "build base hap",
-        codes::BUILD_FAILED,
-    )?;
+    repacker.build_base(ctx)?;
     let mut hsp_paths = Vec::new();
     for m in &hsp_modules {
         clean_and_assemble(
@@ -47,37 +38,19 @@ pub fn run(ctx: &Ctx) -> Result<FlowOutput, BuildError> {
         hsp_paths.push(found.path);
     }
 
-    let module = artifacts::default_hap_module(&ctx.project, req.module_name.as_deref());
-    let module_root = ctx
-        .project
-        .module_root(&module)
-        .unwrap_or_else(|| req.project.join(&module));
-    let inputs = PackInputs::locate(flow, &module_root, &req.product)?;
-    let outputs = module_outputs_dir(&module_root, &req.product);
+    let base = BaseHap::of(ctx);
+    let inputs = PackInputs::locate(flow, &base.root, &req.product)?;
+    let outputs = base.outputs_dir(&req.product);
     let shared_libs = outputs.join("shared_libs");
-    packing::reset_dir(flow, &shared_libs, &module_root)?;
+    packing::reset_dir(flow, &shared_libs, &base.root)?;
     for p in &hsp_paths {
         packing::copy_into(flow, p, &shared_libs)?;
     }
     let merged = outputs.join("hsp_pack_info").join("pack.info");
     packing::merge_pack_info(&inputs.pack_info, &hsp_paths, &merged)?;
 
-    let tools = ToolContext {
-        toolchain: &toolchain,
-        cfg: ctx.cfg,
-        cwd: &req.project,
-        deadline: ctx.deadline,
-    };
-    let job = RepackJob {
-        flow,
-        module: &module,
-        module_root: &module_root,
-        product: &req.product,
-        inputs: &inputs,
-        pack_info: &merged,
-        extra: Extra::SharedLibs(shared_libs.clone()),
-    };
-    let artifact = job.run(&tools, &material)?;
+    let extra = Extra::SharedLibs(shared_libs);
+    let artifact = repacker.run(ctx, &base, &inputs, &merged, &extra)?;
     Ok(FlowOutput {
         artifact,
         hsp_output_paths: hsp_paths.iter().map(|p| p.display().to_string()).collect(),

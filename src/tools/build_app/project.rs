@@ -17,6 +17,26 @@ pub const SKIP_DIRS: &[&str] = &[
     "__pycache__",
 ];
 
+/// Files under `dir` (down to `max_depth`), in walk order, never descending into a directory
+/// named in `skip`. A missing `dir` has none.
+pub fn files_under<'a>(
+    dir: &Path,
+    max_depth: usize,
+    skip: &'a [&'a str],
+) -> impl Iterator<Item = PathBuf> + 'a {
+    walkdir::WalkDir::new(dir)
+        .max_depth(max_depth)
+        .into_iter()
+        .filter_entry(move |e| {
+            e.depth() == 0
+                || !(e.file_type().is_dir()
+                    && skip.contains(&e.file_name().to_string_lossy().as_ref()))
+        })
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+}
+
 /// `base.join(rel)` without `.` components (`./entry` → `<base>/entry`), so reported paths are canonical-looking.
 pub fn join_clean(base: &Path, rel: &str) -> PathBuf {
     let mut out = base.to_path_buf();
@@ -139,22 +159,10 @@ impl Project {
         if root_profile.is_file() {
             out.push(root_profile.clone());
         }
-        let walker = walkdir::WalkDir::new(&self.root)
-            .max_depth(6)
-            .into_iter()
-            .filter_entry(|e| {
-                e.depth() == 0
-                    || !(e.file_type().is_dir()
-                        && SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
-            });
-        let mut others: Vec<PathBuf> = walker
-            .filter_map(Result::ok)
-            .filter(|e| {
-                e.file_type().is_file()
-                    && e.file_name() == "build-profile.json5"
-                    && e.path() != root_profile
+        let mut others: Vec<PathBuf> = files_under(&self.root, 6, SKIP_DIRS)
+            .filter(|p| {
+                p.file_name().is_some_and(|n| n == "build-profile.json5") && *p != root_profile
             })
-            .map(|e| e.into_path())
             .collect();
         others.sort();
         out.extend(others);
@@ -162,14 +170,27 @@ impl Project {
     }
 }
 
+/// Project files for the unit tests of this module and its siblings.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(super) mod test_files {
+    use std::path::Path;
 
-    fn write(p: &Path, text: &str) {
+    /// Writes `text` at `p`, creating its directories.
+    pub fn write(p: &Path, text: &str) {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
+
+    /// A file whose content does not matter.
+    pub fn touch(p: &Path) {
+        write(p, "x");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_files::write;
+    use super::*;
 
     #[test]
     fn json5_profile_modules_and_discovery() {
