@@ -83,7 +83,11 @@ fn swipe_with_verify_adds_only_the_evidence_dumps() {
         json!({"direction": "down", "speed": 40000, "verify": true}),
     );
     assert!(ok, "{r}");
-    assert_eq!(cost, (4, 2), "screen size + pre dump + swipe + post dump");
+    assert_eq!(
+        cost,
+        (3, 2),
+        "screen size + pre dump + swipe chained with the post dump (act_then_tree)"
+    );
     assert!(r["evidence"]["digest"].is_string(), "{r}");
 }
 
