@@ -2,6 +2,7 @@
 //! config files once, at start-up, into a typed configuration passed down; nothing else in the
 //! crate calls `std::env`.
 
+pub mod flow_cmd;
 pub mod sim_cmd;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +36,10 @@ pub struct Cli {
 pub enum Command {
     /// Run and control the simulated HarmonyOS device.
     Sim(sim_cmd::SimArgs),
+    /// Check flow files: report every error at once, with file:line:col.
+    Validate(flow_cmd::ValidateArgs),
+    /// Print the compiled plan of flow files (steps, arguments, deadlines, devices).
+    Plan(flow_cmd::PlanArgs),
 }
 
 /// Entry point of the `tapflow` binary; returns the process exit code.
@@ -48,5 +53,7 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Sim(args) => sim_cmd::run(args),
+        Command::Validate(args) => flow_cmd::run_validate(args),
+        Command::Plan(args) => flow_cmd::run_plan(args),
     }
 }

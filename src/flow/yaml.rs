@@ -1,0 +1,350 @@
+//! YAML text → a generic node tree with a byte span on every node (mapping keys included).
+//!
+//! Built on serde-saphyr: its `Spanned<T>` wrapper reports the character *and* byte range of
+//! every scalar and the start of every collection, which is all the flow format needs, so the
+//! lower-level parser event API is not used. Scalars are resolved with YAML 1.2 core rules
+//! (`strict_booleans`: `yes`/`no`/`on`/`off` stay strings). Anchors and aliases are expanded by
+//! serde-saphyr (with its alias budget, so "billion laughs" inputs fail cleanly).
+
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+
+use super::diag::Diagnostic;
+use super::source::{SourceFile, Span};
+
+/// A YAML node and where it is in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub value: Value,
+    /// For scalars the whole token (quotes included); for collections their first character.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// Integers above `i64::MAX`.
+    UInt(u64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Node>),
+    Map(Vec<(Key, Node)>),
+}
+
+/// A mapping key: always read as text (a key `1:` is the string `"1"`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    pub name: String,
+    pub span: Span,
+}
+
+impl Node {
+    /// Name of the YAML type, for "expected X, found Y" messages.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) | Value::UInt(_) => "an integer",
+            Value::Float(_) => "a number",
+            Value::Str(_) => "a string",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a mapping",
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&[(Key, Node)]> {
+        match &self.value {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn is_scalar(&self) -> bool {
+        !matches!(self.value, Value::Seq(_) | Value::Map(_))
+    }
+
+    /// The scalar as text, as the user wrote it for plain numbers and booleans (so that
+    /// `text: 007` stays `007` when a string is expected), or `None` for collections and null.
+    pub fn scalar_text(&self, src: &SourceFile) -> Option<String> {
+        match &self.value {
+            Value::Str(s) => Some(s.clone()),
+            Value::Bool(_) | Value::Int(_) | Value::UInt(_) | Value::Float(_) => {
+                Some(src.slice(self.span).to_string())
+            }
+            _ => None,
+        }
+    }
+
+    /// Looks a key up in a mapping node.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.name == key)
+            .map(|(_, v)| v)
+    }
+}
+
+/// Parses one YAML document. Syntax errors come back as a single diagnostic at the parser's
+/// position (a YAML parser cannot resynchronise reliably, so later errors would be noise).
+pub fn parse(src: &SourceFile) -> Result<Node, Box<Diagnostic>> {
+    let options = serde_saphyr::options! {
+        strict_booleans: true,
+        with_snippet: false,
+    };
+    let parsed: Result<Spanned<RawNode>, _> =
+        serde_saphyr::from_str_with_options(src.text(), options);
+    match parsed {
+        Ok(root) => Ok(convert(src, root)),
+        Err(e) => Err(Box::new(syntax_diagnostic(src, &e))),
+    }
+}
+
+fn syntax_diagnostic(src: &SourceFile, e: &serde_saphyr::Error) -> Diagnostic {
+    let rendered = e.to_string();
+    let first = rendered.lines().next().unwrap_or("invalid YAML");
+    let message = strip_location_prefix(first);
+    let (offset, len) = match e.location() {
+        Some(loc) if loc.line() > 0 => {
+            let start = match loc.span().byte_offset() {
+                Some(b) if loc.span().byte_len().is_some() => b as usize,
+                _ => src.offset_of(loc.line() as usize, loc.column() as usize),
+            };
+            (start, loc.span().byte_len().unwrap_or(0) as usize)
+        }
+        _ => (src.text().len(), 0),
+    };
+    let help = if message.contains("duplicate mapping key") {
+        Some("each key may appear once per mapping; remove or rename one of them".to_string())
+    } else if message.contains("tab") {
+        Some("indent with spaces; YAML does not allow tabs for indentation".to_string())
+    } else {
+        None
+    };
+    Diagnostic::error(
+        src,
+        Span::new(offset, offset + len),
+        "yaml-syntax",
+        format!("invalid YAML: {message}"),
+        "here",
+    )
+    .with_help_opt(help)
+}
+
+/// serde-saphyr prefixes messages with `error: line N column M: `; we print positions ourselves.
+fn strip_location_prefix(msg: &str) -> String {
+    let mut m = msg.trim_start_matches("error: ");
+    if let Some(rest) = m.strip_prefix("line ")
+        && let Some(idx) = rest.find(": ")
+        && rest[..idx].contains("column")
+    {
+        m = &rest[idx + 2..];
+    }
+    let m = m.split(", set DuplicateKeyPolicy").next().unwrap_or(m);
+    static SUFFIX: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\s*at line \d+,? column \d+\s*$").expect("valid regex")
+    });
+    SUFFIX.replace(m, "").into_owned()
+}
+
+fn span_of<T>(src: &SourceFile, s: &Spanned<T>) -> Span {
+    let loc = s.referenced;
+    let sp = loc.span();
+    let start = match sp.byte_offset() {
+        Some(b) => b as usize,
+        None if loc.line() > 0 => src.offset_of(loc.line() as usize, loc.column() as usize),
+        None => 0,
+    };
+    let len = sp.byte_len().unwrap_or(0) as usize;
+    Span::new(src.clamp(start), src.clamp(start + len))
+}
+
+fn convert(src: &SourceFile, raw: Spanned<RawNode>) -> Node {
+    let span = span_of(src, &raw);
+    let value = match raw.value {
+        RawNode::Null => Value::Null,
+        RawNode::Bool(b) => Value::Bool(b),
+        RawNode::Int(i) => Value::Int(i),
+        RawNode::UInt(u) => match i64::try_from(u) {
+            Ok(i) => Value::Int(i),
+            Err(_) => Value::UInt(u),
+        },
+        RawNode::Float(f) => Value::Float(f),
+        RawNode::Str(s) => Value::Str(s),
+        RawNode::Seq(items) => Value::Seq(items.into_iter().map(|n| convert(src, n)).collect()),
+        RawNode::Map(entries) => Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| {
+                    let kspan = span_of(src, &k);
+                    let name = match &k.value {
+                        RawNode::Str(s) => s.clone(),
+                        RawNode::Null => String::new(),
+                        _ => src.slice(kspan).to_string(),
+                    };
+                    (Key { name, span: kspan }, convert(src, v))
+                })
+                .collect(),
+        ),
+    };
+    // Collections only carry their start; a mapping is better pointed at by its first key.
+    let span = match &value {
+        Value::Map(m) if span.is_empty() => m.first().map_or(span, |(k, _)| k.span),
+        _ => span,
+    };
+    Node { value, span }
+}
+
+/// What serde-saphyr hands us: an untyped tree whose children keep their spans.
+enum RawNode {
+    Null,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Spanned<RawNode>>),
+    Map(Vec<(Spanned<RawNode>, Spanned<RawNode>)>),
+}
+
+impl<'de> Deserialize<'de> for RawNode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = RawNode;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_unit<E>(self) -> Result<RawNode, E> {
+        Ok(RawNode::Null)
+    }
+    fn visit_none<E>(self) -> Result<RawNode, E> {
+        Ok(RawNode::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<RawNode, D::Error> {
+        d.deserialize_any(RawVisitor)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<RawNode, E> {
+        Ok(RawNode::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<RawNode, E> {
+        Ok(RawNode::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<RawNode, E> {
+        Ok(RawNode::UInt(v))
+    }
+    fn visit_i128<E>(self, v: i128) -> Result<RawNode, E> {
+        Ok(RawNode::Float(v as f64))
+    }
+    fn visit_u128<E>(self, v: u128) -> Result<RawNode, E> {
+        Ok(RawNode::Float(v as f64))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<RawNode, E> {
+        Ok(RawNode::Float(v))
+    }
+    fn visit_char<E>(self, v: char) -> Result<RawNode, E> {
+        Ok(RawNode::Str(v.to_string()))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<RawNode, E> {
+        Ok(RawNode::Str(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<RawNode, E> {
+        Ok(RawNode::Str(v))
+    }
+    fn visit_bytes<E>(self, v: &[u8]) -> Result<RawNode, E> {
+        Ok(RawNode::Str(String::from_utf8_lossy(v).into_owned()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<RawNode, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = a.next_element()? {
+            items.push(item);
+        }
+        Ok(RawNode::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<RawNode, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(k) = a.next_key()? {
+            let v = a.next_value()?;
+            entries.push((k, v));
+        }
+        Ok(RawNode::Map(entries))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(text: &str) -> (SourceFile, Node) {
+        let src = SourceFile::new("t.yaml", text);
+        let node = parse(&src).expect("valid yaml");
+        (src, node)
+    }
+
+    #[test]
+    fn every_node_has_a_span_including_keys_and_quotes() {
+        let (src, root) = parse_ok("name: héllo\nsteps:\n  - click: {text: \"登录\", x: 5}\n");
+        let steps = root.get("steps").unwrap().as_seq().unwrap();
+        let click = steps[0].as_map().unwrap();
+        assert_eq!(src.slice(click[0].0.span), "click");
+        let args = &click[0].1;
+        assert_eq!(src.slice(args.get("text").unwrap().span), "\"登录\"");
+        assert_eq!(args.get("x").unwrap().value, Value::Int(5));
+        let x_key = &args.as_map().unwrap()[1].0;
+        assert_eq!(src.line_col(x_key.span.start).column, 25);
+    }
+
+    #[test]
+    fn yaml_1_1_booleans_stay_strings() {
+        let (_, root) = parse_ok("a: yes\nb: no\nc: true\ny: 1\n");
+        assert_eq!(root.get("a").unwrap().as_str(), Some("yes"));
+        assert_eq!(root.get("b").unwrap().as_str(), Some("no"));
+        assert_eq!(root.get("c").unwrap().value, Value::Bool(true));
+        assert!(root.get("y").is_some());
+    }
+
+    #[test]
+    fn plain_numbers_keep_their_source_text() {
+        let (src, root) = parse_ok("t: 007\n");
+        let n = root.get("t").unwrap();
+        assert_eq!(n.scalar_text(&src).as_deref(), Some("007"));
+    }
+
+    #[test]
+    fn syntax_errors_point_at_the_problem() {
+        let src = SourceFile::new("t.yaml", "a: [1, 2\nb: 3\n");
+        let d = parse(&src).unwrap_err();
+        assert_eq!(d.code, "yaml-syntax");
+        assert_eq!(d.line, 2);
+        assert!(!d.message.contains("line 2"), "{}", d.message);
+    }
+
+    #[test]
+    fn duplicate_keys_are_an_error() {
+        let src = SourceFile::new("t.yaml", "a: 1\na: 2\n");
+        let d = parse(&src).unwrap_err();
+        assert!(d.message.contains("duplicate"), "{}", d.message);
+        assert!(d.help.is_some());
+    }
+}

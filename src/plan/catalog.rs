@@ -1,0 +1,59 @@
+//! The tool catalog the planner validates and compiles against. The planner never names a tool
+//! itself: everything it knows about tools (names, JSON Schemas of their parameters, defaults,
+//! static rules, scalar shorthands, result fields) comes through this trait, which the tool
+//! registry implements. `builtin_catalog` holds an interim implementation.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// A problem a tool can see in its arguments without a device (one-mode-only rules, enumerated
+/// values that depend on each other, key names, …).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StaticIssue {
+    /// The parameter at fault, when there is one (its value is underlined); otherwise the tool.
+    pub param: Option<String>,
+    /// The tool's own error code, e.g. `PARAM_CONFLICT`, `INVALID_KEY`.
+    pub code: String,
+    pub message: String,
+    pub suggestion: Option<String>,
+}
+
+impl StaticIssue {
+    pub fn new(param: Option<&str>, code: &str, message: impl Into<String>) -> Self {
+        Self {
+            param: param.map(str::to_string),
+            code: code.to_string(),
+            message: message.into(),
+            suggestion: None,
+        }
+    }
+
+    pub fn suggest(mut self, s: impl Into<String>) -> Self {
+        self.suggestion = Some(s.into());
+        self
+    }
+}
+
+/// What the planner needs to know about the tools.
+pub trait ToolCatalog {
+    /// Every tool a flow may name.
+    fn tool_names(&self) -> Vec<&str>;
+    /// The JSON Schema of a tool's parameters (as schemars produces it: `properties`,
+    /// `required`, `type`, `enum`, `$defs`/`$ref`, `anyOf` for optional enums, …).
+    fn input_schema(&self, tool: &str) -> Option<&Value>;
+    /// Rules that can be checked without a device. `args` has defaults applied and variables
+    /// substituted; a string still containing `{{` is only known at run time.
+    fn check_static(&self, tool: &str, args: &Value) -> Vec<StaticIssue>;
+    /// The defaults of a tool's optional parameters, as a JSON object.
+    fn defaults(&self, tool: &str) -> Value;
+    /// The parameter a scalar shorthand fills (`click: Login` → `text`), if the tool has one.
+    fn scalar_shorthand(&self, tool: &str) -> Option<&str>;
+    /// Names of the tool's result fields (top level), for checking `expect:`; `None` = unknown.
+    fn result_fields(&self, _tool: &str) -> Option<Vec<&str>> {
+        None
+    }
+    /// Parameters that belong to the run, not to a flow (device routing): a flow may not set them.
+    fn run_level_params(&self) -> Vec<&str> {
+        vec!["device_id", "hdc_server"]
+    }
+}

@@ -1,0 +1,52 @@
+//! Variable scopes during compilation: which `{{ NAME }}` are defined, their values and
+//! secrecy, and which step results have been kept so far (`{{ steps.NAME.result.FIELD }}`).
+
+use std::collections::BTreeMap;
+
+use super::model::{MASK, PlanVariable, VarSource};
+
+#[derive(Clone, Debug)]
+pub struct Binding {
+    pub value: String,
+    pub secret: bool,
+    pub source: VarSource,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    pub vars: BTreeMap<String, Binding>,
+    /// Kept step results: name → tool (for result field checks).
+    pub kept: BTreeMap<String, Option<String>>,
+    /// In a sub-flow checked on its own (no caller), undefined variables are not errors.
+    pub lenient: bool,
+}
+
+impl Scope {
+    pub fn bind(&mut self, name: &str, value: String, secret: bool, source: VarSource) {
+        self.vars.insert(
+            name.to_string(),
+            Binding {
+                value,
+                secret,
+                source,
+            },
+        );
+    }
+
+    /// The variables as shown in a plan (secrets masked).
+    pub fn listing(&self) -> Vec<PlanVariable> {
+        self.vars
+            .iter()
+            .map(|(name, b)| PlanVariable {
+                name: name.clone(),
+                value: if b.secret {
+                    MASK.to_string()
+                } else {
+                    b.value.clone()
+                },
+                secret: b.secret,
+                source: b.source,
+            })
+            .collect()
+    }
+}
