@@ -4,6 +4,7 @@
 
 pub mod flow_cmd;
 pub mod sim_cmd;
+pub mod tools_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -40,6 +41,10 @@ pub enum Command {
     Validate(flow_cmd::ValidateArgs),
     /// Print the compiled plan of flow files (steps, arguments, deadlines, devices).
     Plan(flow_cmd::PlanArgs),
+    /// List the tools (`--json`: the MCP tools/list entries).
+    Tools(tools_cmd::ToolsArgs),
+    /// Call one tool with JSON arguments and print its envelope.
+    Tool(tools_cmd::ToolArgs),
 }
 
 /// Entry point of the `tapflow` binary; returns the process exit code.
@@ -55,5 +60,7 @@ pub fn main() -> i32 {
         Command::Sim(args) => sim_cmd::run(args),
         Command::Validate(args) => flow_cmd::run_validate(args),
         Command::Plan(args) => flow_cmd::run_plan(args),
+        Command::Tools(args) => tools_cmd::list(args),
+        Command::Tool(args) => tools_cmd::call(args, cli.hdc),
     }
 }

@@ -1,2 +1,67 @@
-//! (being written)
+//! The tool engine: one file per tool, the registry, the response envelope, argument decoding,
+//! error codes and policies. The flow runner, the MCP server and the CLI all run tools through
+//! [`Engine::call`]; there is no second implementation of any step.
+//!
+//! Owns: `src/tools/**`. Uses `device` (only through the `Device` trait, reached via a
+//! [`DeviceProvider`]), `ui` and `logs`. Must not read the environment (the CLI builds the
+//! [`ToolConfig`]) and must not use `run`, `mcp` or `cli`.
+
 pub mod build_app;
+pub mod config;
+pub mod context;
+pub mod decode;
+pub mod envelope;
+pub mod policy;
+pub mod registry;
+pub mod target;
+
+pub mod clear_app_data;
+pub mod click;
+pub mod drag;
+pub mod find_elements;
+pub mod get_ui_tree;
+pub mod install_app;
+pub mod list_devices;
+pub mod list_windows;
+pub mod long_press;
+pub mod press_key;
+pub mod query_package;
+pub mod run_app;
+pub mod screenshot;
+pub mod scroll_until_visible;
+pub mod stop_app;
+pub mod swipe;
+pub mod uninstall_app;
+pub mod wait_for_element;
+pub mod wait_for_stable;
+
+pub use config::ToolConfig;
+pub use context::{Call, DeviceProvider, DeviceRoute, NoBackend, ToolContext};
+pub use envelope::{Envelope, ToolError};
+pub use policy::{Hints, Policy, Risk};
+pub use registry::{Engine, Routing, Tool, ToolDef};
+
+/// Every tool built into this module, in the order `tools/list` shows them.
+pub fn builtin() -> Vec<ToolDef> {
+    vec![
+        ToolDef::of::<list_devices::ListDevices>(),
+        ToolDef::of::<query_package::QueryPackage>(),
+        ToolDef::of::<install_app::InstallApp>(),
+        ToolDef::of::<run_app::RunApp>(),
+        ToolDef::of::<uninstall_app::UninstallApp>(),
+        ToolDef::of::<stop_app::StopApp>(),
+        ToolDef::of::<clear_app_data::ClearAppData>(),
+        ToolDef::of::<click::Click>(),
+        ToolDef::of::<long_press::LongPress>(),
+        ToolDef::of::<swipe::Swipe>(),
+        ToolDef::of::<drag::Drag>(),
+        ToolDef::of::<press_key::PressKey>(),
+        ToolDef::of::<find_elements::FindElements>(),
+        ToolDef::of::<screenshot::Screenshot>(),
+        ToolDef::of::<get_ui_tree::GetUiTree>(),
+        ToolDef::of::<list_windows::ListWindows>(),
+        ToolDef::of::<wait_for_element::WaitForElement>(),
+        ToolDef::of::<scroll_until_visible::ScrollUntilVisible>(),
+        ToolDef::of::<wait_for_stable::WaitForStable>(),
+    ]
+}

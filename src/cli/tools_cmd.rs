@@ -1,0 +1,112 @@
+//! `tapflow tools [--json]` lists the tools (JSON = exactly the entries MCP `tools/list`
+//! carries); `tapflow tool NAME 'JSON'` calls one tool and prints its whole envelope
+//! (exit 0 when ok, 1 when not).
+//!
+//! The environment is read here, once, into a [`ToolConfig`]. Devices come from the hdc
+//! backend when one is built in; until then every device call fails with a clear
+//! `UNSUPPORTED` error (tools that need no device still work).
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::cli::exit;
+use crate::tools::{
+    DeviceProvider, Engine, Envelope, NoBackend, ToolConfig, ToolContext, ToolError,
+};
+
+/// Arguments of `tapflow tools`.
+#[derive(Debug, clap::Args)]
+pub struct ToolsArgs {
+    /// Print the MCP `tools/list` entries as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `tapflow tool`.
+#[derive(Debug, clap::Args)]
+pub struct ToolArgs {
+    /// Tool name, e.g. `click`.
+    pub name: String,
+    /// Arguments as a JSON object (`-` reads them from stdin). Default `{}`.
+    pub args: Option<String>,
+}
+
+/// `tapflow tools`.
+pub fn list(args: ToolsArgs) -> i32 {
+    let engine = Engine::new();
+    if args.json {
+        let entries = Value::Array(engine.mcp_tools());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&entries).unwrap_or_default()
+        );
+        return exit::SUCCESS;
+    }
+    let width = engine.tools().map(|t| t.name.len()).max().unwrap_or(0);
+    for t in engine.tools() {
+        let risk = serde_json::to_value(t.policy.risk).ok();
+        let risk = risk.as_ref().and_then(Value::as_str).unwrap_or("?");
+        let approval = if t.policy.needs_approval {
+            " (approval)"
+        } else {
+            ""
+        };
+        println!("{:width$}  {:9}  {}{approval}", t.name, risk, t.description);
+    }
+    exit::SUCCESS
+}
+
+/// `tapflow tool NAME JSON`.
+pub fn call(args: ToolArgs, hdc: Option<PathBuf>) -> i32 {
+    let env: HashMap<String, String> = std::env::vars().collect();
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let config = match ToolConfig::from_env_map(&env, &cwd) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("tapflow: {e}");
+            return exit::USAGE;
+        }
+    };
+    let ctx = ToolContext::new(provider(hdc, &config), config);
+    let envelope = match parse_args(args.args.as_deref()) {
+        Ok(v) => Engine::new().call(&args.name, v, &ctx),
+        Err(e) => Envelope::new(&args.name, Err(e), 0),
+    };
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&envelope.to_value()).unwrap_or_default()
+    );
+    if envelope.ok() {
+        exit::SUCCESS
+    } else {
+        exit::FAILURE
+    }
+}
+
+fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
+    let text = match given {
+        None => return Ok(Value::Object(Default::default())),
+        Some("-") => {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s).map_err(|e| {
+                ToolError::invalid_param("arguments", format!("cannot read stdin: {e}"))
+            })?;
+            s
+        }
+        Some(s) => s.to_string(),
+    };
+    serde_json::from_str(&text).map_err(|e| {
+        ToolError::invalid_param("arguments", format!("arguments are not valid JSON: {e}"))
+    })
+}
+
+/// The device provider for CLI calls. The hdc backend plugs in here once it is merged.
+fn provider(_hdc: Option<PathBuf>, _config: &ToolConfig) -> Arc<dyn DeviceProvider> {
+    Arc::new(NoBackend(
+        "the hdc backend is not built into this tapflow yet".into(),
+    ))
+}

@@ -1,0 +1,151 @@
+//! `click`: one or two taps on a target given by coordinates, an element handle or search
+//! criteria (exactly one mode). Search and handle modes cost one UI dump; the tap one command.
+//! A successful result confirms delivery only, not the application's reaction (use
+//! `verify: true` for cheap post-action evidence).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::device::model::{ElementHandle, TapKind};
+use crate::tools::context::Call;
+use crate::tools::decode::FieldCodes;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::registry::Tool;
+use crate::tools::target::{SearchArgs, TargetMode, choose_mode, resolve};
+use crate::ui::selector::TextMatch;
+
+pub struct Click;
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Coordinate mode: x in physical pixels (with y).
+    pub x: Option<i32>,
+    /// Coordinate mode: y in physical pixels (with x).
+    pub y: Option<i32>,
+    /// Handle mode: the object find_elements / wait_for_element returned (not a JSON string).
+    #[schemars(with = "Option<ElementHandle>")]
+    pub element_handle: Option<Value>,
+    /// Search mode: the element's text (exact unless match_mode says otherwise).
+    pub text: Option<String>,
+    /// Search mode: node type, e.g. `Button`.
+    pub element_type: Option<String>,
+    /// Search mode: ArkUI id / key.
+    pub element_id: Option<String>,
+    /// 1 = single click, 2 = double click.
+    #[serde(default = "one")]
+    #[schemars(default = "one", extend("enum" = [1, 2]))]
+    pub count: u8,
+    /// Search scope only: the app whose windows are searched.
+    pub bundle_name: Option<String>,
+    /// Search mode: how `text` is compared (default exact).
+    pub match_mode: Option<TextMatch>,
+    /// Search mode: pick the n-th match (0-based, reading order) instead of requiring one match.
+    pub index: Option<usize>,
+}
+
+/// The common result of tap-like actions.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    pub x: i32,
+    pub y: i32,
+    pub count: u8,
+    /// `coordinates`, `element_handle`, `lookup_hint` (stale handle refreshed) or `search`.
+    pub resolved_via: String,
+    pub handle_refreshed: bool,
+    /// The handle of the clicked element (null in coordinate mode).
+    pub element_handle: Option<ElementHandle>,
+    /// The click command was accepted by the device.
+    pub dispatched: bool,
+}
+
+pub(crate) fn search_args(
+    text: Option<String>,
+    element_type: Option<String>,
+    element_id: Option<String>,
+    bundle_name: Option<String>,
+    match_mode: Option<TextMatch>,
+    index: Option<usize>,
+) -> SearchArgs {
+    SearchArgs {
+        text,
+        element_type,
+        element_id,
+        bundle_name,
+        window_id: None,
+        match_mode,
+        index,
+    }
+}
+
+/// Resolves the target and taps it; shared with long_press.
+pub(crate) fn tap(
+    call: &mut Call<'_>,
+    mode: TargetMode,
+    kind: TapKind,
+) -> Result<crate::tools::target::Resolved, ToolError> {
+    let resolved = resolve(call, &mode)?;
+    let device = call.device()?;
+    call.before_action()?;
+    device.tap(resolved.point, kind)?;
+    call.after_action()?;
+    Ok(resolved)
+}
+
+impl Tool for Click {
+    const NAME: &'static str = "click";
+    const TITLE: &'static str = "Click";
+    const DESCRIPTION: &'static str = "Dispatch one or two clicks to a target given by coordinates, an element handle, or search criteria (one mode only). Confirms delivery, not the app's reaction.";
+    const POLICY: Policy = Policy::UI_ACTION;
+    const HINTS: Hints = Hints::ACTION;
+    const VERIFY: bool = true;
+    const CODES: FieldCodes = FieldCodes {
+        value: &[
+            ("count", "INVALID_CLICK_COUNT"),
+            ("match_mode", "INVALID_MATCH_MODE"),
+        ],
+        wrong_type: &[
+            ("element_handle", "INVALID_ELEMENT_HANDLE"),
+            ("count", "INVALID_CLICK_COUNT"),
+        ],
+    };
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let kind = match p.count {
+            1 => TapKind::Single,
+            2 => TapKind::Double,
+            n => {
+                return Err(ToolError::new(
+                    "INVALID_CLICK_COUNT",
+                    format!("count must be 1 or 2, got {n}"),
+                ));
+            }
+        };
+        let search = search_args(
+            p.text,
+            p.element_type,
+            p.element_id,
+            p.bundle_name,
+            p.match_mode,
+            p.index,
+        );
+        let mode = choose_mode(p.x, p.y, p.element_handle, search)?;
+        let r = tap(call, mode, kind)?;
+        Ok(Output {
+            x: r.point.x,
+            y: r.point.y,
+            count: p.count,
+            resolved_via: r.resolved_via.to_string(),
+            handle_refreshed: r.handle_refreshed,
+            element_handle: r.element_handle,
+            dispatched: true,
+        })
+    }
+}

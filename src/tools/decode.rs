@@ -1,0 +1,317 @@
+//! Decoding of call arguments against a tool's published input schema (design.md "Errors").
+//!
+//! Arguments are checked as JSON first, field by field, so that every failure names its
+//! parameter and carries the contract's code: an unknown parameter or a wrong JSON type is
+//! `INVALID_PARAM` (unless the tool names a code for that field's type), a value outside a
+//! published enumeration or range is the tool's code for that field (`INVALID_WAIT_STATE`, …).
+//! Only then are they deserialised into the tool's parameter type. Explicit `null` means
+//! "not given" for every parameter (agents often send nulls for the defaults).
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::tools::envelope::ToolError;
+
+/// Per-field error codes a tool assigns (field name → code).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FieldCodes {
+    /// Used when the value has the right type but lies outside the enumeration or range.
+    pub value: &'static [(&'static str, &'static str)],
+    /// Used when the value has the wrong JSON type (default `INVALID_PARAM`).
+    pub wrong_type: &'static [(&'static str, &'static str)],
+}
+
+impl FieldCodes {
+    fn value_code(&self, field: &str) -> &'static str {
+        lookup(self.value, field).unwrap_or("INVALID_PARAM")
+    }
+    fn type_code(&self, field: &str) -> &'static str {
+        lookup(self.wrong_type, field).unwrap_or("INVALID_PARAM")
+    }
+}
+
+fn lookup(table: &[(&'static str, &'static str)], field: &str) -> Option<&'static str> {
+    table.iter().find(|(f, _)| *f == field).map(|(_, c)| *c)
+}
+
+/// Checks `args` against `schema` (an object schema with `properties`) and returns the
+/// arguments with nulls removed.
+pub fn check(
+    args: Value,
+    schema: &Value,
+    codes: &FieldCodes,
+) -> Result<Map<String, Value>, ToolError> {
+    let map = match args {
+        Value::Null => Map::new(),
+        Value::Object(m) => m,
+        other => {
+            return Err(ToolError::invalid_param(
+                "arguments",
+                format!("arguments must be a JSON object, got {}", type_name(&other)),
+            ));
+        }
+    };
+    let props = schema.get("properties").and_then(Value::as_object);
+    let mut out = Map::new();
+    for (name, value) in map {
+        if value.is_null() {
+            continue;
+        }
+        let Some(prop) = props.and_then(|p| p.get(&name)) else {
+            let known: Vec<&str> = props
+                .map(|p| p.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            let suggestion = known
+                .iter()
+                .map(|k| (strsim::jaro_winkler(k, &name), *k))
+                .filter(|(s, _)| *s > 0.8)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, k)| k.to_string());
+            let mut msg = format!("unknown parameter `{name}`");
+            if let Some(s) = &suggestion {
+                msg.push_str(&format!(" (did you mean `{s}`?)"));
+            }
+            return Err(ToolError::invalid_param(&name, msg).with_details(json!({
+                "known_parameters": known,
+                "suggestion": suggestion,
+            })));
+        };
+        match accepts(&value, prop) {
+            Accept::Ok => {}
+            Accept::WrongType(expected) => {
+                return Err(ToolError::new(
+                    codes.type_code(&name),
+                    format!(
+                        "parameter `{name}` must be {expected}, got {}",
+                        type_name(&value)
+                    ),
+                )
+                .with_details(json!({ "param": name, "expected": expected })));
+            }
+            Accept::NotAllowed(why) => {
+                return Err(ToolError::new(
+                    codes.value_code(&name),
+                    format!("parameter `{name}`: {value} is not allowed: {why}"),
+                )
+                .with_details(json!({ "param": name, "value": value })));
+            }
+        }
+        out.insert(name, value);
+    }
+    Ok(out)
+}
+
+/// Deserialises checked arguments into a tool's parameter type.
+pub fn deserialize<P: DeserializeOwned>(map: Map<String, Value>) -> Result<P, ToolError> {
+    serde_json::from_value(Value::Object(map)).map_err(|e| {
+        // Rare after `check` (e.g. an integer too large for its Rust type).
+        ToolError::new("INVALID_PARAM", format!("invalid arguments: {e}"))
+    })
+}
+
+enum Accept {
+    Ok,
+    WrongType(String),
+    NotAllowed(String),
+}
+
+fn accepts(value: &Value, schema: &Value) -> Accept {
+    let Some(obj) = schema.as_object() else {
+        return Accept::Ok; // `true` or unusual schema: anything goes
+    };
+    for key in ["anyOf", "oneOf"] {
+        if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+            let mut expected = Vec::new();
+            let mut not_allowed = None;
+            for b in branches {
+                match accepts(value, b) {
+                    Accept::Ok => return Accept::Ok,
+                    Accept::WrongType(e) => expected.push(e),
+                    Accept::NotAllowed(w) => not_allowed = Some(w),
+                }
+            }
+            if let Some(w) = not_allowed {
+                return Accept::NotAllowed(allowed_union(branches).unwrap_or(w));
+            }
+            return Accept::WrongType(expected.join(" or "));
+        }
+    }
+    if let Some(t) = obj.get("type") {
+        let types: Vec<&str> = match t {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        if !types.is_empty() && !types.iter().any(|t| has_type(value, t)) {
+            let names: Vec<String> = types
+                .iter()
+                .filter(|t| **t != "null")
+                .map(|t| article(t))
+                .collect();
+            return Accept::WrongType(names.join(" or "));
+        }
+    }
+    if let Some(allowed) = obj.get("enum").and_then(Value::as_array)
+        && !allowed.contains(value)
+    {
+        return Accept::NotAllowed(format!("expected one of {}", list(allowed)));
+    }
+    if let Some(c) = obj.get("const")
+        && c != value
+    {
+        return Accept::NotAllowed(format!("expected {c}"));
+    }
+    if let Some(n) = value.as_f64() {
+        if let Some(min) = obj.get("minimum").and_then(Value::as_f64)
+            && n < min
+        {
+            return Accept::NotAllowed(format!("must be >= {min}"));
+        }
+        if let Some(max) = obj.get("maximum").and_then(Value::as_f64)
+            && n > max
+        {
+            return Accept::NotAllowed(format!("must be <= {max}"));
+        }
+    }
+    if let (Some(items), Some(arr)) = (obj.get("items"), value.as_array()) {
+        for (i, item) in arr.iter().enumerate() {
+            match accepts(item, items) {
+                Accept::Ok => {}
+                Accept::WrongType(e) => {
+                    return Accept::WrongType(format!("an array of {e} (item {i} is not)"));
+                }
+                Accept::NotAllowed(w) => {
+                    return Accept::NotAllowed(format!("item {i} ({item}): {w}"));
+                }
+            }
+        }
+    }
+    Accept::Ok
+}
+
+/// The enumerated values of all branches, when every non-null branch is an enumeration.
+fn allowed_union(branches: &[Value]) -> Option<String> {
+    let mut all = Vec::new();
+    for b in branches {
+        if b.get("type").and_then(Value::as_str) == Some("null") {
+            continue;
+        }
+        if let Some(e) = b.get("enum").and_then(Value::as_array) {
+            all.extend(e.iter().cloned());
+        } else if let Some(c) = b.get("const") {
+            all.push(c.clone());
+        } else {
+            return None;
+        }
+    }
+    Some(format!("expected one of {}", list(&all)))
+}
+
+fn list(values: &[Value]) -> String {
+    values
+        .iter()
+        .filter(|v| !v.is_null())
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn has_type(v: &Value, t: &str) -> bool {
+    match t {
+        "null" => v.is_null(),
+        "boolean" => v.is_boolean(),
+        "integer" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "string" => v.is_string(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
+    }
+}
+
+fn article(t: &str) -> String {
+    match t {
+        "integer" | "array" | "object" => format!("an {t}"),
+        other => format!("a {other}"),
+    }
+}
+
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema() -> Value {
+        json!({"type":"object","properties":{
+            "state": {"type":"string","enum":["found","gone"]},
+            "count": {"type":"integer","enum":[1,2]},
+            "timeout_ms": {"type":"integer","minimum":0},
+            "text": {"type":["string","null"]},
+            "mods": {"type":"array","items":{"type":"string","enum":["Ctrl","Alt"]}},
+            "key": {"anyOf":[{"type":"string"},{"type":"integer"}]},
+            "handle": {"type":"object"}
+        }})
+    }
+    const CODES: FieldCodes = FieldCodes {
+        value: &[
+            ("state", "INVALID_WAIT_STATE"),
+            ("count", "INVALID_CLICK_COUNT"),
+            ("timeout_ms", "INVALID_TIMEOUT"),
+            ("mods", "INVALID_MODIFIER"),
+        ],
+        wrong_type: &[("handle", "INVALID_ELEMENT_HANDLE")],
+    };
+
+    fn code(args: Value) -> String {
+        check(args, &schema(), &CODES).unwrap_err().code
+    }
+
+    #[test]
+    fn enumerations_ranges_and_types_get_their_codes() {
+        assert_eq!(code(json!({"state":"present"})), "INVALID_WAIT_STATE");
+        assert_eq!(code(json!({"state":3})), "INVALID_PARAM");
+        assert_eq!(code(json!({"count":3})), "INVALID_CLICK_COUNT");
+        assert_eq!(code(json!({"count":1.5})), "INVALID_PARAM");
+        assert_eq!(code(json!({"timeout_ms":-1})), "INVALID_TIMEOUT");
+        assert_eq!(code(json!({"mods":["Ctrl","Hyper"]})), "INVALID_MODIFIER");
+        assert_eq!(code(json!({"mods":"Ctrl"})), "INVALID_PARAM");
+        assert_eq!(code(json!({"key":true})), "INVALID_PARAM");
+        assert_eq!(
+            code(json!({"handle":"{\"window_id\":1}"})),
+            "INVALID_ELEMENT_HANDLE"
+        );
+        assert_eq!(code(json!([1])), "INVALID_PARAM");
+    }
+
+    #[test]
+    fn unknown_parameters_are_named_with_a_suggestion() {
+        let e = check(json!({"stat":"found"}), &schema(), &CODES).unwrap_err();
+        assert_eq!(e.code, "INVALID_PARAM");
+        assert_eq!(e.details["param"], "stat");
+        assert_eq!(e.details["suggestion"], "state");
+    }
+
+    #[test]
+    fn nulls_mean_absent_and_valid_values_pass() {
+        let m = check(
+            json!({"text":null,"state":"gone","key":5,"mods":["Alt"]}),
+            &schema(),
+            &CODES,
+        )
+        .unwrap();
+        assert!(!m.contains_key("text"));
+        assert_eq!(m["state"], "gone");
+        assert!(check(Value::Null, &schema(), &CODES).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,76 @@
+//! `drag`: press, move and release from one coordinate to another (uitest `drag`).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::device::model::Gesture;
+use crate::tools::context::Call;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::registry::Tool;
+use crate::tools::swipe::{default_speed, four};
+
+pub struct Drag;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Start x (physical pixels).
+    pub from_x: Option<i32>,
+    /// Start y.
+    pub from_y: Option<i32>,
+    /// End x.
+    pub to_x: Option<i32>,
+    /// End y.
+    pub to_y: Option<i32>,
+    /// Speed in px/s (uitest accepts 200..40000).
+    #[serde(default = "default_speed")]
+    #[schemars(default = "default_speed", range(min = 200, max = 40000))]
+    pub speed: u32,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    pub from_x: i32,
+    pub from_y: i32,
+    pub to_x: i32,
+    pub to_y: i32,
+    pub speed: u32,
+    pub dispatched: bool,
+}
+
+impl Tool for Drag {
+    const NAME: &'static str = "drag";
+    const TITLE: &'static str = "Drag";
+    const DESCRIPTION: &'static str = "Drag from one coordinate to another.";
+    const POLICY: Policy = Policy::UI_ACTION;
+    const HINTS: Hints = Hints::ACTION;
+    const VERIFY: bool = true;
+    const REQUIRED: &'static [&'static str] = &["from_x", "from_y", "to_x", "to_y"];
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let Some((from, to)) = four(p.from_x, p.from_y, p.to_x, p.to_y)? else {
+            return Err(ToolError::new(
+                "MISSING_PARAMS",
+                "drag needs from_x, from_y, to_x and to_y",
+            ));
+        };
+        let device = call.device()?;
+        call.before_action()?;
+        device.gesture(&Gesture::Drag {
+            from,
+            to,
+            speed: p.speed,
+        })?;
+        call.after_action()?;
+        Ok(Output {
+            from_x: from.x,
+            from_y: from.y,
+            to_x: to.x,
+            to_y: to.y,
+            speed: p.speed,
+            dispatched: true,
+        })
+    }
+}

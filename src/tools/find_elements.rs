@@ -1,0 +1,89 @@
+//! `find_elements`: elements matching search criteria, with reusable handles. One UI dump.
+//! No match is `ELEMENT_NOT_FOUND` (the contract lists it), with `match_count: 0` in details.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::tools::context::Call;
+use crate::tools::decode::FieldCodes;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::registry::Tool;
+use crate::tools::target::{ElementInfo, SearchArgs, describe_all, pick_one};
+use crate::ui::selector::TextMatch;
+
+pub struct FindElements;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Element text (exact unless match_mode says otherwise).
+    pub text: Option<String>,
+    /// Node type, e.g. `Button`.
+    pub element_type: Option<String>,
+    /// ArkUI id / key.
+    pub element_id: Option<String>,
+    /// Only windows of this app.
+    pub bundle_name: Option<String>,
+    /// Only this window.
+    pub window_id: Option<i64>,
+    /// How `text` is compared (default exact).
+    pub match_mode: Option<TextMatch>,
+    /// Return only the n-th match (0-based, reading order).
+    pub index: Option<usize>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    /// Matches in reading order (top to bottom, left to right).
+    pub elements: Vec<ElementInfo>,
+    pub count: usize,
+}
+
+impl Tool for FindElements {
+    const NAME: &'static str = "find_elements";
+    const TITLE: &'static str = "Find elements";
+    const DESCRIPTION: &'static str =
+        "Search for visible UI elements by text, type or id and return reusable element handles.";
+    const POLICY: Policy = Policy::READ;
+    const HINTS: Hints = Hints::READ;
+    const CODES: FieldCodes = FieldCodes {
+        value: &[("match_mode", "INVALID_MATCH_MODE")],
+        wrong_type: &[],
+    };
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let args = SearchArgs {
+            text: p.text,
+            element_type: p.element_type,
+            element_id: p.element_id,
+            bundle_name: p.bundle_name,
+            window_id: p.window_id,
+            match_mode: p.match_mode,
+            index: p.index,
+        };
+        if !args.has_criteria() {
+            return Err(ToolError::new(
+                "MISSING_SEARCH_CRITERIA",
+                "give at least one of text, element_type, element_id",
+            ));
+        }
+        let sel = args.selector("text")?;
+        let tree = call.ui_tree()?;
+        let elements = match args.index {
+            Some(i) => vec![pick_one(&tree, &sel, Some(i), "search criteria")?.1],
+            None => describe_all(&tree, &sel),
+        };
+        if elements.is_empty() {
+            // Shares pick_one's wording and details.
+            return Err(pick_one(&tree, &sel, None, "search criteria")
+                .err()
+                .unwrap_or_else(|| ToolError::new("ELEMENT_NOT_FOUND", "no element matches")));
+        }
+        Ok(Output {
+            count: elements.len(),
+            elements,
+        })
+    }
+}

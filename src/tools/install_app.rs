@@ -1,0 +1,78 @@
+//! `install_app`: install a `.hap` or `.app` package (replacing an installed version).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::tools::context::Call;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy, Risk};
+use crate::tools::registry::Tool;
+
+pub struct InstallApp;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Host path of the package; must end with `.hap` or `.app`.
+    pub hap_path: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    pub device_id: String,
+    /// The package as installed (absolute host path).
+    pub hap_path: String,
+    pub installed: bool,
+}
+
+impl Tool for InstallApp {
+    const NAME: &'static str = "install_app";
+    const TITLE: &'static str = "Install app";
+    const DESCRIPTION: &'static str =
+        "Install a .hap or .app package onto the device (replacing an installed version).";
+    const POLICY: Policy = Policy {
+        risk: Risk::Device,
+        mutates_device: true,
+        writes_host_files: false,
+        needs_approval: true,
+    };
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+    };
+    const REQUIRED: &'static [&'static str] = &["hap_path"];
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let Some(given) = p.hap_path.filter(|s| !s.trim().is_empty()) else {
+            return Err(ToolError::new("MISSING_HAP_PATH", "hap_path is required"));
+        };
+        let lower = given.trim().to_lowercase();
+        if !(lower.ends_with(".hap") || lower.ends_with(".app")) {
+            return Err(ToolError::new(
+                "INVALID_APP_PACKAGE",
+                format!("{given} is not a .hap or .app package"),
+            )
+            .with_details(json!({ "hap_path": given })));
+        }
+        let path = call.config().host_path(given.trim());
+        if !path.is_file() {
+            return Err(ToolError::new(
+                "FILE_NOT_FOUND",
+                format!("{} does not exist or is not a file", path.display()),
+            )
+            .with_details(json!({ "hap_path": path })));
+        }
+        let device = call.device()?;
+        device
+            .install(&path, true)
+            .map_err(|e| ToolError::from_device_op(e, "INSTALL_FAILED"))?;
+        Ok(Output {
+            device_id: device.serial().to_string(),
+            hap_path: path.display().to_string(),
+            installed: true,
+        })
+    }
+}

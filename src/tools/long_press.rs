@@ -1,0 +1,91 @@
+//! `long_press`: a long press on a target, resolved exactly like `click` (without `count`).
+//! Delivery only: `dispatched: true, effect_verified: false`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::device::model::{ElementHandle, TapKind};
+use crate::tools::click::{search_args, tap};
+use crate::tools::context::Call;
+use crate::tools::decode::FieldCodes;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::registry::Tool;
+use crate::tools::target::choose_mode;
+use crate::ui::selector::TextMatch;
+
+pub struct LongPress;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Coordinate mode: x in physical pixels (with y).
+    pub x: Option<i32>,
+    /// Coordinate mode: y in physical pixels (with x).
+    pub y: Option<i32>,
+    /// Handle mode: the object find_elements / wait_for_element returned (not a JSON string).
+    #[schemars(with = "Option<ElementHandle>")]
+    pub element_handle: Option<Value>,
+    /// Search mode: the element's text (exact unless match_mode says otherwise).
+    pub text: Option<String>,
+    /// Search mode: node type.
+    pub element_type: Option<String>,
+    /// Search mode: ArkUI id / key.
+    pub element_id: Option<String>,
+    /// Search scope only.
+    pub bundle_name: Option<String>,
+    /// Search mode: how `text` is compared (default exact).
+    pub match_mode: Option<TextMatch>,
+    /// Search mode: the n-th match (0-based, reading order).
+    pub index: Option<usize>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    pub x: i32,
+    pub y: i32,
+    pub resolved_via: String,
+    pub handle_refreshed: bool,
+    pub element_handle: Option<ElementHandle>,
+    /// The long-press command was accepted.
+    pub dispatched: bool,
+    /// Always false: the app's reaction needs a separate observation.
+    pub effect_verified: bool,
+}
+
+impl Tool for LongPress {
+    const NAME: &'static str = "long_press";
+    const TITLE: &'static str = "Long press";
+    const DESCRIPTION: &'static str = "Dispatch a long press to a target (coordinates, element handle or search criteria; one mode only).";
+    const POLICY: Policy = Policy::UI_ACTION;
+    const HINTS: Hints = Hints::ACTION;
+    const VERIFY: bool = true;
+    const CODES: FieldCodes = FieldCodes {
+        value: &[("match_mode", "INVALID_MATCH_MODE")],
+        wrong_type: &[("element_handle", "INVALID_ELEMENT_HANDLE")],
+    };
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let search = search_args(
+            p.text,
+            p.element_type,
+            p.element_id,
+            p.bundle_name,
+            p.match_mode,
+            p.index,
+        );
+        let mode = choose_mode(p.x, p.y, p.element_handle, search)?;
+        let r = tap(call, mode, TapKind::Long)?;
+        Ok(Output {
+            x: r.point.x,
+            y: r.point.y,
+            resolved_via: r.resolved_via.to_string(),
+            handle_refreshed: r.handle_refreshed,
+            element_handle: r.element_handle,
+            dispatched: true,
+            effect_verified: false,
+        })
+    }
+}

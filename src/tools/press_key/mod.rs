@@ -1,0 +1,171 @@
+//! `press_key`: one logical key, optionally with up to two modifiers, as ONE HarmonyOS
+//! `keyEvent` (at most three codes). System keys Home (1), Back (2) and Power (18) go through
+//! uitest's named `keyEvent Home|Back|Power` (the device does not take them as codes, and they
+//! cannot be combined with modifiers). Delivery only: `effect_verified` is always false.
+
+pub mod keys;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::device::model::KeyInput;
+use crate::tools::context::Call;
+use crate::tools::decode::FieldCodes;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::registry::Tool;
+
+pub struct PressKey;
+
+/// A key as given: a name or an official numeric code.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum KeyArg {
+    Code(i64),
+    Name(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum Modifier {
+    Ctrl,
+    Alt,
+    Shift,
+    Meta,
+}
+
+impl Modifier {
+    /// The left-hand key of each modifier.
+    pub fn code(self) -> i64 {
+        match self {
+            Modifier::Ctrl => 2072,
+            Modifier::Alt => 2045,
+            Modifier::Shift => 2047,
+            Modifier::Meta => 2076,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Any official OpenHarmony `KEYCODE_*` name (prefix, case and separators optional) or numeric value; single letters and digits; Backspace, Delete, MoveHome, End.
+    pub key: Option<KeyArg>,
+    /// Zero to two unique shortcut modifiers, sent with the key in one keyEvent.
+    pub modifiers: Option<Vec<Modifier>>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    /// Canonical official name, e.g. `KEYCODE_V`.
+    pub key: String,
+    /// Numeric code of the primary key.
+    pub key_code: i64,
+    /// Normalised modifier names, in the order sent.
+    pub modifiers: Vec<Modifier>,
+    /// Exact ordered codes of the single keyEvent.
+    pub event_key_codes: Vec<i64>,
+    /// The key event command was accepted.
+    pub dispatched: bool,
+    /// Always false: application effects need a separate UI observation.
+    pub effect_verified: bool,
+}
+
+impl Tool for PressKey {
+    const NAME: &'static str = "press_key";
+    const TITLE: &'static str = "Press key";
+    const DESCRIPTION: &'static str = "Press one logical key (official KEYCODE name or number), optionally with up to two of Ctrl, Alt, Shift, Meta, as one keyEvent. Use input_text for strings.";
+    const POLICY: Policy = Policy::UI_ACTION;
+    const HINTS: Hints = Hints::ACTION;
+    const VERIFY: bool = true;
+    const REQUIRED: &'static [&'static str] = &["key"];
+    const CODES: FieldCodes = FieldCodes {
+        value: &[("modifiers", "INVALID_MODIFIER")],
+        wrong_type: &[("key", "INVALID_KEY")],
+    };
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let key = match &p.key {
+            None => return Err(ToolError::new("INVALID_KEY", "key is required")),
+            Some(KeyArg::Code(c)) => keys::from_code(*c),
+            Some(KeyArg::Name(s)) => keys::from_text(s),
+        }
+        .map_err(|m| ToolError::new("INVALID_KEY", m).with_details(json!({ "key": p.key })))?;
+
+        let given = p.modifiers.unwrap_or_default();
+        let mut mods: Vec<Modifier> = Vec::new();
+        for m in &given {
+            if mods.contains(m) {
+                return Err(ToolError::new(
+                    "DUPLICATE_MODIFIER",
+                    format!("modifier {m:?} is given twice"),
+                ));
+            }
+            mods.push(*m);
+        }
+        if mods.len() > 2 {
+            return Err(ToolError::new(
+                "INVALID_MODIFIER_COUNT",
+                format!("at most two modifiers, got {}", mods.len()),
+            ));
+        }
+        // Send in a fixed order so the same shortcut is always the same event.
+        mods.sort_by_key(|m| {
+            [
+                Modifier::Ctrl,
+                Modifier::Alt,
+                Modifier::Shift,
+                Modifier::Meta,
+            ]
+            .iter()
+            .position(|x| x == m)
+        });
+        if mods.iter().any(|m| m.code() == key.code) {
+            return Err(ToolError::new(
+                "DUPLICATE_MODIFIER",
+                format!("{} is also given as a modifier", key.name),
+            ));
+        }
+        let named = match key.code {
+            1 => Some(KeyInput::Home),
+            2 => Some(KeyInput::Back),
+            18 => Some(KeyInput::Power),
+            _ => None,
+        };
+        let input = match named {
+            Some(_) if !mods.is_empty() => {
+                return Err(ToolError::new(
+                    "INVALID_MODIFIER",
+                    format!(
+                        "the system key {} cannot be combined with modifiers",
+                        key.name
+                    ),
+                ));
+            }
+            Some(n) => n,
+            None => {
+                let codes: Vec<u32> = mods
+                    .iter()
+                    .map(|m| m.code())
+                    .chain([key.code])
+                    .map(|c| u32::try_from(c).unwrap_or_default())
+                    .collect();
+                KeyInput::Codes(codes)
+            }
+        };
+        let event_key_codes: Vec<i64> = mods.iter().map(|m| m.code()).chain([key.code]).collect();
+        let device = call.device()?;
+        call.before_action()?;
+        device.key_event(&input)?;
+        call.after_action()?;
+        Ok(Output {
+            key: key.name.to_string(),
+            key_code: key.code,
+            modifiers: mods,
+            event_key_codes,
+            dispatched: true,
+            effect_verified: false,
+        })
+    }
+}

@@ -1,0 +1,380 @@
+//! The tool registry and the engine: every tool is one [`Tool`] implementation, erased into a
+//! [`ToolDef`] (name, schemas, policy, runner). [`Engine::call`] is the single entry point the
+//! flow runner, the MCP server and the CLI use: decode → run → envelope.
+//!
+//! Parameters every device tool shares (`device_id`, `hdc_server`), the opt-in extras
+//! (`include_cost` on every tool, `verify` on UI actions) are handled here, once, and injected
+//! into every published input schema.
+
+use std::panic::AssertUnwindSafe;
+use std::time::Instant;
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::tools::context::{Call, DeviceRoute, ToolContext};
+use crate::tools::decode::{self, FieldCodes};
+use crate::tools::envelope::{Envelope, ToolError, structured_schema};
+use crate::tools::policy::{Hints, Policy};
+
+/// Which routing parameters a tool takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Routing {
+    /// No device.
+    None,
+    /// `hdc_server` only (`list_devices`).
+    ServerOnly,
+    /// `device_id` and `hdc_server`.
+    Full,
+}
+
+/// One tool: parameters, result, what it may do, and how it runs.
+pub trait Tool: 'static {
+    const NAME: &'static str;
+    const TITLE: &'static str;
+    const DESCRIPTION: &'static str;
+    const POLICY: Policy;
+    const HINTS: Hints;
+    const ROUTING: Routing = Routing::Full;
+    /// Accepts `verify: true` (UI actions): adds `evidence` to the result.
+    const VERIFY: bool = false;
+    /// Contract codes for values outside a field's enumeration/range, or of a wrong type.
+    const CODES: FieldCodes = FieldCodes {
+        value: &[],
+        wrong_type: &[],
+    };
+    /// Parameters the contract marks required (published in the schema; the tool reports
+    /// their absence with the contract's own code).
+    const REQUIRED: &'static [&'static str] = &[];
+
+    type Params: DeserializeOwned + JsonSchema;
+    type Output: Serialize + JsonSchema;
+
+    fn run(params: Self::Params, call: &mut Call<'_>) -> Result<Self::Output, ToolError>;
+}
+
+type Runner =
+    Box<dyn Fn(Map<String, Value>, &mut Call<'_>) -> Result<Value, ToolError> + Send + Sync>;
+
+/// A tool with its types erased, as the registry holds it.
+pub struct ToolDef {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub policy: Policy,
+    pub hints: Hints,
+    pub routing: Routing,
+    pub verify: bool,
+    codes: FieldCodes,
+    input_schema: Value,
+    result_schema: Value,
+    run: Runner,
+}
+
+impl ToolDef {
+    pub fn of<T: Tool>() -> Self {
+        let mut input = schema_of::<T::Params>();
+        add_common_inputs(&mut input, T::ROUTING, T::VERIFY, T::REQUIRED);
+        let mut result = schema_of::<T::Output>();
+        add_common_outputs(&mut result, T::VERIFY);
+        ToolDef {
+            name: T::NAME,
+            title: T::TITLE,
+            description: T::DESCRIPTION,
+            policy: T::POLICY,
+            hints: T::HINTS,
+            routing: T::ROUTING,
+            verify: T::VERIFY,
+            codes: T::CODES,
+            input_schema: input,
+            result_schema: result,
+            run: Box::new(|map, call| {
+                let params: T::Params = decode::deserialize(map)?;
+                let out = T::run(params, call)?;
+                serde_json::to_value(out).map_err(|e| {
+                    ToolError::new("INTERNAL_ERROR", format!("result not serialisable: {e}"))
+                })
+            }),
+        }
+    }
+
+    /// The published input schema (JSON Schema 2020-12, no `$ref`).
+    pub fn input_schema(&self) -> &Value {
+        &self.input_schema
+    }
+
+    /// The schema of `structuredContent.result` on success.
+    pub fn result_schema(&self) -> &Value {
+        &self.result_schema
+    }
+
+    /// The published output schema: the envelope's `structuredContent` with the result inside.
+    pub fn output_schema(&self) -> Value {
+        structured_schema(self.name, self.result_schema.clone())
+    }
+
+    /// The entry MCP `tools/list` carries for this tool.
+    pub fn mcp_entry(&self) -> Value {
+        json!({
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "outputSchema": self.output_schema(),
+            "annotations": {
+                "title": self.title,
+                "readOnlyHint": self.hints.read_only,
+                "destructiveHint": self.hints.destructive,
+                "idempotentHint": self.hints.idempotent,
+                "openWorldHint": false
+            },
+            "_meta": { "policy": self.policy }
+        })
+    }
+}
+
+/// The registry plus the call path.
+pub struct Engine {
+    tools: IndexMap<&'static str, ToolDef>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// An engine with every built-in tool.
+    pub fn new() -> Self {
+        let mut e = Engine {
+            tools: IndexMap::new(),
+        };
+        for def in crate::tools::builtin() {
+            e.register(def);
+        }
+        e
+    }
+
+    /// Adds (or replaces) a tool; used for tools that live in other modules.
+    pub fn register(&mut self, def: ToolDef) {
+        self.tools.insert(def.name, def);
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ToolDef> {
+        self.tools.get(name)
+    }
+
+    pub fn tools(&self) -> impl Iterator<Item = &ToolDef> {
+        self.tools.values()
+    }
+
+    /// What MCP `tools/list` returns, in registry order.
+    pub fn mcp_tools(&self) -> Vec<Value> {
+        self.tools().map(ToolDef::mcp_entry).collect()
+    }
+
+    /// Runs one tool and wraps its outcome in the envelope. Never panics.
+    pub fn call(&self, tool: &str, args: Value, ctx: &ToolContext) -> Envelope {
+        let started = Instant::now();
+        let Some(def) = self.tools.get(tool) else {
+            let known: Vec<&str> = self.tools.keys().copied().collect();
+            let err = ToolError::new("UNKNOWN_TOOL", format!("no tool named `{tool}`"))
+                .with_details(json!({ "known_tools": known }));
+            return Envelope::new(tool, Err(err), started.elapsed().as_millis() as u64);
+        };
+        let outcome =
+            std::panic::catch_unwind(AssertUnwindSafe(|| run_def(def, args, ctx, started)))
+                .unwrap_or_else(|panic| {
+                    let what = panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    Err(ToolError::new(
+                        "INTERNAL_ERROR",
+                        format!("the tool failed unexpectedly: {what}"),
+                    ))
+                });
+        Envelope::new(def.name, outcome, started.elapsed().as_millis() as u64)
+    }
+}
+
+fn run_def(
+    def: &ToolDef,
+    args: Value,
+    ctx: &ToolContext,
+    started: Instant,
+) -> Result<Value, ToolError> {
+    let mut map = decode::check(args, &def.input_schema, &def.codes)?;
+    let take_str = |m: &mut Map<String, Value>, k: &str| {
+        m.remove(k).and_then(|v| v.as_str().map(str::to_string))
+    };
+    let take_bool = |m: &mut Map<String, Value>, k: &str| {
+        m.remove(k).and_then(|v| v.as_bool()).unwrap_or(false)
+    };
+    let route = DeviceRoute {
+        device_id: take_str(&mut map, "device_id").filter(|s| !s.trim().is_empty()),
+        hdc_server: take_str(&mut map, "hdc_server")
+            .filter(|s| !s.trim().is_empty())
+            .or_else(|| ctx.config.default_hdc_server.clone()),
+    };
+    let include_cost = take_bool(&mut map, "include_cost");
+    let verify = take_bool(&mut map, "verify");
+    let mut call = Call::new(ctx, route, verify);
+    let outcome = (def.run)(map, &mut call);
+    let cost = json!({
+        "wall_ms": started.elapsed().as_millis() as u64,
+        "device_round_trips": call.cost().round_trips,
+        "ui_dumps": call.cost().ui_dumps,
+    });
+    match outcome {
+        Ok(mut v) => {
+            if let Value::Object(obj) = &mut v {
+                if let Some(ev) = call.take_evidence() {
+                    obj.insert(
+                        "evidence".into(),
+                        serde_json::to_value(ev).unwrap_or(Value::Null),
+                    );
+                }
+                if include_cost {
+                    obj.insert("cost".into(), cost);
+                }
+            }
+            Ok(v)
+        }
+        Err(e) if include_cost => Err(e.with_details(json!({ "cost": cost }))),
+        Err(e) => Err(e),
+    }
+}
+
+/// A type's schema, inlined (no `$ref`; MCP clients handle flat schemas best).
+pub fn schema_of<T: JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+        })
+        .into_generator();
+    let mut v = generator.into_root_schema_for::<T>().to_value();
+    if let Value::Object(o) = &mut v {
+        o.remove("$schema");
+        o.remove("title");
+    }
+    v
+}
+
+fn props(schema: &mut Value) -> &mut Map<String, Value> {
+    let obj = schema.as_object_mut().expect("tool schemas are objects");
+    obj.entry("type").or_insert(json!("object"));
+    obj.entry("properties")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .expect("properties is an object")
+}
+
+fn add_common_inputs(schema: &mut Value, routing: Routing, verify: bool, required: &[&str]) {
+    let p = props(schema);
+    if routing == Routing::Full {
+        p.insert(
+            "device_id".into(),
+            json!({"type": ["string", "null"], "description": "Target device (serial or connect key); default: the only connected device."}),
+        );
+    }
+    if routing != Routing::None {
+        p.insert(
+            "hdc_server".into(),
+            json!({"type": ["string", "null"], "description": "hdc server / wireless endpoint `IP:port`; default: HARMONYOS_HDC_SERVER, else the local server."}),
+        );
+    }
+    if verify {
+        p.insert(
+            "verify".into(),
+            json!({"type": ["boolean", "null"], "default": false, "description": "Capture cheap post-action evidence (tree digest, node counts, changed_from_before) in `evidence`."}),
+        );
+    }
+    p.insert(
+        "include_cost".into(),
+        json!({"type": ["boolean", "null"], "default": false, "description": "Add `cost {wall_ms, device_round_trips, ui_dumps}` to the result."}),
+    );
+    let obj = schema.as_object_mut().expect("object");
+    obj.insert("additionalProperties".into(), json!(false));
+    if !required.is_empty() {
+        obj.insert("required".into(), json!(required));
+    } else {
+        obj.remove("required");
+    }
+}
+
+fn add_common_outputs(schema: &mut Value, verify: bool) {
+    let p = props(schema);
+    if verify {
+        p.insert(
+            "evidence".into(),
+            schema_of::<crate::ui::digest::Evidence>(),
+        );
+    }
+    p.insert(
+        "cost".into(),
+        json!({
+            "type": "object",
+            "description": "Present with include_cost: what the call spent.",
+            "properties": {
+                "wall_ms": {"type": "integer", "minimum": 0},
+                "device_round_trips": {"type": "integer", "minimum": 0},
+                "ui_dumps": {"type": "integer", "minimum": 0}
+            },
+            "required": ["wall_ms", "device_round_trips", "ui_dumps"]
+        }),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk(v: &Value, f: &mut dyn FnMut(&str, &Value)) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    f(k, x);
+                    walk(x, f);
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, f)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn published_schemas_are_flat_and_carry_the_common_parameters() {
+        let e = Engine::new();
+        assert_eq!(e.tools().count(), 19);
+        for t in e.tools() {
+            let entry = t.mcp_entry();
+            walk(&entry, &mut |k, _| {
+                assert!(k != "$ref" && k != "$defs", "{}: {k}", t.name)
+            });
+            let props = &entry["inputSchema"]["properties"];
+            assert!(props.get("include_cost").is_some(), "{}", t.name);
+            assert_eq!(
+                props.get("device_id").is_some(),
+                t.routing == Routing::Full,
+                "{}",
+                t.name
+            );
+            assert_eq!(props.get("verify").is_some(), t.verify, "{}", t.name);
+            assert_eq!(entry["inputSchema"]["additionalProperties"], false);
+            assert_eq!(entry["outputSchema"]["properties"]["tool"]["const"], t.name);
+        }
+        let click = e.get("click").unwrap().input_schema();
+        assert_eq!(click["properties"]["count"]["enum"], json!([1, 2]));
+        assert_eq!(
+            click["properties"]["match_mode"]["enum"],
+            json!(["exact", "contains", "regex", null])
+        );
+    }
+}

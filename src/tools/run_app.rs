@@ -1,0 +1,182 @@
+//! `run_app`: launch an app's ability and verify that its window appears.
+//!
+//! The ability is the explicit `ability_name`, else (with `auto_detect`) the main ability
+//! (`query_package` candidates: main element, launcher, visible page, any page). After
+//! `aa start`, the window table is polled until a visible window of the bundle shows up or the
+//! launch-verification deadline passes (no fixed sleep). A window that has not appeared by then
+//! is reported as `window_found: false` — the launch command itself succeeded.
+
+use std::time::{Duration, Instant};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::device::model::WindowInfo;
+use crate::tools::context::{Call, sleep_within};
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::query_package::{main_ability_candidates, package_info};
+use crate::tools::registry::Tool;
+use crate::ui::matching::same_bundle;
+
+pub struct RunApp;
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Target app bundle.
+    pub bundle_name: Option<String>,
+    /// Explicit launch ability (skips detection).
+    pub ability_name: Option<String>,
+    /// Explicit module of the ability.
+    pub module_name: Option<String>,
+    /// Resolve the main ability automatically when ability_name is omitted (default true).
+    #[serde(default = "yes")]
+    #[schemars(default = "yes")]
+    pub auto_detect: bool,
+    /// Deadline for the window to appear, in ms (default: the configured 5000).
+    #[schemars(range(min = 0))]
+    pub window_timeout_ms: Option<u64>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    pub bundle_name: String,
+    pub ability_name: String,
+    pub module_name: Option<String>,
+    /// The ability was chosen by detection, not given.
+    pub auto_detected: bool,
+    /// `main_element`, `launcher`, `visible_page`, `page` or `explicit`.
+    pub ability_source: String,
+    /// `aa start` reported success.
+    pub command_success: bool,
+    /// A visible window of the bundle appeared before the deadline.
+    pub window_found: bool,
+    /// That window, as list_windows describes it.
+    pub window: Option<WindowInfo>,
+    /// Window-table polls made.
+    pub window_checks: u32,
+}
+
+const POLL: Duration = Duration::from_millis(100);
+
+impl Tool for RunApp {
+    const NAME: &'static str = "run_app";
+    const TITLE: &'static str = "Run app";
+    const DESCRIPTION: &'static str =
+        "Launch an app (its main ability unless one is given) and verify that its window appears.";
+    const POLICY: Policy = Policy::UI_ACTION;
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+    };
+    const REQUIRED: &'static [&'static str] = &["bundle_name"];
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let Some(bundle) = p
+            .bundle_name
+            .map(|b| b.trim().to_string())
+            .filter(|b| !b.is_empty())
+        else {
+            return Err(ToolError::new(
+                "MISSING_BUNDLE_NAME",
+                "bundle_name is required",
+            ));
+        };
+        let explicit = p
+            .ability_name
+            .map(|a| a.trim().to_string())
+            .filter(|a| !a.is_empty());
+        let (ability, module, source) = match explicit {
+            Some(a) => (a, p.module_name.clone(), "explicit".to_string()),
+            None if !p.auto_detect => {
+                return Err(ToolError::new(
+                    "ABILITY_RESOLUTION_FAILED",
+                    "auto_detect=false needs an explicit ability_name",
+                ));
+            }
+            None => {
+                let info = package_info(call, &bundle).map_err(|e| {
+                    ToolError::new(
+                        "ABILITY_RESOLUTION_FAILED",
+                        format!("cannot read the abilities of {bundle}: {}", e.message),
+                    )
+                    .with_details(e.details)
+                })?;
+                let Some(best) = main_ability_candidates(&info).into_iter().next() else {
+                    return Err(ToolError::new(
+                        "ABILITY_RESOLUTION_FAILED",
+                        format!("{bundle} declares no main, launcher or page ability"),
+                    ));
+                };
+                let module = p.module_name.clone().or(best.module_name);
+                (best.ability_name, module, best.reason)
+            }
+        };
+        let device = call.device()?;
+        call.before_action()?;
+        device
+            .start_app(&bundle, &ability, module.as_deref())
+            .map_err(|e| {
+                ToolError::from_device_op(e, "RUN_APP_FAILED")
+                    .with_details(json!({ "ability_name": ability }))
+            })?;
+        call.invalidate();
+
+        let timeout = p
+            .window_timeout_ms
+            .unwrap_or(call.config().launch_verify_timeout_ms);
+        let deadline = Instant::now() + Duration::from_millis(timeout);
+        let mut checks = 0;
+        let mut pid: Option<u32> = None;
+        let window = loop {
+            checks += 1;
+            let table = device.windows()?;
+            let by_name = table.windows.iter().find(|w| {
+                w.visible
+                    && w.bundle_name
+                        .as_deref()
+                        .is_some_and(|b| same_bundle(b, &bundle))
+            });
+            let found = match by_name {
+                Some(w) => Some(w.clone()),
+                // The table may not name bundles: fall back to the app's pid.
+                None if table.windows.iter().all(|w| w.bundle_name.is_none()) => {
+                    if pid.is_none() {
+                        pid = device.pid_of(&bundle)?;
+                    }
+                    pid.and_then(|pid| {
+                        table
+                            .windows
+                            .iter()
+                            .find(|w| w.visible && w.pid == pid as i64)
+                            .cloned()
+                    })
+                }
+                None => None,
+            };
+            if found.is_some() || !sleep_within(POLL, deadline) {
+                break found;
+            }
+        };
+        call.after_action()?;
+        Ok(Output {
+            bundle_name: bundle,
+            ability_name: ability,
+            module_name: module,
+            auto_detected: source != "explicit",
+            ability_source: source,
+            command_success: true,
+            window_found: window.is_some(),
+            window,
+            window_checks: checks,
+        })
+    }
+}

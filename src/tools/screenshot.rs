@@ -1,0 +1,202 @@
+//! `screenshot`: the full screen or a region, written to a host file.
+//!
+//! Default file: `<screenshots dir>/screenshot_<device>_<UTC time>_<8 hex>.png` (the directory
+//! is created). The image format follows the file extension (`.png`, `.jpg`/`.jpeg`); the file
+//! must lie under an allowed host root (`PATH_NOT_ALLOWED`). A region needs all four bounds
+//! (`PARAM_CONFLICT` otherwise, or with `display_id`, which applies to full screenshots only).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::device::model::{Bounds, ImageFormat, ScreenshotRequest};
+use crate::tools::context::Call;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy, Risk};
+use crate::tools::registry::Tool;
+
+pub struct Screenshot;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Output file on the host (default: generated under the screenshots directory).
+    pub local_path: Option<String>,
+    /// Display to capture (default 0); full screenshots only.
+    #[schemars(range(min = 0))]
+    pub display_id: Option<u32>,
+    /// Region left (with top, right, bottom).
+    pub left: Option<i32>,
+    /// Region top.
+    pub top: Option<i32>,
+    /// Region right (exclusive).
+    pub right: Option<i32>,
+    /// Region bottom (exclusive).
+    pub bottom: Option<i32>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    pub local_path: String,
+    pub file_size: u64,
+    pub width: u32,
+    pub height: u32,
+    /// `png` or `jpeg`.
+    pub format: ImageFormat,
+    /// The region, for region screenshots.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Bounds>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_id: Option<u32>,
+}
+
+fn shot_error(msg: String) -> ToolError {
+    ToolError::new("SCREENSHOT_ERROR", msg)
+}
+
+impl Tool for Screenshot {
+    const NAME: &'static str = "screenshot";
+    const TITLE: &'static str = "Screenshot";
+    const DESCRIPTION: &'static str =
+        "Take a full-screen or region screenshot and save it as a PNG or JPEG file on the host.";
+    const POLICY: Policy = Policy {
+        risk: Risk::Read,
+        mutates_device: false,
+        writes_host_files: true,
+        needs_approval: false,
+    };
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+    };
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let parts = [
+            ("left", p.left),
+            ("top", p.top),
+            ("right", p.right),
+            ("bottom", p.bottom),
+        ];
+        let given = parts.iter().filter(|(_, v)| v.is_some()).count();
+        let region = match given {
+            0 => None,
+            4 => {
+                let b = Bounds::new(
+                    p.left.unwrap_or_default(),
+                    p.top.unwrap_or_default(),
+                    p.right.unwrap_or_default(),
+                    p.bottom.unwrap_or_default(),
+                );
+                if b.left < 0 || b.top < 0 || b.is_empty() {
+                    return Err(ToolError::invalid_param(
+                        "right",
+                        format!(
+                            "region {b} is empty or negative (need 0 <= left < right, 0 <= top < bottom)"
+                        ),
+                    ));
+                }
+                Some(b)
+            }
+            _ => {
+                let missing: Vec<&str> = parts
+                    .iter()
+                    .filter(|(_, v)| v.is_none())
+                    .map(|(n, _)| *n)
+                    .collect();
+                return Err(ToolError::new(
+                    "PARAM_CONFLICT",
+                    format!(
+                        "a region needs left, top, right and bottom together; missing {}",
+                        missing.join(", ")
+                    ),
+                )
+                .with_details(json!({ "missing": missing })));
+            }
+        };
+        if region.is_some() && p.display_id.is_some() {
+            return Err(ToolError::new(
+                "PARAM_CONFLICT",
+                "display_id applies to full screenshots only",
+            ));
+        }
+        let path = match p
+            .local_path
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            Some(given) => call.config().host_path(given),
+            None => {
+                let serial: String = call
+                    .device_id()?
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                    .collect();
+                let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+                let tag = &uuid::Uuid::new_v4().simple().to_string()[..8];
+                call.config()
+                    .screenshots_dir
+                    .join(format!("screenshot_{serial}_{stamp}_{tag}.png"))
+            }
+        };
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        let format = match ext.as_deref() {
+            Some("png") => ImageFormat::Png,
+            Some("jpg") | Some("jpeg") => ImageFormat::Jpeg,
+            _ => {
+                return Err(ToolError::invalid_param(
+                    "local_path",
+                    format!("{} must end with .png, .jpg or .jpeg", path.display()),
+                ));
+            }
+        };
+        if !call.config().may_write(&path) {
+            return Err(ToolError::new(
+                "PATH_NOT_ALLOWED",
+                format!("{} is outside the allowed host directories", path.display()),
+            )
+            .with_details(
+                json!({ "local_path": path, "allowed_roots": call.config().allowed_roots }),
+            ));
+        }
+        let device = call.device()?;
+        let shot = device
+            .screenshot(&ScreenshotRequest {
+                format,
+                display_id: if region.is_some() {
+                    None
+                } else {
+                    Some(p.display_id.unwrap_or(0))
+                },
+                region,
+            })
+            .map_err(|e| ToolError::from_device_op(e, "SCREENSHOT_ERROR"))?;
+        if shot.bytes.is_empty() {
+            return Err(shot_error("the device returned an empty image".into()));
+        }
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| shot_error(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        std::fs::write(&path, &shot.bytes)
+            .map_err(|e| shot_error(format!("cannot write {}: {e}", path.display())))?;
+        Ok(Output {
+            local_path: path.display().to_string(),
+            file_size: shot.bytes.len() as u64,
+            width: shot.width,
+            height: shot.height,
+            format: shot.format,
+            bounds: region,
+            display_id: if region.is_some() {
+                None
+            } else {
+                Some(p.display_id.unwrap_or(0))
+            },
+        })
+    }
+}

@@ -1,0 +1,198 @@
+//! `scroll_until_visible`: swipe in a direction until an element matching the criteria is on
+//! screen, against a wall-clock deadline and a swipe budget.
+//!
+//! Each round is one dump (reused to find the target, the scroll area and the end-of-content
+//! check) and, if the target is absent, one swipe across the largest scrollable container in
+//! scope (else the scope's window, else the screen). When a swipe leaves the screen unchanged
+//! the content's end is reached: `ELEMENT_NOT_FOUND` with `reached_end: true`. Swipe budget
+//! exhausted: `ELEMENT_NOT_FOUND`; deadline: `WAIT_TIMEOUT`.
+
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::device::model::{Bounds, Direction, Gesture, UiNode};
+use crate::tools::context::Call;
+use crate::tools::decode::FieldCodes;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::registry::Tool;
+use crate::tools::swipe::{default_speed, direction_points};
+use crate::tools::target::{ElementInfo, SearchArgs, describe_all};
+use crate::tools::wait_for_element::observe;
+use crate::ui::digest::TreeDigest;
+use crate::ui::matching::scope_tree;
+use crate::ui::selector::TextMatch;
+
+pub struct ScrollUntilVisible;
+
+fn default_direction() -> Direction {
+    Direction::Up
+}
+fn default_max_swipes() -> u32 {
+    10
+}
+fn default_timeout() -> u64 {
+    30000
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Element text (exact unless match_mode says otherwise).
+    pub text: Option<String>,
+    /// Node type.
+    pub element_type: Option<String>,
+    /// ArkUI id / key.
+    pub element_id: Option<String>,
+    /// Only windows of this app (also where the swipes go).
+    pub bundle_name: Option<String>,
+    /// How `text` is compared (default exact).
+    pub match_mode: Option<TextMatch>,
+    /// The way the finger moves (default `up`: reveals content further down).
+    #[serde(default = "default_direction")]
+    #[schemars(default = "default_direction")]
+    pub direction: Direction,
+    /// Most swipes to make (default 10).
+    #[serde(default = "default_max_swipes")]
+    #[schemars(default = "default_max_swipes", range(min = 0, max = 200))]
+    pub max_swipes: u32,
+    /// Wall-clock budget in ms (default 30000).
+    #[serde(default = "default_timeout")]
+    #[schemars(default = "default_timeout")]
+    pub timeout_ms: u64,
+    /// Swipe speed in px/s.
+    #[serde(default = "default_speed")]
+    #[schemars(default = "default_speed", range(min = 200, max = 40000))]
+    pub speed: u32,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    /// The first match in reading order.
+    pub element: ElementInfo,
+    pub match_count: usize,
+    /// Swipes made before the element appeared.
+    pub swipes: u32,
+    pub direction: Direction,
+    pub elapsed_ms: u64,
+}
+
+/// Where to swipe: the largest scrollable node in scope, else the scope's window(s).
+fn scroll_area(scoped: &UiNode) -> Option<Bounds> {
+    let largest = scoped
+        .walk()
+        .filter(|n| n.flag("scrollable"))
+        .filter_map(|n| n.bounds())
+        .filter(|b| !b.is_empty())
+        .max_by_key(|b| b.width() as i64 * b.height() as i64);
+    largest.or_else(|| {
+        scoped
+            .children
+            .iter()
+            .filter_map(|w| w.bounds())
+            .filter(|b| !b.is_empty())
+            .max_by_key(|b| b.width() as i64 * b.height() as i64)
+    })
+}
+
+impl Tool for ScrollUntilVisible {
+    const NAME: &'static str = "scroll_until_visible";
+    const TITLE: &'static str = "Scroll until visible";
+    const DESCRIPTION: &'static str = "Swipe in a direction until an element matching text / type / id is on screen (stops at the end of the content, the swipe budget or the deadline).";
+    const POLICY: Policy = Policy::UI_ACTION;
+    const HINTS: Hints = Hints::ACTION;
+    const CODES: FieldCodes = FieldCodes {
+        value: &[
+            ("direction", "INVALID_DIRECTION"),
+            ("match_mode", "INVALID_MATCH_MODE"),
+        ],
+        wrong_type: &[],
+    };
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let args = SearchArgs {
+            text: p.text,
+            element_type: p.element_type,
+            element_id: p.element_id,
+            bundle_name: p.bundle_name.clone(),
+            window_id: None,
+            match_mode: p.match_mode,
+            index: None,
+        };
+        if !args.has_criteria() {
+            return Err(ToolError::new(
+                "MISSING_SEARCH_CRITERIA",
+                "give at least one of text, element_type, element_id",
+            ));
+        }
+        let sel = args.selector("text")?;
+        let started = call.started();
+        let deadline = started + Duration::from_millis(p.timeout_ms);
+        let device = call.device()?;
+        let mut swipes = 0;
+        let mut previous: Option<String> = None;
+        let timeout = |swipes: u32| {
+            ToolError::new(
+                "WAIT_TIMEOUT",
+                format!(
+                    "{} did not appear within {}ms",
+                    sel.describe(),
+                    p.timeout_ms
+                ),
+            )
+            .with_details(json!({ "swipes": swipes }))
+        };
+        loop {
+            let tree = match observe(call, deadline)? {
+                None => return Err(timeout(swipes)),
+                Some(t) => t?,
+            };
+            let found = describe_all(&tree, &sel);
+            if let Some(first) = found.first().cloned() {
+                return Ok(Output {
+                    element: first,
+                    match_count: found.len(),
+                    swipes,
+                    direction: p.direction,
+                    elapsed_ms: started.elapsed().as_millis() as u64,
+                });
+            }
+            let scoped = scope_tree(&tree, p.bundle_name.as_deref(), None);
+            let digest = TreeDigest::of(&scoped).digest;
+            let reached_end = previous.as_deref() == Some(digest.as_str());
+            if reached_end || swipes >= p.max_swipes {
+                return Err(ToolError::new(
+                    "ELEMENT_NOT_FOUND",
+                    format!(
+                        "{} is not on screen after {swipes} swipe(s){}",
+                        sel.describe(),
+                        if reached_end {
+                            "; the content stopped moving"
+                        } else {
+                            ""
+                        }
+                    ),
+                )
+                .with_details(json!({ "swipes": swipes, "reached_end": reached_end })));
+            }
+            let area = scroll_area(&scoped)
+                .or_else(|| tree.bounds().filter(|b| !b.is_empty()))
+                .ok_or_else(|| ToolError::new("ELEMENT_NOT_FOUND", "nothing in scope to scroll"))?;
+            let (from, to) = direction_points(area, p.direction);
+            if std::time::Instant::now() >= deadline {
+                return Err(timeout(swipes));
+            }
+            device.gesture(&Gesture::Swipe {
+                from,
+                to,
+                speed: p.speed,
+            })?;
+            swipes += 1;
+            previous = Some(digest);
+        }
+    }
+}

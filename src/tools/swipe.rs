@@ -1,0 +1,214 @@
+//! `swipe`: a swipe by direction (across the middle of the screen) or by explicit coordinates.
+//!
+//! Direction names the way the finger moves: `up` goes from 75% to 25% of the screen height
+//! on the vertical centre line (revealing content below), `left` from 75% to 25% of the width.
+//! The screen is the union of the visible windows (one window-table round trip), or the root
+//! bounds of a dump this step already made.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::device::model::{Bounds, Direction, Gesture, Point};
+use crate::tools::context::Call;
+use crate::tools::decode::FieldCodes;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::registry::Tool;
+
+pub struct Swipe;
+
+pub(crate) fn default_speed() -> u32 {
+    600
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Coordinate mode: start x.
+    pub from_x: Option<i32>,
+    /// Coordinate mode: start y.
+    pub from_y: Option<i32>,
+    /// Coordinate mode: end x.
+    pub to_x: Option<i32>,
+    /// Coordinate mode: end y.
+    pub to_y: Option<i32>,
+    /// Direction mode: the way the finger moves.
+    pub direction: Option<Direction>,
+    /// Speed in px/s (uitest accepts 200..40000).
+    #[serde(default = "default_speed")]
+    #[schemars(default = "default_speed", range(min = 200, max = 40000))]
+    pub speed: u32,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    pub from_x: i32,
+    pub from_y: i32,
+    pub to_x: i32,
+    pub to_y: i32,
+    pub direction: Option<Direction>,
+    pub speed: u32,
+    pub dispatched: bool,
+}
+
+/// The visible screen area: the root of a dump already made, else the visible windows' union.
+pub(crate) fn screen_area(call: &mut Call<'_>) -> Result<Bounds, ToolError> {
+    let device = call.device()?;
+    let table = device.windows()?;
+    let mut area: Option<Bounds> = None;
+    for w in table
+        .windows
+        .iter()
+        .filter(|w| w.visible && w.rect.w > 0 && w.rect.h > 0)
+    {
+        let b = w.rect.to_bounds();
+        area = Some(match area {
+            None => b,
+            Some(a) => Bounds::new(
+                a.left.min(b.left),
+                a.top.min(b.top),
+                a.right.max(b.right),
+                a.bottom.max(b.bottom),
+            ),
+        });
+    }
+    if let Some(a) = area {
+        return Ok(a);
+    }
+    let info = device.info()?;
+    match info.screen {
+        Some(s) => Ok(Bounds::new(0, 0, s.width as i32, s.height as i32)),
+        None => Err(ToolError::new(
+            "SCREEN_SIZE_UNKNOWN",
+            "the device reports no visible window and no screen size",
+        )),
+    }
+}
+
+/// Start and end of a swipe in `direction` across `area`.
+pub fn direction_points(area: Bounds, direction: Direction) -> (Point, Point) {
+    let c = area.center();
+    let (w, h) = (area.width(), area.height());
+    let at = |fx: i32, fy: i32| Point::new(area.left + w * fx / 100, area.top + h * fy / 100);
+    match direction {
+        Direction::Up => (Point::new(c.x, at(0, 75).y), Point::new(c.x, at(0, 25).y)),
+        Direction::Down => (Point::new(c.x, at(0, 25).y), Point::new(c.x, at(0, 75).y)),
+        Direction::Left => (Point::new(at(75, 0).x, c.y), Point::new(at(25, 0).x, c.y)),
+        Direction::Right => (Point::new(at(25, 0).x, c.y), Point::new(at(75, 0).x, c.y)),
+    }
+}
+
+/// All four coordinates or none (`MISSING_PARAMS` names the missing ones).
+pub(crate) fn four(
+    from_x: Option<i32>,
+    from_y: Option<i32>,
+    to_x: Option<i32>,
+    to_y: Option<i32>,
+) -> Result<Option<(Point, Point)>, ToolError> {
+    let named = [
+        ("from_x", from_x),
+        ("from_y", from_y),
+        ("to_x", to_x),
+        ("to_y", to_y),
+    ];
+    let missing: Vec<&str> = named
+        .iter()
+        .filter(|(_, v)| v.is_none())
+        .map(|(n, _)| *n)
+        .collect();
+    if missing.len() == 4 {
+        return Ok(None);
+    }
+    if !missing.is_empty() {
+        return Err(ToolError::new(
+            "MISSING_PARAMS",
+            format!(
+                "coordinate mode needs from_x, from_y, to_x and to_y; missing {}",
+                missing.join(", ")
+            ),
+        )
+        .with_details(json!({ "missing": missing })));
+    }
+    if let Some((n, _)) = named.iter().find(|(_, v)| v.is_some_and(|v| v < 0)) {
+        return Err(ToolError::invalid_param(
+            n,
+            "coordinates are physical pixels and cannot be negative",
+        ));
+    }
+    let v = |o: Option<i32>| o.unwrap_or_default();
+    Ok(Some((
+        Point::new(v(from_x), v(from_y)),
+        Point::new(v(to_x), v(to_y)),
+    )))
+}
+
+impl Tool for Swipe {
+    const NAME: &'static str = "swipe";
+    const TITLE: &'static str = "Swipe";
+    const DESCRIPTION: &'static str = "Swipe by direction (up/down/left/right: the way the finger moves) or by explicit from/to coordinates.";
+    const POLICY: Policy = Policy::UI_ACTION;
+    const HINTS: Hints = Hints::ACTION;
+    const VERIFY: bool = true;
+    const CODES: FieldCodes = FieldCodes {
+        value: &[("direction", "INVALID_DIRECTION")],
+        wrong_type: &[],
+    };
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let coords = four(p.from_x, p.from_y, p.to_x, p.to_y);
+        let (from, to) = match (p.direction, coords) {
+            (Some(_), Err(_)) | (Some(_), Ok(Some(_))) => {
+                return Err(ToolError::new(
+                    "PARAM_CONFLICT",
+                    "direction cannot be combined with explicit coordinates",
+                ));
+            }
+            (Some(d), Ok(None)) => direction_points(screen_area(call)?, d),
+            (None, Ok(Some(pts))) => pts,
+            (None, Err(e)) => return Err(e),
+            (None, Ok(None)) => {
+                return Err(ToolError::new(
+                    "MISSING_PARAMS",
+                    "give a direction or from_x, from_y, to_x and to_y",
+                ));
+            }
+        };
+        let device = call.device()?;
+        call.before_action()?;
+        device.gesture(&Gesture::Swipe {
+            from,
+            to,
+            speed: p.speed,
+        })?;
+        call.after_action()?;
+        Ok(Output {
+            from_x: from.x,
+            from_y: from.y,
+            to_x: to.x,
+            to_y: to.y,
+            direction: p.direction,
+            speed: p.speed,
+            dispatched: true,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_cross_the_middle_of_the_area() {
+        let a = Bounds::new(0, 0, 1000, 2000);
+        assert_eq!(
+            direction_points(a, Direction::Up),
+            (Point::new(500, 1500), Point::new(500, 500))
+        );
+        assert_eq!(
+            direction_points(a, Direction::Left),
+            (Point::new(750, 1000), Point::new(250, 1000))
+        );
+    }
+}

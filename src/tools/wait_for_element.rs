@@ -1,0 +1,268 @@
+//! `wait_for_element`: wait until an element is present (`found`) or absent (`gone`).
+//!
+//! One strict wall-clock budget (`timeout_ms`, from the start of the call) covers device
+//! queries, polling sleeps and the second confirmation: a dump still pending at the deadline is
+//! abandoned and the call returns `WAIT_TIMEOUT`. With `interval_ms > 0` a satisfied poll is
+//! confirmed by one more dump `interval_ms` later. `timeout_ms = 0` returns `WAIT_TIMEOUT`
+//! at once without touching the device. A transient dump failure (refused or unparsable dump)
+//! counts as a poll that saw nothing and waiting continues; other device errors end the call.
+
+use std::time::{Duration, Instant};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::device::model::{DumpScope, UiNode};
+use crate::tools::context::{Call, sleep_within, tree_error, until};
+use crate::tools::decode::FieldCodes;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::registry::Tool;
+use crate::tools::target::{ElementInfo, SearchArgs, describe_all};
+use crate::ui::selector::{Selector, TextMatch};
+
+pub struct WaitForElement;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum WaitState {
+    #[default]
+    Found,
+    Gone,
+}
+
+fn default_timeout() -> i64 {
+    5000
+}
+fn default_interval() -> i64 {
+    300
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Params {
+    /// Only windows of this app.
+    pub bundle_name: Option<String>,
+    /// Only this window.
+    pub window_id: Option<i64>,
+    /// Element text (exact unless match_mode says otherwise).
+    pub text: Option<String>,
+    /// Node type.
+    pub element_type: Option<String>,
+    /// ArkUI id / key.
+    pub element_id: Option<String>,
+    /// How `text` is compared (default exact).
+    pub match_mode: Option<TextMatch>,
+    /// `found` (present) or `gone` (absent).
+    #[serde(default)]
+    pub state: WaitState,
+    /// Strict wall-clock budget in ms, shared by queries, sleeps and confirmation.
+    #[serde(default = "default_timeout")]
+    #[schemars(default = "default_timeout", range(min = 0))]
+    pub timeout_ms: i64,
+    /// Poll and confirmation interval in ms.
+    #[serde(default = "default_interval")]
+    #[schemars(default = "default_interval", range(min = 0))]
+    pub interval_ms: i64,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    pub state: WaitState,
+    /// Always true on success (expiry is the WAIT_TIMEOUT error).
+    pub satisfied: bool,
+    pub elapsed_ms: u64,
+    /// The element (first in reading order) for `found`; null for `gone`.
+    pub element: Option<ElementInfo>,
+    /// How many elements matched in the confirming observation.
+    pub match_count: usize,
+    /// UI dumps made.
+    pub polls: u32,
+}
+
+/// One observation under a deadline: `Ok(None)` = the deadline came first; transient device
+/// failures are returned as `Err(Some(..))` so callers may keep waiting.
+pub(crate) fn observe(
+    call: &mut Call<'_>,
+    deadline: Instant,
+) -> Result<Option<Result<UiNode, ToolError>>, ToolError> {
+    let device = call.device()?;
+    match until(deadline, move || device.ui_tree(&DumpScope::default())) {
+        None => Ok(None),
+        Some(Ok(t)) => Ok(Some(Ok(t))),
+        Some(Err(e)) if e.is_transient() => Ok(Some(Err(tree_error(e)))),
+        Some(Err(e)) => Err(tree_error(e)),
+    }
+}
+
+fn timeout(
+    state: WaitState,
+    started: Instant,
+    polls: u32,
+    last_count: Option<usize>,
+    last_error: Option<&ToolError>,
+) -> ToolError {
+    let elapsed = started.elapsed().as_millis() as u64;
+    ToolError::new(
+        "WAIT_TIMEOUT",
+        format!(
+            "the element was not {} within the time budget ({elapsed}ms elapsed)",
+            match state {
+                WaitState::Found => "found",
+                WaitState::Gone => "gone",
+            }
+        ),
+    )
+    .with_details(json!({
+        "state": state,
+        "satisfied": false,
+        "elapsed_ms": elapsed,
+        "polls": polls,
+        "last_match_count": last_count,
+        "last_error": last_error,
+    }))
+}
+
+impl Tool for WaitForElement {
+    const NAME: &'static str = "wait_for_element";
+    const TITLE: &'static str = "Wait for element";
+    const DESCRIPTION: &'static str = "Wait until an element is present (found) or absent (gone), within a strict wall-clock budget.";
+    const POLICY: Policy = Policy::READ;
+    const HINTS: Hints = Hints::READ;
+    const CODES: FieldCodes = FieldCodes {
+        value: &[
+            ("state", "INVALID_WAIT_STATE"),
+            ("timeout_ms", "INVALID_TIMEOUT"),
+            ("interval_ms", "INVALID_INTERVAL"),
+            ("match_mode", "INVALID_MATCH_MODE"),
+        ],
+        wrong_type: &[
+            ("state", "INVALID_WAIT_STATE"),
+            ("timeout_ms", "INVALID_TIMEOUT"),
+            ("interval_ms", "INVALID_INTERVAL"),
+        ],
+    };
+    type Params = Params;
+    type Output = Output;
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let args = SearchArgs {
+            text: p.text,
+            element_type: p.element_type,
+            element_id: p.element_id,
+            bundle_name: p.bundle_name,
+            window_id: p.window_id,
+            match_mode: p.match_mode,
+            index: None,
+        };
+        if !args.has_criteria() {
+            return Err(ToolError::new(
+                "INVALID_WAIT_TARGET",
+                "give at least one of text, element_type, element_id",
+            ));
+        }
+        if p.timeout_ms < 0 {
+            return Err(ToolError::new("INVALID_TIMEOUT", "timeout_ms must be >= 0"));
+        }
+        if p.interval_ms < 0 {
+            return Err(ToolError::new(
+                "INVALID_INTERVAL",
+                "interval_ms must be >= 0",
+            ));
+        }
+        let sel: Selector = args.selector("text")?;
+        let started = call.started();
+        if p.timeout_ms == 0 {
+            return Err(timeout(p.state, started, 0, None, None));
+        }
+        let deadline = started + Duration::from_millis(p.timeout_ms as u64);
+        let interval = Duration::from_millis(p.interval_ms as u64);
+        let satisfied = |tree: &UiNode| -> (bool, Vec<ElementInfo>) {
+            let found = describe_all(tree, &sel);
+            let ok = match p.state {
+                WaitState::Found => !found.is_empty(),
+                WaitState::Gone => found.is_empty(),
+            };
+            (ok, found)
+        };
+        let mut polls = 0;
+        let mut last_count = None;
+        let mut last_error = None;
+        loop {
+            let Some(obs) = observe(call, deadline)? else {
+                return Err(timeout(
+                    p.state,
+                    started,
+                    polls,
+                    last_count,
+                    last_error.as_ref(),
+                ));
+            };
+            polls += 1;
+            match obs {
+                Err(e) => last_error = Some(e),
+                Ok(tree) => {
+                    let (ok, found) = satisfied(&tree);
+                    last_count = Some(found.len());
+                    if ok {
+                        let mut confirmed = Some(found);
+                        if !interval.is_zero() {
+                            if !sleep_within(interval, deadline) {
+                                return Err(timeout(
+                                    p.state,
+                                    started,
+                                    polls,
+                                    last_count,
+                                    last_error.as_ref(),
+                                ));
+                            }
+                            let Some(obs) = observe(call, deadline)? else {
+                                return Err(timeout(
+                                    p.state,
+                                    started,
+                                    polls,
+                                    last_count,
+                                    last_error.as_ref(),
+                                ));
+                            };
+                            polls += 1;
+                            confirmed = match obs {
+                                Ok(tree) => {
+                                    let (ok, found) = satisfied(&tree);
+                                    last_count = Some(found.len());
+                                    ok.then_some(found)
+                                }
+                                Err(e) => {
+                                    last_error = Some(e);
+                                    None
+                                }
+                            };
+                        }
+                        if let Some(found) = confirmed {
+                            return Ok(Output {
+                                state: p.state,
+                                satisfied: true,
+                                elapsed_ms: started.elapsed().as_millis() as u64,
+                                match_count: found.len(),
+                                element: match p.state {
+                                    WaitState::Found => found.into_iter().next(),
+                                    WaitState::Gone => None,
+                                },
+                                polls,
+                            });
+                        }
+                    }
+                }
+            }
+            if !sleep_within(interval, deadline) {
+                return Err(timeout(
+                    p.state,
+                    started,
+                    polls,
+                    last_count,
+                    last_error.as_ref(),
+                ));
+            }
+        }
+    }
+}
