@@ -219,3 +219,59 @@ fn truncated_cppcrash_head_still_parses() {
     // Registers are not mistaken for frames or header fields.
     assert!(ft.frames.iter().all(|f| !f.raw.starts_with("r0:")));
 }
+
+mod never_panics {
+    use chrono::DateTime;
+    use proptest::prelude::*;
+    use tapflow::logs::crash::{parse_crash_file, parse_crash_file_name, parse_native_frame};
+    use tapflow::logs::hilog::{parse_line, parse_text};
+    use tapflow::logs::time::{PointRole, parse_time_expr, parse_time_point};
+
+    /// Text built from the pieces real lines are made of, so the parsers' deeper branches run.
+    fn loggy() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("01-23 21:01:52.839".to_string()),
+                Just("  6724  6724 ".to_string()),
+                Just("E C01317/AppKit: ".to_string()),
+                Just("is about to exit due to RuntimeError".to_string()),
+                Just("Error message:".to_string()),
+                Just("Stacktrace:\n".to_string()),
+                Just("HiLog:\n".to_string()),
+                Just("#00 pc 0001 /lib.so(f(a)+1)(90eb79e807337289ff99d3d78741363f)\n".to_string()),
+                Just("Fault thread info:\n".to_string()),
+                Just("\r\n".to_string()),
+                Just("\x1B[0m".to_string()),
+                "\\PC{0,12}",
+            ],
+            0..24,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn hilog_and_crash_parsers(text in loggy()) {
+            let _ = parse_text(&text);
+            for line in text.lines() {
+                let _ = parse_line(line);
+                let _ = parse_native_frame(line);
+                let _ = parse_crash_file_name(line);
+            }
+            let _ = parse_crash_file(&text, None);
+        }
+
+        #[test]
+        fn arbitrary_unicode(text in "\\PC{0,200}") {
+            let _ = parse_text(&text);
+            let _ = parse_crash_file(&text, Some(&text));
+        }
+
+        #[test]
+        fn time_parsers(expr in "(last|since|between|最近|from)? ?[0-9:a-z -]{0,20}") {
+            let now = DateTime::parse_from_rfc3339("2026-01-23T21:05:00+08:00").unwrap();
+            let _ = parse_time_expr(&expr, &now);
+            let _ = parse_time_point(&expr, &now, PointRole::Start);
+        }
+    }
+}

@@ -81,12 +81,13 @@ fn errors_mode_over_the_emulator_excerpt_groups_and_collapses_the_crash_block() 
     assert_eq!(r.source_attempted, vec!["inline"]);
     assert_eq!(r.source_used.as_deref(), Some("inline"));
     assert_eq!(r.lines_scanned, 1007);
-    // 74 E lines; the 7-line AppKit block collapses into one crash item: 67 + 1.
-    assert_eq!(r.match_count, 68);
+    // 74 E lines; the 7-line AppKit block collapses into one crash item, and the ArkCompiler
+    // stack frame joins the TypeError line it belongs to: 74 - 7 - 1 + 1.
+    assert_eq!(r.match_count, 67);
     assert!(r.matched);
     assert_eq!(r.items.len(), r.group_count);
     assert!(!r.truncated);
-    assert_eq!(r.items.iter().map(|i| i.count).sum::<usize>(), 68);
+    assert_eq!(r.items.iter().map(|i| i.count).sum::<usize>(), 67);
     let crash = r.items.iter().find(|i| i.kind == ItemKind::Crash).unwrap();
     assert_eq!(
         crash.message,
@@ -119,6 +120,10 @@ fn errors_mode_over_the_emulator_excerpt_groups_and_collapses_the_crash_block() 
         .find(|i| i.message.starts_with("TypeError: Cannot read property"))
         .unwrap();
     assert_eq!(exc.kind, ItemKind::Exception);
+    assert!(
+        exc.line
+            .ends_with("    at onWebPageEnd entry (entry/src/main/ets/pages/Index.ets:212:10)")
+    );
     assert_eq!(exc.tag.as_deref(), Some("ArkCompiler"));
     assert_eq!(exc.domain.as_deref(), Some("C03f00"));
     assert_eq!(exc.pid, Some(6724));
@@ -638,6 +643,7 @@ fn parameter_errors_use_contract_codes() {
         "INVALID_PARAM"
     );
     assert_eq!(run_err(json!({"logs": []})).code, "INVALID_PARAM");
+    assert_eq!(run_err(json!({"input_files": []})).code, "INVALID_PARAM");
     assert_eq!(
         run_err(json!({"logs": ["x"], "level": "loud"})).code,
         "INVALID_PARAM"
@@ -659,6 +665,8 @@ struct FakeDevice {
     historical: Result<String, CaptureError>,
     capture_fails: bool,
     crash_files: Vec<(String, String)>,
+    /// Listed but unreadable crash files; `Some("FAIL")` as the only entry fails the listing.
+    unreadable: Vec<String>,
     calls: RefCell<Vec<String>>,
     filters: RefCell<Vec<DeviceLogFilter>>,
 }
@@ -671,6 +679,7 @@ impl FakeDevice {
             historical: Err(CaptureError::new("UNSUPPORTED", "hilog persistence is off")),
             capture_fails: false,
             crash_files: Vec::new(),
+            unreadable: Vec::new(),
             calls: RefCell::new(Vec::new()),
             filters: RefCell::new(Vec::new()),
         }
@@ -690,6 +699,9 @@ impl LogCapture for FakeDevice {
         self.calls
             .borrow_mut()
             .push(format!("wait {}", wait.as_millis()));
+        if self.realtime == "FAIL" {
+            return Err(CaptureError::new("HDC_TIMEOUT", "hilog stream timed out"));
+        }
         Ok(self.realtime.clone())
     }
     fn historical(&self, _: &DeviceLogFilter) -> Result<String, CaptureError> {
@@ -698,7 +710,12 @@ impl LogCapture for FakeDevice {
     }
     fn crash_files(&self) -> Result<Vec<String>, CaptureError> {
         self.calls.borrow_mut().push("crash_files".into());
-        Ok(self.crash_files.iter().map(|(n, _)| n.clone()).collect())
+        if self.unreadable == ["FAIL"] {
+            return Err(CaptureError::new("HDC_TIMEOUT", "ls timed out"));
+        }
+        let mut names: Vec<String> = self.crash_files.iter().map(|(n, _)| n.clone()).collect();
+        names.extend(self.unreadable.iter().cloned());
+        Ok(names)
     }
     fn read_crash_file(&self, name: &str) -> Result<String, CaptureError> {
         self.calls.borrow_mut().push(format!("read {name}"));
@@ -736,6 +753,12 @@ fn device_realtime_snapshot_plus_sampling_window() {
     let r0 = run_dev(&dev0, json!({"realtime_wait_ms": 0})).unwrap();
     assert_eq!(r0.match_count, 2);
     assert_eq!(*dev0.calls.borrow(), vec!["capture"]);
+    // A failed window keeps the buffer, with a note.
+    let mut dev_fail = FakeDevice::new(&synthetic()[..4].join("\n"));
+    dev_fail.realtime = "FAIL".into();
+    let rf = run_dev(&dev_fail, json!({})).unwrap();
+    assert_eq!(rf.match_count, 2);
+    assert!(rf.notes.iter().any(|n| n.contains("HDC_TIMEOUT")));
 }
 
 #[test]
@@ -968,4 +991,56 @@ fn parameter_schema_has_every_contract_parameter_and_the_mode_enum() {
     assert_eq!(props["realtime_wait_ms"]["default"], 1000);
     assert_eq!(props["mode"]["default"], "errors");
     let _ = schemars::schema_for!(LogsQueryResult);
+}
+
+#[test]
+fn demo_app_markers_with_a_domain_filter() {
+    // The shape the simulated demo app logs (docs: `I A0d0d0/DemoApp: LOGIN_SUCCESS user=<name>`).
+    let logs = [
+        "01-23 21:04:10.100  5000  5000 I A0d0d0/DemoApp: LOGIN_SUCCESS user=alice",
+        "01-23 21:04:12.200  5000  5000 I A0d0d0/DemoApp: ITEM_OPENED n=7",
+        "01-23 21:04:13.300  5000  5000 I A0d0d0/DemoApp: ITEM_OPENED n=12",
+        "01-23 21:04:13.400  5000  5000 I A00000/Other: ITEM_OPENED n=99",
+    ];
+    let r = run(json!({
+        "logs": logs,
+        "mode": "markers",
+        "marker_keywords": ["LOGIN_SUCCESS", "ITEM_OPENED"],
+        "domain": "0xd0d0",
+        "seconds": 60,
+    }));
+    let status = r.markers.unwrap();
+    assert_eq!((status[0].count, status[1].count), (1, 2));
+    // `n=7` and `n=12` are one group.
+    assert_eq!(r.group_count, 2);
+    let opened = r
+        .items
+        .iter()
+        .find(|i| i.marker.as_deref() == Some("ITEM_OPENED"))
+        .unwrap();
+    assert_eq!(opened.count, 2);
+    assert_eq!(
+        opened.first_time.as_deref(),
+        Some("2026-01-23 21:04:12.200")
+    );
+    assert_eq!(opened.last_time.as_deref(), Some("2026-01-23 21:04:13.300"));
+    assert_eq!(opened.domain.as_deref(), Some("A0d0d0"));
+}
+
+#[test]
+fn crash_file_failures_are_reported_not_fatal() {
+    let mut dev = FakeDevice::new(&synthetic().join("\n"));
+    dev.unreadable = vec!["jscrash-com.demo.app-1-20260123210000000.log".into()];
+    let r = run_dev(&dev, json!({"include_crash": true, "realtime_wait_ms": 0})).unwrap();
+    let info = r.crash_info.unwrap();
+    assert_eq!(info.files_listed, Some(1));
+    assert!(info.reports.is_empty());
+    assert_eq!(info.errors.len(), 1);
+    assert!(info.errors[0].contains("no such crash file"));
+    dev.unreadable = vec!["FAIL".into()];
+    let r = run_dev(&dev, json!({"include_crash": true, "realtime_wait_ms": 0})).unwrap();
+    assert!(r.matched, "the query itself still succeeds");
+    let info = r.crash_info.unwrap();
+    assert_eq!(info.files_listed, None);
+    assert!(info.errors[0].contains("HDC_TIMEOUT"));
 }

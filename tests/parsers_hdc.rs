@@ -370,6 +370,25 @@ fn layout_ohauto_dayu200_locked_screen_no_window_compact() {
     assert_eq!(serde_json::to_string(&root).unwrap(), text.trim_end());
 }
 
+/// Parse time of the largest real dump (1.3 MB, a Web page), for before/after comparisons of the
+/// layout parser. Run: `cargo test --test parsers_hdc -- --ignored --nocapture layout_parse_time`.
+#[test]
+#[ignore = "timing measurement, prints only"]
+fn layout_parse_time_vmall_web_keyboard_large() {
+    let text = fixture("layout_haptest_vmall_web_keyboard_large_pretty.json");
+    let runs = 20;
+    let start = std::time::Instant::now();
+    for _ in 0..runs {
+        let dump = layout::parse_layout(std::hint::black_box(&text)).unwrap();
+        std::hint::black_box(dump);
+    }
+    let per_run = start.elapsed() / runs;
+    println!(
+        "parse_layout over {} bytes: {per_run:?} per parse (mean of {runs})",
+        text.len()
+    );
+}
+
 // ---------------------------------------------------------------- bm
 
 #[test]

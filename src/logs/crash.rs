@@ -403,6 +403,13 @@ impl CrashFileName {
             NaiveDateTime::parse_from_str(t, "%Y%m%d%H%M%S%3f").ok()
         } else if t.len() == 14 {
             NaiveDateTime::parse_from_str(t, "%Y%m%d%H%M%S").ok()
+        } else if t.len() <= 10 {
+            // Epoch seconds (10 digits until the year 2286).
+            let secs: i64 = t.parse().ok()?;
+            now.offset()
+                .timestamp_opt(secs, 0)
+                .single()
+                .map(|d| d.naive_local())
         } else {
             let ms: i64 = t.parse().ok()?;
             now.offset()
@@ -571,6 +578,14 @@ mod tests {
             Some(
                 NaiveDateTime::parse_from_str("2026-01-25 02:22:22.183", "%Y-%m-%d %H:%M:%S%.f")
                     .unwrap()
+            )
+        );
+        let secs = parse_crash_file_name("appfreeze-com.x-1-1769278942.log").unwrap();
+        assert_eq!(secs.kind, CrashKind::Appfreeze);
+        assert_eq!(
+            secs.time(&now),
+            Some(
+                NaiveDateTime::parse_from_str("2026-01-25 02:22:22", "%Y-%m-%d %H:%M:%S").unwrap()
             )
         );
         assert!(parse_crash_file_name("README.txt").is_none());

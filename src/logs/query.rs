@@ -105,7 +105,7 @@ fn error_kind(c: &Candidate, explicit: Option<Level>) -> Option<ItemKind> {
     }
 }
 
-/// Filters shared by both modes; `None` when the window excluded a record with no time.
+/// Filters shared by both modes, except the time window (see [`in_window`]).
 fn passes_common(c: &Candidate, q: &ValidatedQuery, package_pids: Option<&BTreeSet<u32>>) -> bool {
     if let Some(tag) = &q.tag
         && c.tag.as_deref() != Some(tag.as_str())
@@ -140,13 +140,13 @@ fn passes_common(c: &Candidate, q: &ValidatedQuery, package_pids: Option<&BTreeS
     {
         return false;
     }
-    if !q.window.is_unbounded() {
-        match c.time {
-            Some(t) if q.window.contains(t) => {}
-            _ => return false,
-        }
-    }
     true
+}
+
+/// The time window test; a record without a wall-clock time cannot be shown to lie inside a
+/// bounded window and is excluded.
+fn in_window(c: &Candidate, q: &ValidatedQuery) -> bool {
+    q.window.is_unbounded() || c.time.is_some_and(|t| q.window.contains(t))
 }
 
 struct Group {
@@ -184,7 +184,10 @@ pub fn analyze(
 
     for (order, c) in cands.iter().enumerate() {
         if !passes_common(c, q, package_pids.as_ref()) {
-            if !q.window.is_unbounded() && c.time.is_none() {
+            continue;
+        }
+        if !in_window(c, q) {
+            if c.time.is_none() {
                 untimed_excluded += 1;
             }
             continue;
@@ -564,6 +567,55 @@ pub fn execute(
     })
 }
 
+/// The realtime source: the buffer snapshot plus, for `realtime_wait_ms`, the lines logged
+/// after it. A failed sampling window does not discard the buffer already read.
+fn sample_realtime(
+    q: &ValidatedQuery,
+    env: &QueryEnv,
+    source: &dyn LogCapture,
+    filter: &DeviceLogFilter,
+    buffer: String,
+    notes: &mut Vec<String>,
+) -> (Vec<SourceText>, Analysis) {
+    let as_source = |text: String| {
+        vec![SourceText {
+            label: "device_realtime".into(),
+            text,
+        }]
+    };
+    let mut texts = as_source(buffer);
+    if q.realtime_wait.is_zero() {
+        let a = analyze(q, &texts, &env.now);
+        return (texts, a);
+    }
+    // Markers mode: when the buffer already holds every marker, waiting adds nothing.
+    if q.mode == QueryMode::Markers {
+        let first = analyze(q, &texts, &env.now);
+        if first
+            .markers
+            .as_ref()
+            .is_some_and(|m| m.iter().all(|s| s.matched))
+        {
+            return (texts, first);
+        }
+    }
+    match source.wait_realtime(q.realtime_wait, filter) {
+        Ok(more) if !more.is_empty() => {
+            let text = &mut texts[0].text;
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&more);
+        }
+        Ok(_) => {}
+        Err(e) => notes.push(format!(
+            "realtime sampling failed ({e}); only the buffer snapshot was queried"
+        )),
+    }
+    let a = analyze(q, &texts, &env.now);
+    (texts, a)
+}
+
 /// Device source: realtime first (buffer snapshot plus the sampling window), then, with
 /// `fallback_to_historical`, the persisted logs when realtime failed or matched nothing.
 fn device_query(
@@ -575,44 +627,9 @@ fn device_query(
     notes: &mut Vec<String>,
 ) -> Result<(String, Vec<SourceText>, Analysis), LogsError> {
     attempted.push("device_realtime".into());
-    let realtime = source.capture(filter).and_then(|buffer| {
-        let mut text = buffer;
-        let first = analyze(
-            q,
-            &[SourceText {
-                label: "device_realtime".into(),
-                text: text.clone(),
-            }],
-            &env.now,
-        );
-        // Markers already all present: no need to wait for more lines.
-        let all_markers_seen = first
-            .markers
-            .as_ref()
-            .is_some_and(|m| m.iter().all(|s| s.matched));
-        if q.realtime_wait.is_zero() || all_markers_seen {
-            return Ok((text, Some(first)));
-        }
-        let more = source.wait_realtime(q.realtime_wait, filter)?;
-        if !more.is_empty() {
-            if !text.is_empty() && !text.ends_with('\n') {
-                text.push('\n');
-            }
-            text.push_str(&more);
-        }
-        Ok((text, None))
-    });
-    let realtime = match realtime {
-        Ok((text, analysed)) => {
-            let texts = vec![SourceText {
-                label: "device_realtime".into(),
-                text,
-            }];
-            let a = analysed.unwrap_or_else(|| analyze(q, &texts, &env.now));
-            Ok((texts, a))
-        }
-        Err(e) => Err(e),
-    };
+    let realtime = source
+        .capture(filter)
+        .map(|buffer| sample_realtime(q, env, source, filter, buffer, notes));
     let fallback_wanted = match &realtime {
         Err(_) => q.fallback_to_historical,
         Ok((_, a)) => q.fallback_to_historical && a.items.is_empty(),
@@ -717,4 +734,100 @@ fn crash_info(
         }
     }
     info
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logs::params::LogsQueryParams;
+    use serde_json::json;
+
+    fn now() -> DateTime<FixedOffset> {
+        DateTime::parse_from_rfc3339("2026-01-23T21:05:00+08:00").unwrap()
+    }
+
+    fn query(v: serde_json::Value) -> ValidatedQuery {
+        LogsQueryParams::from_value(v)
+            .unwrap()
+            .validate(&now())
+            .unwrap()
+    }
+
+    fn cands(text: &str) -> (Vec<Scanned>, Vec<Candidate>) {
+        let s = vec![scan(&SourceText {
+            label: "t".into(),
+            text: text.into(),
+        })];
+        let c = candidates(&s, &now(), true);
+        (s, c)
+    }
+
+    #[test]
+    fn error_kind_matrix() {
+        let (_, c) = cands(concat!(
+            "01-23 21:00:00.000  1  1 E A00000/t: plain error\n",
+            "01-23 21:00:00.000  1  1 W A00000/t: Kill Reason:Js Error\n",
+            "01-23 21:00:00.000  1  1 I A00000/t: TypeError: x is undefined\n",
+            "01-23 21:00:00.000  1  1 I A00000/t: all fine\n",
+            "ERROR: plain text\n",
+        ));
+        // The plain-text line follows a hilog record: it is continuation, not its own candidate.
+        assert_eq!(c.len(), 4);
+        assert_eq!(error_kind(&c[0], None), Some(ItemKind::Error));
+        assert_eq!(error_kind(&c[1], None), Some(ItemKind::Crash));
+        assert_eq!(error_kind(&c[2], None), Some(ItemKind::Exception));
+        assert_eq!(error_kind(&c[3], None), None);
+        assert_eq!(error_kind(&c[1], Some(Level::Error)), None);
+        assert_eq!(error_kind(&c[3], Some(Level::Info)), Some(ItemKind::Error));
+        let (_, raw) = cands("ERROR: plain text\nnothing here\n");
+        assert_eq!(error_kind(&raw[0], None), Some(ItemKind::Error));
+        assert_eq!(error_kind(&raw[1], None), None);
+        assert_eq!(
+            error_kind(&raw[0], Some(Level::Debug)),
+            None,
+            "no level: excluded by an explicit level"
+        );
+    }
+
+    #[test]
+    fn context_is_clamped_to_the_source() {
+        let (s, c) = cands("a\nb\nc\nd\n");
+        assert_eq!(
+            context(&s[0], &c[0], 2),
+            (vec![], vec!["b".to_string(), "c".to_string()])
+        );
+        assert_eq!(
+            context(&s[0], &c[3], 9),
+            (vec!["a".into(), "b".into(), "c".into()], vec![])
+        );
+        assert_eq!(context(&s[0], &c[1], 0), (vec![], vec![]));
+    }
+
+    #[test]
+    fn device_filter_push_down_rules() {
+        let q = query(json!({"level": "W", "tag": "T", "pid": 5, "domain": "C03900"}));
+        let f = device_filter(&q);
+        assert_eq!(f.min_level, Some(Level::Warn));
+        assert_eq!(f.domain.as_deref(), Some("0x3900"));
+        assert_eq!(
+            device_filter(&query(json!({"level": "W", "package_name": "a.b"}))),
+            DeviceLogFilter::default()
+        );
+        assert_eq!(device_filter(&query(json!({}))), DeviceLogFilter::default());
+    }
+
+    #[test]
+    fn analyze_is_pure_and_reports_signatures() {
+        let q = query(json!({}));
+        let texts = vec![SourceText {
+            label: "x".into(),
+            text: "01-23 21:00:00.000  1  1 E A00000/t: fd 3 bad\n01-23 21:00:01.000  1  1 E A00000/t: fd 4 bad\n".into(),
+        }];
+        let a = analyze(&q, &texts, &now());
+        let b = analyze(&q, &texts, &now());
+        assert_eq!(a.items, b.items);
+        assert_eq!(a.items[0].signature, "error|t|fd <n> bad");
+        assert_eq!(a.items[0].count, 2);
+        assert_eq!(a.lines_scanned, 2);
+    }
 }

@@ -149,7 +149,15 @@ pub fn candidates(
     let mut out = Vec::new();
     for (si, s) in scanned.iter().enumerate() {
         if collapse_crash_blocks && let Some(r) = &s.crash_report {
-            let text = s.lines[..s.header_lines].join("\n");
+            // The header as text, without the trailing blank line and `HiLog:` marker.
+            let text = s.lines[..s.header_lines]
+                .iter()
+                .map(String::as_str)
+                .filter(|l| l.trim() != "HiLog:")
+                .collect::<Vec<_>>()
+                .join("\n")
+                .trim_end()
+                .to_string();
             out.push(Candidate {
                 source: si,
                 line_no: 1,
@@ -183,6 +191,8 @@ pub fn candidates(
             });
         }
         let mut i = 0;
+        // Index just past the record that produced the last candidate of this source.
+        let mut last_record_end: Option<usize> = None;
         let markers = if collapse_crash_blocks {
             &s.app_markers[..]
         } else {
@@ -212,13 +222,44 @@ pub fn candidates(
                 });
                 out.push(c);
                 i = m.records.end;
+                last_record_end = None;
+                continue;
+            }
+            // A JS stack frame printed with the same prefix as the line before it is part of
+            // that message (hilog splits a multi-line message into lines with one prefix).
+            if collapse_crash_blocks
+                && i > 0
+                && last_record_end == Some(i)
+                && is_stack_frame_of(&s.records[i - 1], &s.records[i])
+                && let Some(last) = out.last_mut()
+            {
+                let rec = &s.records[i];
+                last.text.push('\n');
+                last.text.push_str(&rec.full_text());
+                last.text_lc = last.text.to_lowercase();
+                last.span += rec.line_span();
+                i += 1;
+                last_record_end = Some(i);
                 continue;
             }
             out.push(record_candidate(si, s.line_offset, &s.records[i], now));
             i += 1;
+            last_record_end = Some(i);
         }
     }
     out
+}
+
+/// True when `rec` is a `    at f (file:line:col)` line with the same prefix as `prev`.
+fn is_stack_frame_of(prev: &LogRecord, rec: &LogRecord) -> bool {
+    match (&prev.hilog, &rec.hilog) {
+        (Some(p), Some(r)) => {
+            p.same_prefix(r)
+                && r.message.starts_with(char::is_whitespace)
+                && r.message.trim_start().starts_with("at ")
+        }
+        _ => false,
+    }
 }
 
 /// `jscrash com.x: TypeError: Cannot read property …` style one-line summary of a crash file.
@@ -275,6 +316,27 @@ mod tests {
         assert_eq!(crash.time.unwrap().to_string(), "2026-01-23 21:01:52.839");
         assert_eq!(collapsed[2].line_no, 5);
         assert_eq!(candidates(&s, &now(), false).len(), 5);
+    }
+
+    #[test]
+    fn stack_frames_join_the_line_before_them() {
+        let text = "\
+01-23 21:01:52.832  1  1 E C03f00/ArkCompiler: TypeError: boom
+01-23 21:01:52.832  1  1 E C03f00/ArkCompiler:     at f entry (a.ets:1:1)
+01-23 21:01:52.832  1  1 E C03f00/ArkCompiler:     at g entry (a.ets:2:2)
+01-23 21:01:52.833  1  1 E C03f00/ArkCompiler:     at h entry (a.ets:3:3)
+";
+        let s = vec![scan(&SourceText {
+            label: "t".into(),
+            text: text.into(),
+        })];
+        let c = candidates(&s, &now(), true);
+        // The third frame has another millisecond: a separate message.
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[0].span, 3);
+        assert!(c[0].text.ends_with("at g entry (a.ets:2:2)"));
+        assert_eq!(c[0].message, "TypeError: boom");
+        assert_eq!(candidates(&s, &now(), false).len(), 4);
     }
 
     #[test]

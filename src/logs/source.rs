@@ -89,6 +89,27 @@ impl CaptureError {
     }
 }
 
+/// Lines of `current` logged after the buffer snapshot `previous`: the lines following the last
+/// occurrence of `previous`'s final lines (three when possible, so repeated identical lines do
+/// not confuse it; fewer when the buffer's head has rotated into them). When none can be found
+/// the buffer wrapped or was cleared since, and all of `current` is new. Blank lines are
+/// dropped. Helps implement [`LogCapture::wait_realtime`] by polling `hilog -x`.
+pub fn lines_after_snapshot(previous: &str, current: &str) -> String {
+    let prev: Vec<&str> = previous.lines().filter(|l| !l.trim().is_empty()).collect();
+    let cur: Vec<&str> = current.lines().filter(|l| !l.trim().is_empty()).collect();
+    // Longest anchor first; shorter ones cover a buffer whose head rotated into the anchor.
+    for k in (1..=prev.len().min(3)).rev() {
+        let anchor = &prev[prev.len() - k..];
+        if let Some(i) = (0..=cur.len().saturating_sub(k))
+            .rev()
+            .find(|&i| cur.len() >= i + k && cur[i..i + k] == *anchor)
+        {
+            return cur[i + k..].join("\n");
+        }
+    }
+    cur.join("\n")
+}
+
 /// Code used by [`NoDevice`].
 pub const NO_DEVICE: &str = "DEVICE_NOT_FOUND";
 
@@ -161,6 +182,19 @@ mod tests {
             r"hilog -x -L E,F -T 'it'\''s,AppKit' -D '0x3200' -P 12,34"
         );
         assert_eq!(DeviceLogFilter::default().to_hilog_command(), "hilog -x");
+    }
+
+    #[test]
+    fn new_lines_after_a_snapshot() {
+        assert_eq!(lines_after_snapshot("a\nb\nc", "a\nb\nc\nd\ne"), "d\ne");
+        // Identical repeated lines: the anchor is the last three lines, not just the last one.
+        assert_eq!(lines_after_snapshot("x\ny\ny", "x\ny\ny\ny\nz"), "y\nz");
+        // Ring buffer wrapped past the snapshot: everything is new.
+        assert_eq!(lines_after_snapshot("a\nb", "q\nr"), "q\nr");
+        assert_eq!(lines_after_snapshot("", "q"), "q");
+        assert_eq!(lines_after_snapshot("a\nb", "a\nb"), "");
+        // The head of the buffer rotated out but the anchor is still there.
+        assert_eq!(lines_after_snapshot("a\nb\nc\nd", "c\nd\ne"), "e");
     }
 
     #[test]

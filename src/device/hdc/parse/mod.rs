@@ -10,7 +10,6 @@ pub mod bm;
 pub mod failure;
 pub mod faultlog;
 pub mod layout;
-mod layout_reader;
 pub mod outcome;
 pub mod param;
 pub mod power;
