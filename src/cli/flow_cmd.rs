@@ -9,14 +9,13 @@ use clap::{Args, ValueEnum};
 
 use super::exit;
 use crate::flow::{self, DiagnosticReport, SourceFile};
-use crate::plan::{self, BuiltinCatalog, Compiled, PlanOptions, SourceLoader, ToolCatalog};
+use crate::plan::{self, Compiled, PlanOptions, SourceLoader, ToolCatalog};
 
-/// The tool catalog flows are checked against.
-///
-/// Interim: the built-in subset catalog (`plan::builtin_catalog`). Point this at the tool
-/// registry once it implements `plan::ToolCatalog`.
+/// The tool catalog flows are checked against: the tool registry (`cli::catalog`).
 pub fn catalog() -> Box<dyn ToolCatalog> {
-    Box::new(BuiltinCatalog::new())
+    Box::new(super::catalog::RegistryCatalog::new(std::sync::Arc::new(
+        crate::tools::Engine::new(),
+    )))
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -57,7 +56,7 @@ pub struct PlanArgs {
     pub devices: Vec<String>,
 }
 
-fn parse_env(s: &str) -> Result<(String, String), String> {
+pub(crate) fn parse_env(s: &str) -> Result<(String, String), String> {
     let (k, v) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
@@ -68,7 +67,7 @@ fn parse_env(s: &str) -> Result<(String, String), String> {
 }
 
 /// Reads sub-flow files from disk.
-struct FsLoader;
+pub(crate) struct FsLoader;
 
 impl SourceLoader for FsLoader {
     fn load(&self, path: &str) -> Result<String, String> {
@@ -130,7 +129,7 @@ fn display_path(p: &Path) -> String {
 }
 
 /// `TAPFLOW_*` variables of the process (the CLI is the only reader of the environment).
-fn tapflow_environment() -> BTreeMap<String, String> {
+pub(crate) fn tapflow_environment() -> BTreeMap<String, String> {
     std::env::vars()
         .filter(|(k, _)| k.starts_with("TAPFLOW_"))
         .collect()
@@ -158,7 +157,7 @@ fn compile_inputs(
     ))
 }
 
-fn print_diagnostics(c: &Compiled, format: Format) {
+pub(crate) fn print_diagnostics(c: &Compiled, format: Format) {
     match format {
         Format::Text => {
             let text = flow::render_text(&c.diagnostics, &c.sources);

@@ -2,7 +2,9 @@
 //! config files once, at start-up, into a typed configuration passed down; nothing else in the
 //! crate calls `std::env`.
 
+pub mod catalog;
 pub mod flow_cmd;
+pub mod run_cmd;
 pub mod sim_cmd;
 pub mod tools_cmd;
 
@@ -41,6 +43,8 @@ pub enum Command {
     Validate(flow_cmd::ValidateArgs),
     /// Print the compiled plan of flow files (steps, arguments, deadlines, devices).
     Plan(flow_cmd::PlanArgs),
+    /// Run flows on devices (or simulated devices) and write the run's result and evidence.
+    Run(Box<run_cmd::RunArgs>),
     /// List the tools (`--json`: the MCP tools/list entries).
     Tools(tools_cmd::ToolsArgs),
     /// Call one tool with JSON arguments and print its envelope.
@@ -60,6 +64,7 @@ pub fn main() -> i32 {
         Command::Sim(args) => sim_cmd::run(args),
         Command::Validate(args) => flow_cmd::run_validate(args),
         Command::Plan(args) => flow_cmd::run_plan(args),
+        Command::Run(args) => run_cmd::run(*args, cli.hdc),
         Command::Tools(args) => tools_cmd::list(args),
         Command::Tool(args) => tools_cmd::call(args, cli.hdc),
     }

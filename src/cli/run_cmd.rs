@@ -1,0 +1,637 @@
+//! `tapflow run PATHS|GLOBS|DIRS…`: finds flow files, validates and compiles them against the
+//! tool registry, picks the devices (hdc, or `--sim N` in-process simulated devices), installs
+//! the Ctrl-C handler, shows progress (bars and a live step log on a terminal, plain lines
+//! otherwise), runs the plan with `run::run`, prints a summary and returns the exit code.
+//!
+//! Exit codes (see `cli::exit`): 0 every flow passed; 1 a flow failed; 3 a flow is invalid;
+//! 4 a device or infrastructure error kept flows from running; 130 interrupted; 2 usage.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use clap::Args;
+
+use super::catalog::RegistryCatalog;
+use super::exit;
+use super::flow_cmd::{Format, FsLoader, parse_env, print_diagnostics, tapflow_environment};
+use crate::device::hdc::{HdcClient, HdcConfig, HdcRoute};
+use crate::device::{Device, DeviceError, Target};
+use crate::flow::{self, SourceFile};
+use crate::plan::{self, PlanOptions};
+use crate::run::{
+    self, CancelToken, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Shard, Status,
+    TagFilter,
+};
+use crate::tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
+
+/// Arguments of `tapflow run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Flow files, directories (searched recursively) or globs (`flows/**/login*.yaml`).
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// Device serial / connect key (repeatable or comma-separated).
+    #[arg(long = "device", short = 'd', value_delimiter = ',')]
+    pub devices: Vec<String>,
+    /// Use every connected device.
+    #[arg(long, conflicts_with_all = ["devices", "sim"])]
+    pub all_devices: bool,
+    /// Run on N simulated devices, in-process (nothing else to start).
+    #[arg(long, value_name = "N", conflicts_with = "devices")]
+    pub sim: Option<usize>,
+    /// Faults the simulated devices inject (as in `tapflow sim`).
+    #[arg(long, value_name = "SPEC", requires = "sim")]
+    pub sim_faults: Option<String>,
+    /// Seed of the simulated devices (serials, faults).
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
+    pub sim_seed: u64,
+    /// Run every flow on every device (default: split the flows across the devices).
+    #[arg(long)]
+    pub each_device: bool,
+    /// Run only slice I of N (1-based) of the flows, for CI matrices.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Run only flows with one of these tags (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub include_tags: Vec<String>,
+    /// Skip flows with any of these tags (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub exclude_tags: Vec<String>,
+    /// Stop starting flows after the first failed flow (default: continue).
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Default deadline of each step, in ms (a flow's `step_timeout` wins).
+    #[arg(long, value_name = "MS")]
+    pub step_timeout: Option<u64>,
+    /// Default deadline of each flow, in ms (a flow's `timeout` wins).
+    #[arg(long, value_name = "MS")]
+    pub flow_timeout: Option<u64>,
+    /// Set a flow variable (repeatable): --env USER=demo.
+    #[arg(long = "env", short = 'e', value_name = "NAME=VALUE", value_parser = parse_env)]
+    pub env: Vec<(String, String)>,
+    /// Write the run into DIR (default: reports/<run id>/).
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+    /// Plain progress lines even on a terminal.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// `tapflow run`.
+pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
+    let files = match expand(&args.paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
+    let (flows, subflows) = match read_sources(&files) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
+    let engine = Arc::new(Engine::new());
+    let catalog = RegistryCatalog::new(engine.clone());
+    let mut popts = PlanOptions {
+        env: args.env.iter().cloned().collect(),
+        environment: tapflow_environment(),
+        ..PlanOptions::default()
+    };
+    if let Some(t) = args.step_timeout {
+        popts.default_step_timeout_ms = t;
+    }
+    if let Some(t) = args.flow_timeout {
+        popts.default_flow_timeout_ms = t;
+    }
+    let compiled = plan::compile(&flows, &subflows, &catalog, &FsLoader, &popts);
+    if compiled.has_errors() {
+        print_diagnostics(&compiled, Format::Text);
+        return exit::INVALID;
+    }
+    print_diagnostics(&compiled, Format::Text);
+
+    let env: HashMap<String, String> = std::env::vars().collect();
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let config = match ToolConfig::from_env_map(&env, &cwd) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
+    let (provider, choice) = match args.sim {
+        Some(n) => match sim_provider(n, args.sim_faults.as_deref(), args.sim_seed, &cwd) {
+            Ok((p, serials)) => (p, DeviceChoice::Serials(serials)),
+            Err(e) => {
+                eprintln!("tapflow run: {e}");
+                return exit::USAGE;
+            }
+        },
+        None => {
+            let hdc_config = HdcConfig {
+                program: hdc.unwrap_or_else(|| PathBuf::from("hdc")),
+                default_server: config.default_hdc_server.clone(),
+                ..HdcConfig::default()
+            };
+            let p: Arc<dyn DeviceProvider> =
+                Arc::new(HdcProvider::new(HdcClient::with_process(hdc_config)));
+            let choice = if args.all_devices {
+                DeviceChoice::All
+            } else if args.devices.is_empty() {
+                DeviceChoice::Auto
+            } else {
+                DeviceChoice::Serials(args.devices.clone())
+            };
+            (p, choice)
+        }
+    };
+    let ctx = ToolContext::new(provider, config);
+    let run_id = run::new_run_id();
+    let run_dir = args
+        .report_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("reports").join(&run_id));
+    let mut opts = RunOptions::new(run_id);
+    opts.devices = choice;
+    opts.each_device = args.each_device;
+    opts.shard = args.shard;
+    opts.tags = TagFilter {
+        include: args.include_tags.clone(),
+        exclude: args.exclude_tags.clone(),
+    };
+    opts.fail_fast = args.fail_fast;
+    opts.run_dir = Some(run_dir.clone());
+    install_ctrl_c(opts.cancel.clone(), opts.abort.clone());
+
+    let fancy = !args.no_progress && std::io::stderr().is_terminal();
+    let result = if fancy {
+        let sink = BarProgress::new();
+        let r = run::run(&compiled.plan, engine, ctx, &opts, &sink);
+        sink.finish();
+        r
+    } else {
+        run::run(&compiled.plan, engine, ctx, &opts, &PlainProgress)
+    };
+    print_summary(&result, &run_dir);
+    exit_code(&result)
+}
+
+/// The exit code of a finished run.
+pub fn exit_code(r: &RunResult) -> i32 {
+    if r.interrupted {
+        return exit::INTERRUPTED;
+    }
+    let any = |s: Status| r.flows.iter().any(|f| f.status == s);
+    if any(Status::Failed) {
+        exit::FAILURE
+    } else if any(Status::NotRun) || (r.flows.is_empty() && r.devices.iter().any(|d| !d.ready)) {
+        exit::INFRA
+    } else {
+        exit::SUCCESS
+    }
+}
+
+/// First Ctrl-C: stop steps cleanly (hooks still run, the result is written). Second: stop
+/// hooks too. Third: leave at once.
+fn install_ctrl_c(cancel: CancelToken, abort: CancelToken) {
+    let presses = Mutex::new(0u32);
+    let _ = ctrlc::set_handler(move || {
+        let mut n = presses.lock().unwrap_or_else(|p| p.into_inner());
+        *n += 1;
+        match *n {
+            1 => {
+                eprintln!(
+                    "\ninterrupted: stopping after cleanup (`finally` steps); Ctrl-C again to skip them"
+                );
+                cancel.cancel();
+            }
+            2 => {
+                eprintln!("\ninterrupted again: skipping cleanup, writing the result");
+                abort.cancel();
+            }
+            _ => std::process::exit(exit::INTERRUPTED),
+        }
+    });
+}
+
+fn has_glob(s: &str) -> bool {
+    s.contains(['*', '?', '[', '{'])
+}
+
+/// Expands the arguments into flow files: files as given, directories recursively, globs
+/// against the file system. Sorted and de-duplicated per argument, in argument order.
+pub fn expand(paths: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let push = |p: PathBuf, out: &mut Vec<PathBuf>| {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    };
+    for arg in paths {
+        let p = Path::new(arg);
+        if has_glob(arg) {
+            let glob = globset::GlobBuilder::new(arg)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| format!("bad glob `{arg}`: {e}"))?
+                .compile_matcher();
+            // Walk from the longest directory prefix without glob characters.
+            let base: PathBuf = p
+                .components()
+                .take_while(|c| !has_glob(&c.as_os_str().to_string_lossy()))
+                .collect();
+            let base = if base.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                base
+            };
+            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(&base)
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file())
+                .map(|e| e.into_path())
+                .filter(|f| {
+                    let shown = display_path(f);
+                    glob.is_match(&shown) || glob.is_match(f)
+                })
+                .collect();
+            if found.is_empty() {
+                return Err(format!("no file matches `{arg}`"));
+            }
+            found.sort();
+            found.into_iter().for_each(|f| push(f, &mut out));
+        } else if p.is_dir() {
+            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file())
+                .map(|e| e.into_path())
+                .filter(|f| flow::is_flow_path(&f.to_string_lossy()))
+                .collect();
+            found.sort();
+            found.into_iter().for_each(|f| push(f, &mut out));
+        } else if p.exists() {
+            push(p.to_path_buf(), &mut out);
+        } else {
+            return Err(format!("no such file or directory: {arg}"));
+        }
+    }
+    Ok(out)
+}
+
+fn display_path(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+}
+
+/// Reads the files: top-level flows and sub-flow files (by the `subflows/` convention).
+fn read_sources(files: &[PathBuf]) -> Result<(Vec<SourceFile>, Vec<SourceFile>), String> {
+    let (mut flows, mut subs) = (Vec::new(), Vec::new());
+    for f in files {
+        let name = display_path(f);
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| format!("cannot read {name}: {}", e.to_string().to_lowercase()))?;
+        let src = SourceFile::new(name.clone(), text);
+        if flow::is_subflow_path(&name) {
+            subs.push(src);
+        } else {
+            flows.push(src);
+        }
+    }
+    Ok((flows, subs))
+}
+
+/// Devices over the hdc backend. Connected devices are kept per serial, so a run's steps do
+/// not list targets again for every call.
+pub struct HdcProvider {
+    client: HdcClient,
+    connected: Mutex<HashMap<RouteKey, Arc<dyn Device>>>,
+}
+
+/// `(device_id, hdc_server)`.
+type RouteKey = (String, Option<String>);
+
+impl HdcProvider {
+    pub fn new(client: HdcClient) -> Self {
+        HdcProvider {
+            client,
+            connected: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl DeviceProvider for HdcProvider {
+    fn resolve(&self, route: &DeviceRoute) -> Result<Arc<dyn Device>, DeviceError> {
+        let key = route
+            .device_id
+            .clone()
+            .map(|d| (d, route.hdc_server.clone()));
+        if let Some(k) = &key
+            && let Some(d) = self
+                .connected
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(k)
+        {
+            return Ok(d.clone());
+        }
+        let hdc_route: HdcRoute = self
+            .client
+            .route(route.device_id.as_deref(), route.hdc_server.as_deref());
+        let device: Arc<dyn Device> = Arc::new(self.client.connect(hdc_route)?);
+        if let Some(k) = key {
+            self.connected
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(k, device.clone());
+        }
+        Ok(device)
+    }
+
+    fn targets(&self, hdc_server: Option<&str>) -> Result<Vec<Target>, DeviceError> {
+        self.client
+            .list_targets_via(&self.client.route(None, hdc_server))
+    }
+}
+
+/// N in-process simulated devices behind one simulated hdc server.
+fn sim_provider(
+    n: usize,
+    faults: Option<&str>,
+    seed: u64,
+    cwd: &Path,
+) -> Result<(Arc<dyn DeviceProvider>, Vec<String>), String> {
+    let _ = (n, faults, seed, cwd);
+    Err("the simulated device is not built into this tapflow yet".into())
+}
+
+fn secs(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
+fn mark(s: Status) -> &'static str {
+    match s {
+        Status::Passed => "PASS",
+        Status::Failed => "FAIL",
+        Status::Skipped => "SKIP",
+        Status::NotRun => "NOT RUN",
+        Status::Interrupted => "INTR",
+    }
+}
+
+/// One line per event that matters (non-terminal output: CI logs).
+fn event_line(e: &RunEvent) -> Option<String> {
+    Some(match e {
+        RunEvent::RunStarted {
+            run_id,
+            flows,
+            devices,
+        } => {
+            format!("run {run_id}: {flows} flow(s) on {}", devices.join(", "))
+        }
+        RunEvent::DeviceChecked { device } => match &device.error {
+            None => format!(
+                "device {}: ready ({}{})",
+                device.serial,
+                device.model.as_deref().unwrap_or("unknown model"),
+                device
+                    .api_level
+                    .map_or_else(String::new, |a| format!(", API {a}"))
+            ),
+            Some(err) => format!(
+                "device {}: NOT READY: {} ({})",
+                device.serial, err.message, err.code
+            ),
+        },
+        RunEvent::FlowStarted {
+            device,
+            flow_id,
+            name,
+            ..
+        } => {
+            format!("[{device}] flow {flow_id} ({name})")
+        }
+        RunEvent::StepStarted { .. } => return None,
+        RunEvent::AttemptFailed {
+            device,
+            step_id,
+            attempt,
+            error,
+        } => format!(
+            "[{device}]   retry {step_id} after attempt {attempt}: {}: {}",
+            error.code, error.message
+        ),
+        RunEvent::StepFinished {
+            device,
+            step_id,
+            title,
+            status,
+            duration_ms,
+            error,
+            location,
+            ..
+        } => {
+            let mut s = format!(
+                "[{device}]   {} {step_id} {title} ({})",
+                mark(*status),
+                secs(*duration_ms)
+            );
+            if let Some(e) = error {
+                s.push_str(&format!(
+                    "\n[{device}]        {location}: {}: {}",
+                    e.code, e.message
+                ));
+            }
+            s
+        }
+        RunEvent::FlowFinished { device, flow } => format!(
+            "[{device}] {} {} ({})",
+            mark(flow.status),
+            flow.id,
+            secs(flow.duration_ms)
+        ),
+        RunEvent::FlowNotRun {
+            flow_id,
+            status,
+            reason,
+        } => {
+            format!("{} {flow_id}: {reason}", mark(*status))
+        }
+        RunEvent::Interrupted => "interrupted".into(),
+        RunEvent::RunFinished { .. } => return None,
+    })
+}
+
+/// Plain lines on stderr.
+struct PlainProgress;
+
+impl EventSink for PlainProgress {
+    fn emit(&self, e: &RunEvent) {
+        if let Some(l) = event_line(e) {
+            eprintln!("{l}");
+        }
+    }
+}
+
+/// A bar of finished flows, a spinner per device with its current step, the step log above.
+struct BarProgress {
+    multi: indicatif::MultiProgress,
+    total: indicatif::ProgressBar,
+    devices: Mutex<HashMap<String, indicatif::ProgressBar>>,
+}
+
+impl BarProgress {
+    fn new() -> Self {
+        let multi = indicatif::MultiProgress::new();
+        let total = multi.add(indicatif::ProgressBar::new(0));
+        total.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} flows {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        BarProgress {
+            multi,
+            total,
+            devices: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn device(&self, serial: &str) -> indicatif::ProgressBar {
+        let mut d = self.devices.lock().unwrap_or_else(|p| p.into_inner());
+        d.entry(serial.to_string())
+            .or_insert_with(|| {
+                let b = self.multi.add(indicatif::ProgressBar::new_spinner());
+                b.set_style(
+                    indicatif::ProgressStyle::with_template("  {spinner} {prefix}: {wide_msg}")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+                );
+                b.set_prefix(serial.to_string());
+                b.enable_steady_tick(Duration::from_millis(120));
+                b
+            })
+            .clone()
+    }
+
+    fn finish(&self) {
+        for b in self
+            .devices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+        {
+            b.finish_and_clear();
+        }
+        self.total.finish_and_clear();
+    }
+}
+
+impl EventSink for BarProgress {
+    fn emit(&self, e: &RunEvent) {
+        match e {
+            RunEvent::RunStarted { flows, .. } => self.total.set_length(*flows as u64),
+            RunEvent::StepStarted {
+                device,
+                step_id,
+                title,
+                ..
+            } => {
+                self.device(device)
+                    .set_message(format!("{step_id} {title}"));
+            }
+            RunEvent::FlowFinished { .. } => self.total.inc(1),
+            RunEvent::FlowNotRun {
+                status: Status::NotRun,
+                ..
+            } => self.total.inc(1),
+            _ => {}
+        }
+        if let Some(l) = event_line(e)
+            && !matches!(e, RunEvent::FlowStarted { .. })
+        {
+            let _ = self.multi.println(l);
+        }
+    }
+}
+
+/// The summary on stdout: counts, every failure with its location and evidence, the result.
+fn print_summary(r: &RunResult, dir: &Path) {
+    let t = &r.totals;
+    println!();
+    for d in r.devices.iter().filter(|d| !d.ready) {
+        if let Some(e) = &d.error {
+            println!("device {}: {} ({})", d.serial, e.message, e.code);
+        }
+    }
+    for f in r.flows.iter().filter(|f| f.status == Status::Failed) {
+        println!(
+            "FAILED {} ({}) on {}",
+            f.id,
+            f.file,
+            f.device.as_deref().unwrap_or("?")
+        );
+        if let Some(e) = &f.error {
+            let at = e
+                .location
+                .as_ref()
+                .map_or_else(String::new, |l| format!("{l}: "));
+            println!("  {at}{}: {}", e.code, e.message);
+        }
+        for s in run_failed_steps(f) {
+            for ev in &s.evidence {
+                println!("  {}: {}", ev.kind, dir.join(&ev.path).display());
+            }
+        }
+    }
+    println!(
+        "{}: {} passed, {} failed, {} skipped, {} not run{} of {} flow(s) in {}",
+        match r.status {
+            Status::Passed => "PASSED",
+            Status::Interrupted => "INTERRUPTED",
+            _ => "FAILED",
+        },
+        t.passed,
+        t.failed,
+        t.skipped,
+        t.not_run,
+        if t.interrupted > 0 {
+            format!(", {} interrupted", t.interrupted)
+        } else {
+            String::new()
+        },
+        t.flows,
+        secs(r.duration_ms)
+    );
+    println!("result: {}", dir.join("result.json").display());
+}
+
+fn run_failed_steps(f: &run::FlowResult) -> Vec<&run::StepResult> {
+    fn walk<'a>(s: &'a run::StepResult, out: &mut Vec<&'a run::StepResult>) {
+        if !s.evidence.is_empty() {
+            out.push(s);
+        }
+        s.children.iter().for_each(|c| walk(c, out));
+    }
+    let mut out = Vec::new();
+    for s in f
+        .setup
+        .iter()
+        .chain(&f.steps)
+        .chain(&f.on_failure)
+        .chain(&f.finally)
+    {
+        walk(s, &mut out);
+    }
+    out
+}
