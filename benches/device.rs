@@ -21,7 +21,9 @@ fn layouts(c: &mut Criterion) {
     for name in LAYOUTS {
         let text = std::fs::read_to_string(format!("{dir}{name}")).expect("fixture");
         group.throughput(criterion::Throughput::Bytes(text.len() as u64));
-        group.bench_function(*name, |b| b.iter(|| parse_layout(black_box(&text)).expect("parses")));
+        group.bench_function(*name, |b| {
+            b.iter(|| parse_layout(black_box(&text)).expect("parses"))
+        });
     }
     group.finish();
 }

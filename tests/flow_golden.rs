@@ -97,6 +97,17 @@ fn malformed_flows_render_their_expected_diagnostics() {
             );
         }
     }
+    // No expected file may outlive its case.
+    for entry in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name
+            .strip_suffix(".txt")
+            .or_else(|| name.strip_suffix(".json"))
+            && !names.contains(&format!("{stem}.yaml"))
+        {
+            failures.push(format!("{name} has no {stem}.yaml"));
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -82,3 +82,26 @@ fn tool_call_prints_the_envelope_and_exits_1_when_not_ok() {
         "{err}"
     );
 }
+
+#[test]
+fn docs_embed_the_generated_reference() {
+    use tapflow::tools::reference::{BEGIN, END, markdown};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tools.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let (head, rest) = doc
+        .split_once(BEGIN)
+        .expect("docs/tools.md has the BEGIN marker");
+    let (block, tail) = rest
+        .split_once(END)
+        .expect("docs/tools.md has the END marker");
+    let fresh = markdown(&tapflow::tools::Engine::new());
+    if block.trim() != fresh.trim() {
+        if std::env::var_os("TAPFLOW_BLESS").is_some() {
+            std::fs::write(path, format!("{head}{BEGIN}\n{fresh}{END}{tail}")).unwrap();
+            return;
+        }
+        panic!("docs/tools.md's tool reference is stale: rerun with TAPFLOW_BLESS=1");
+    }
+    let cli = tapflow().args(["tools", "--markdown"]).output().unwrap();
+    assert_eq!(String::from_utf8(cli.stdout).unwrap().trim(), fresh.trim());
+}

@@ -234,6 +234,12 @@ const ERROR_CASES: &[(&str, &str, &str, &str)] = &[
         "MISSING_BUNDLE_NAME",
     ),
     (
+        "docs/tools.md: STOP_APP_FAILED",
+        "stop_app",
+        r#"{"bundle_name":"com.not.installed"}"#,
+        "STOP_APP_FAILED",
+    ),
+    (
         "clear_app_data: CLEAR_APP_DATA_FAILED",
         "clear_app_data",
         r#"{"bundle_name":"com.not.installed"}"#,
@@ -654,29 +660,35 @@ fn every_error_rule_yields_its_code() {
 
 #[test]
 fn validation_errors_touch_no_device() {
-    // design: "calls that fail validation touch nothing"
+    // design: "calls that fail validation touch nothing" (the device is resolved on first use)
+    let validation = |code: &str| {
+        code.starts_with("INVALID_")
+            || code.starts_with("MISSING_")
+            || [
+                "PARAM_CONFLICT",
+                "DUPLICATE_MODIFIER",
+                "UNKNOWN_TOOL",
+                "FILE_NOT_FOUND",
+                "PATH_NOT_ALLOWED",
+            ]
+            .contains(&code)
+    };
+    let mut checked = 0;
     for (_, tool, args, code) in ERROR_CASES {
-        if [
-            "WAIT_TIMEOUT",
-            "ELEMENT_NOT_FOUND",
-            "AMBIGUOUS_ELEMENT_MATCH",
-            "ABILITY_RESOLUTION_FAILED",
-            "RUN_APP_FAILED",
-            "UNINSTALL_FAILED",
-            "CLEAR_APP_DATA_FAILED",
-            "WINDOW_RESOLUTION_ERROR",
-            "PATH_NOT_ALLOWED",
-            "INVALID_PARAM",
-        ]
-        .contains(code)
-        {
+        if !validation(code) {
             continue;
         }
         let e = env();
         e.engine
             .call(tool, serde_json::from_str(args).unwrap(), &e.ctx);
         assert_eq!(e.cost().round_trips, 0, "{tool} {args} reached the device");
+        assert!(
+            e.provider.routes().is_empty(),
+            "{tool} {args} resolved a device"
+        );
+        checked += 1;
     }
+    assert!(checked > 50);
 }
 
 #[test]
@@ -787,16 +799,23 @@ fn query_package_all_info_types() {
     let e = env();
     let r = e.ok("query_package", json!({}));
     assert_eq!(r["info_type"], "list");
-    assert_eq!(r["count"], 4);
+    assert_eq!(r["count"], 5);
     let r = e.ok("query_package", json!({"keyword":"EXAMPLE"}));
     assert_eq!(
         r["packages"],
         json!([
             "com.example.demo",
             "com.example.pages",
-            "com.example.service"
+            "com.example.service",
+            "com.example.hidden"
         ])
     );
+    let r = e.ok(
+        "query_package",
+        json!({"info_type":"main_ability","bundle_name":"com.example.hidden"}),
+    );
+    assert_eq!(r["ability_name"], "HiddenAbility", "then any page ability");
+    assert_eq!(r["recommended"]["reason"], "page");
     let r = e.ok(
         "query_package",
         json!({"info_type":"abilities","bundle_name":BUNDLE}),
@@ -1034,7 +1053,14 @@ fn long_press_reports_delivery_only() {
 #[test]
 fn swipe_and_drag() {
     let e = env();
+    let before = e.cost();
     let r = e.ok("swipe", json!({"direction":"up"}));
+    let spent = e.cost() - before;
+    assert_eq!(
+        (spent.round_trips, spent.ui_dumps),
+        (2, 0),
+        "screen size + swipe"
+    );
     assert_eq!(
         (
             r["from_x"].as_i64(),
@@ -1109,6 +1135,11 @@ fn press_key_contract_examples() {
         json!([2])
     );
     assert_eq!(e.dev.actions().last(), Some(&Action::Key(KeyInput::Back)));
+    assert_eq!(
+        e.ok("press_key", json!({"key":"KEYCODE_POWER"}))["key_code"],
+        18
+    );
+    assert_eq!(e.dev.actions().last(), Some(&Action::Key(KeyInput::Power)));
     // Two modifiers, sent in the fixed order Ctrl, Alt, Shift, Meta: at most 3 codes.
     let r = e.ok("press_key", json!({"key":"Z","modifiers":["Shift","Ctrl"]}));
     assert_eq!(r["event_key_codes"], json!([2072, 2047, 2042]));
@@ -1164,6 +1195,14 @@ fn screenshot_full_region_and_default_path() {
         (Some(100), Some(50))
     );
     assert!(e.tmp.path().join("out/region.jpg").is_file());
+    *e.dev.next_screenshot_error.lock().unwrap() = Some(tapflow::device::DeviceError::Command {
+        code: "SCREEN_CAP_FAILED",
+        what: "snapshot_display".into(),
+        device_says: "error: current mode is not developer mode, just return.".into(),
+    });
+    let (code, details) = e.err("screenshot", json!({}));
+    assert_eq!(code, "SCREENSHOT_ERROR");
+    assert_eq!(details["cause_code"], "SCREEN_CAP_FAILED");
 }
 
 #[test]
@@ -1242,6 +1281,30 @@ fn wait_for_element_first_poll_costs_two_dumps() {
     assert_eq!(r["state"], "found");
     assert_eq!(r["element"]["element_handle"]["compid"], "10:4");
     assert_eq!(r["polls"], 2);
+    let r = e.ok(
+        "wait_for_element",
+        json!({"text":"Item","index":1,"interval_ms":0}),
+    );
+    assert_eq!(
+        r["element"]["bounds"]["left"], 660,
+        "index in reading order"
+    );
+    assert_eq!(
+        e.err(
+            "wait_for_element",
+            json!({"text":"Item","index":2,"timeout_ms":100,"interval_ms":20})
+        )
+        .0,
+        "WAIT_TIMEOUT"
+    );
+    assert_eq!(
+        e.err(
+            "wait_for_element",
+            json!({"text":"Item","index":0,"state":"gone"})
+        )
+        .0,
+        "PARAM_CONFLICT"
+    );
     let before = e.cost();
     e.ok("wait_for_element", json!({"text":"Login","interval_ms":0}));
     assert_eq!(
@@ -1304,6 +1367,25 @@ fn wait_for_element_budget_is_strict_even_with_a_slow_device() {
 }
 
 #[test]
+fn wait_for_element_confirmation_shares_the_budget() {
+    // "Device queries, polling sleeps, and stability confirmation all share the timeout_ms budget"
+    let e = env();
+    let start = std::time::Instant::now();
+    let (code, details) = e.err(
+        "wait_for_element",
+        json!({"text":"Login","timeout_ms":150,"interval_ms":1000}),
+    );
+    assert_eq!(code, "WAIT_TIMEOUT");
+    assert_eq!(details["polls"], 1, "seen once, confirmation did not fit");
+    assert_eq!(details["last_match_count"], 1);
+    assert!(
+        start.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
 fn wait_for_element_rides_out_transient_dump_failures() {
     let e = env();
     e.dev
@@ -1330,6 +1412,130 @@ fn a_failing_dump_maps_to_ui_tree_fetch_error() {
             .unwrap()
             .starts_with("DumpLayout failed")
     );
+}
+
+#[test]
+fn dump_failures_map_to_payload_fetch_or_infrastructure_codes() {
+    use tapflow::device::DeviceError;
+    let e = env();
+    *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Parse {
+        code: "LAYOUT_PARSE_ERROR",
+        what: "layout JSON".into(),
+        detail: "EOF while parsing".into(),
+    });
+    let (code, details) = e.err("get_ui_tree", json!({}));
+    assert_eq!(code, "INVALID_UI_TREE_PAYLOAD");
+    assert_eq!(details["cause_code"], "LAYOUT_PARSE_ERROR");
+    *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Timeout {
+        command: "uitest dumpLayout".into(),
+        after: Duration::from_secs(10),
+    });
+    assert_eq!(
+        e.err("click", json!({"text":"Login"})).0,
+        "HDC_TIMEOUT",
+        "infrastructure codes pass through"
+    );
+    assert!(
+        !e.dev.actions().iter().any(|a| matches!(a, Action::Tap(..))),
+        "nothing tapped"
+    );
+    *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::ScreenLocked {
+        serial: "FAKE0001".into(),
+    });
+    assert_eq!(
+        e.err("find_elements", json!({"text":"Login"})).0,
+        "SCREEN_LOCKED"
+    );
+    // A non-transient error ends a wait at once instead of burning the budget.
+    *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Disconnected {
+        device_says: "gone".into(),
+    });
+    assert_eq!(
+        e.err(
+            "wait_for_element",
+            json!({"text":"Login","timeout_ms":5000})
+        )
+        .0,
+        "DEVICE_DISCONNECTED"
+    );
+}
+
+#[test]
+fn a_caching_provider_resolves_each_route_once() {
+    use tapflow::tools::CachingProvider;
+    let dev = FakeDevice::new("C1");
+    let inner = FakeProvider::new(vec![dev]);
+    let caching = Arc::new(CachingProvider::new(inner.clone(), Duration::from_secs(60)));
+    let ctx = ToolContext::new(caching.clone(), ToolConfig::default());
+    let engine = Engine::new();
+    for _ in 0..3 {
+        assert!(
+            engine
+                .call("find_elements", json!({"text":"Welcome"}), &ctx)
+                .ok()
+        );
+    }
+    assert!(
+        engine
+            .call(
+                "find_elements",
+                json!({"text":"Welcome","device_id":"C1"}),
+                &ctx
+            )
+            .ok()
+    );
+    assert_eq!(inner.routes().len(), 2, "one resolution per distinct route");
+    caching.forget();
+    assert!(
+        engine
+            .call("find_elements", json!({"text":"Welcome"}), &ctx)
+            .ok()
+    );
+    assert_eq!(inner.routes().len(), 3);
+    let expired = CachingProvider::new(inner.clone(), Duration::ZERO);
+    let ctx = ToolContext::new(Arc::new(expired), ToolConfig::default());
+    engine.call("list_windows", json!({}), &ctx);
+    engine.call("list_windows", json!({}), &ctx);
+    assert_eq!(inner.routes().len(), 5, "no reuse after the ttl");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn async_callers_get_the_same_envelope() {
+    let e = env();
+    let engine = Arc::new(Engine::new());
+    let env = engine
+        .clone()
+        .call_async(
+            "find_elements".into(),
+            json!({"text":"Welcome"}),
+            e.ctx.clone(),
+        )
+        .await;
+    assert!(env.ok());
+    assert_eq!(env.result()["count"], 1);
+    let env = engine
+        .call_async("nope".into(), json!({}), e.ctx.clone())
+        .await;
+    assert_eq!(env.error_code(), Some("UNKNOWN_TOOL"));
+}
+
+#[test]
+fn engine_and_context_are_shareable_across_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Engine>();
+    shareable::<ToolContext>();
+    let e = Arc::new(env());
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let e = e.clone();
+            std::thread::spawn(move || {
+                e.engine
+                    .call("find_elements", json!({"text":"Welcome"}), &e.ctx)
+                    .ok()
+            })
+        })
+        .collect();
+    assert!(handles.into_iter().all(|h| h.join().unwrap()));
 }
 
 // ---------------------------------------------------------------- Beyond the reference
@@ -1359,6 +1565,14 @@ fn verify_adds_evidence_and_include_cost_adds_cost() {
     assert!(r.get("cost").is_none(), "default shape unchanged");
     let plain = e.ok("click", json!({"text":"Later"}));
     assert!(plain.get("evidence").is_none());
+    // Evidence is best-effort: a failed observation never fails the action.
+    e.dev
+        .failing_dumps
+        .store(1, std::sync::atomic::Ordering::SeqCst);
+    let r = e.ok("press_key", json!({"key":"Back","verify":true}));
+    assert!(r.get("evidence").is_none());
+    assert!(r["evidence_error"].as_str().unwrap().contains("pre-action"));
+    assert_eq!(r["dispatched"], true);
     // include_cost on a failing call goes to the error details.
     let (_, details) = e.err("click", json!({"text":"Nope","include_cost":true}));
     assert_eq!(details["cost"]["ui_dumps"], 1);

@@ -25,6 +25,127 @@ pub enum Format {
     Json,
 }
 
+/// Project defaults from `tapflow.toml` (all optional):
+///
+/// ```toml
+/// devices = ["3QC0124C11000711"]   # flows are spread over these, round robin
+/// report_dir = "reports"
+/// tags = ["smoke"]                 # default tag selection for `tapflow run`
+/// timeout = "10m"                  # default flow timeout
+/// step_timeout = "30s"             # default step deadline
+///
+/// [env]                            # variable defaults (below TAPFLOW_* and --env)
+/// USER = "demo@example.com"
+/// ```
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ProjectConfig {
+    pub devices: Vec<String>,
+    pub report_dir: Option<String>,
+    pub tags: Vec<String>,
+    pub flow_timeout_ms: Option<u64>,
+    pub step_timeout_ms: Option<u64>,
+    pub env: BTreeMap<String, String>,
+}
+
+const CONFIG_KEYS: &[&str] = &[
+    "devices",
+    "report_dir",
+    "tags",
+    "timeout",
+    "step_timeout",
+    "env",
+];
+
+/// Parses `tapflow.toml`; errors name the key and say what is expected.
+pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
+    let doc: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| format!("invalid TOML: {}", e.message()))?;
+    let mut cfg = ProjectConfig::default();
+    let strings = |key: &str, item: &toml_edit::Item| -> Result<Vec<String>, String> {
+        item.as_array()
+            .and_then(|a| {
+                a.iter()
+                    .map(|v| v.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+            })
+            .ok_or_else(|| format!("`{key}` must be a list of strings"))
+    };
+    let duration = |key: &str, item: &toml_edit::Item| -> Result<u64, String> {
+        if let Some(i) = item.as_integer() {
+            return u64::try_from(i).map_err(|_| format!("`{key}` must not be negative"));
+        }
+        let s = item
+            .as_str()
+            .ok_or_else(|| format!("`{key}` must be milliseconds or a duration such as \"30s\""))?;
+        flow::duration::parse_ms(s).map_err(|e| format!("`{key}`: {e}"))
+    };
+    for (key, item) in doc.iter() {
+        match key {
+            "devices" => cfg.devices = strings(key, item)?,
+            "tags" => cfg.tags = strings(key, item)?,
+            "report_dir" => {
+                cfg.report_dir = Some(
+                    item.as_str()
+                        .ok_or("`report_dir` must be a string")?
+                        .to_string(),
+                );
+            }
+            "timeout" => cfg.flow_timeout_ms = Some(duration(key, item)?),
+            "step_timeout" => cfg.step_timeout_ms = Some(duration(key, item)?),
+            "env" => {
+                let table = item.as_table_like().ok_or("`env` must be a table")?;
+                for (name, v) in table.iter() {
+                    if !flow::parse::is_var_name(name) {
+                        return Err(format!("`env.{name}` is not a valid variable name"));
+                    }
+                    let value = match v.as_value() {
+                        Some(toml_edit::Value::String(s)) => s.value().clone(),
+                        Some(toml_edit::Value::Integer(i)) => i.value().to_string(),
+                        Some(toml_edit::Value::Float(f)) => f.value().to_string(),
+                        Some(toml_edit::Value::Boolean(b)) => b.value().to_string(),
+                        _ => {
+                            return Err(format!(
+                                "`env.{name}` must be a string, number or boolean"
+                            ));
+                        }
+                    };
+                    cfg.env.insert(name.to_string(), value);
+                }
+            }
+            other => {
+                let hint = flow::suggest::did_you_mean(other, CONFIG_KEYS.iter().copied())
+                    .unwrap_or_else(|| format!("known keys: {}", CONFIG_KEYS.join(", ")));
+                return Err(format!("unknown key `{other}`; {hint}"));
+            }
+        }
+    }
+    Ok(cfg)
+}
+
+/// Reads the project file: `--config PATH`, else `tapflow.toml` in the current directory if
+/// there is one.
+fn load_project_config(explicit: Option<&Path>) -> Result<ProjectConfig, String> {
+    let path = match explicit {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let p = PathBuf::from("tapflow.toml");
+            if !p.exists() {
+                return Ok(ProjectConfig::default());
+            }
+            p
+        }
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "error: cannot read {}: {}",
+            path.display(),
+            e.to_string().to_lowercase()
+        )
+    })?;
+    parse_project_config(&text).map_err(|e| format!("error: {}: {e}", path.display()))
+}
+
 /// Arguments of `tapflow validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
@@ -37,6 +158,9 @@ pub struct ValidateArgs {
     /// Set a flow variable (repeatable): --env USER=demo.
     #[arg(long = "env", short = 'e', value_name = "NAME=VALUE", value_parser = parse_env)]
     pub env: Vec<(String, String)>,
+    /// Project file (default: ./tapflow.toml when present).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
 }
 
 /// Arguments of `tapflow plan`.
@@ -54,6 +178,9 @@ pub struct PlanArgs {
     /// Devices to spread the flows over (repeatable or comma-separated); default: auto.
     #[arg(long = "device", short = 'd', value_delimiter = ',')]
     pub devices: Vec<String>,
+    /// Project file (default: ./tapflow.toml when present).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
 }
 
 pub(crate) fn parse_env(s: &str) -> Result<(String, String), String> {
@@ -139,13 +266,27 @@ fn compile_inputs(
     paths: &[PathBuf],
     env: &[(String, String)],
     devices: &[String],
+    config: Option<&Path>,
 ) -> Result<Compiled, String> {
+    let project = load_project_config(config)?;
     let inputs = collect(paths)?;
+    let defaults = PlanOptions::default();
     let opts = PlanOptions {
         env: env.iter().cloned().collect(),
         environment: tapflow_environment(),
-        devices: devices.to_vec(),
-        ..PlanOptions::default()
+        project_env: project.env,
+        // --device overrides the project's list.
+        devices: if devices.is_empty() {
+            project.devices
+        } else {
+            devices.to_vec()
+        },
+        default_flow_timeout_ms: project
+            .flow_timeout_ms
+            .unwrap_or(defaults.default_flow_timeout_ms),
+        default_step_timeout_ms: project
+            .step_timeout_ms
+            .unwrap_or(defaults.default_step_timeout_ms),
     };
     let catalog = catalog();
     Ok(plan::compile(
@@ -182,7 +323,7 @@ pub(crate) fn print_diagnostics(c: &Compiled, format: Format) {
 
 /// Runs `tapflow validate`; exit 0 when valid (warnings allowed), 3 when invalid.
 pub fn run_validate(args: ValidateArgs) -> i32 {
-    let compiled = match compile_inputs(&args.paths, &args.env, &[]) {
+    let compiled = match compile_inputs(&args.paths, &args.env, &[], args.config.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
@@ -202,7 +343,12 @@ pub fn run_validate(args: ValidateArgs) -> i32 {
 
 /// Runs `tapflow plan`; prints the plan, or the diagnostics (exit 3) when a flow is invalid.
 pub fn run_plan(args: PlanArgs) -> i32 {
-    let compiled = match compile_inputs(&args.paths, &args.env, &args.devices) {
+    let compiled = match compile_inputs(
+        &args.paths,
+        &args.env,
+        &args.devices,
+        args.config.as_deref(),
+    ) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
@@ -212,6 +358,11 @@ pub fn run_plan(args: PlanArgs) -> i32 {
     if compiled.has_errors() {
         print_diagnostics(&compiled, args.format);
         return exit::INVALID;
+    }
+    if compiled.plan.flows.is_empty() {
+        eprintln!(
+            "no flows to plan (sub-flow files, under `subflows/` or named `*.subflow.yaml`, are planned through the flows that call them)"
+        );
     }
     if args.format == Format::Text {
         // Warnings still go to stderr; the plan goes to stdout.
@@ -224,4 +375,48 @@ pub fn run_plan(args: PlanArgs) -> i32 {
         );
     }
     exit::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_project_file() {
+        let cfg = parse_project_config(
+            "devices = [\"a\", \"b\"]\nreport_dir = \"out\"\ntimeout = \"2m\"\nstep_timeout = 5000\n[env]\nUSER = \"demo\"\nN = 3\n",
+        )
+        .unwrap();
+        assert_eq!(cfg.devices, ["a", "b"]);
+        assert_eq!(cfg.report_dir.as_deref(), Some("out"));
+        assert_eq!(
+            (cfg.flow_timeout_ms, cfg.step_timeout_ms),
+            (Some(120_000), Some(5000))
+        );
+        assert_eq!(cfg.env["N"], "3");
+    }
+
+    #[test]
+    fn project_file_errors_say_what_is_wrong() {
+        assert_eq!(
+            parse_project_config("device = []").unwrap_err(),
+            "unknown key `device`; did you mean `devices`?"
+        );
+        assert!(
+            parse_project_config("timeout = \"soon\"")
+                .unwrap_err()
+                .contains("timeout")
+        );
+        assert!(
+            parse_project_config("devices = [1]")
+                .unwrap_err()
+                .contains("list of strings")
+        );
+        assert!(parse_project_config("[env]\n2X = \"a\"").is_err());
+        assert!(
+            parse_project_config("a = [")
+                .unwrap_err()
+                .starts_with("invalid TOML")
+        );
+    }
 }

@@ -26,7 +26,11 @@ pub mod exit {
 }
 
 #[derive(Debug, Parser)]
-#[command(name = "tapflow", version, about = "Test automation for HarmonyOS, Android and Appium devices")]
+#[command(
+    name = "tapflow",
+    version,
+    about = "Test automation for HarmonyOS, Android and Appium devices"
+)]
 pub struct Cli {
     /// Path of the hdc executable (default: `hdc` on PATH).
     #[arg(long, global = true, env = "TAPFLOW_HDC")]

@@ -1,6 +1,6 @@
-//! `tapflow tools [--json]` lists the tools (JSON = exactly the entries MCP `tools/list`
-//! carries); `tapflow tool NAME 'JSON'` calls one tool and prints its whole envelope
-//! (exit 0 when ok, 1 when not).
+//! `tapflow tools [--json|--markdown]` lists the tools (JSON = exactly the entries MCP
+//! `tools/list` carries; Markdown = the reference in docs/tools.md); `tapflow tool NAME 'JSON'`
+//! calls one tool and prints its whole envelope (exit 0 when ok, 1 when not).
 //!
 //! The environment is read here, once, into a [`ToolConfig`]. Devices come from the hdc
 //! backend when one is built in; until then every device call fails with a clear
@@ -9,21 +9,26 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
+
+use crate::device::hdc::{HdcClient, HdcConfig};
+use crate::tools::hdc_provider::HdcProvider;
+use crate::tools::provider::CachingProvider;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::cli::exit;
-use crate::tools::{
-    DeviceProvider, Engine, Envelope, NoBackend, ToolConfig, ToolContext, ToolError,
-};
+use crate::tools::{DeviceProvider, Engine, Envelope, ToolConfig, ToolContext, ToolError};
 
 /// Arguments of `tapflow tools`.
 #[derive(Debug, clap::Args)]
 pub struct ToolsArgs {
     /// Print the MCP `tools/list` entries as JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "markdown")]
     pub json: bool,
+    /// Print the generated Markdown reference (the block embedded in docs/tools.md).
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Arguments of `tapflow tool`.
@@ -38,6 +43,10 @@ pub struct ToolArgs {
 /// `tapflow tools`.
 pub fn list(args: ToolsArgs) -> i32 {
     let engine = Engine::new();
+    if args.markdown {
+        print!("{}", crate::tools::reference::markdown(&engine));
+        return exit::SUCCESS;
+    }
     if args.json {
         let entries = Value::Array(engine.mcp_tools());
         println!(
@@ -104,9 +113,18 @@ fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
     })
 }
 
-/// The device provider for CLI calls. The hdc backend plugs in here once it is merged.
-fn provider(_hdc: Option<PathBuf>, _config: &ToolConfig) -> Arc<dyn DeviceProvider> {
-    Arc::new(NoBackend(
-        "the hdc backend is not built into this tapflow yet".into(),
+/// The device provider for CLI calls: the hdc backend over the `hdc` executable (`--hdc PATH`
+/// or `TAPFLOW_HDC`, default `hdc` on PATH), with `HARMONYOS_HDC_SERVER` as the default route
+/// server; devices are resolved once per route for the duration of the command.
+pub fn provider(hdc: Option<PathBuf>, config: &ToolConfig) -> Arc<dyn DeviceProvider> {
+    let hdc_config = HdcConfig {
+        program: hdc.unwrap_or_else(|| PathBuf::from("hdc")),
+        default_server: config.default_hdc_server.clone(),
+        ..HdcConfig::default()
+    };
+    let inner = Arc::new(HdcProvider(HdcClient::with_process(hdc_config)));
+    Arc::new(CachingProvider::new(
+        inner,
+        std::time::Duration::from_secs(60),
     ))
 }

@@ -58,4 +58,42 @@ pub trait Device: Send + Sync {
 
     /// Round trips and UI dumps so far (subtract two snapshots for the cost of a step).
     fn cost(&self) -> Cost;
+
+    /// Performs one UI action (the same as calling [`Device::tap`], [`Device::gesture`],
+    /// [`Device::input_text`] or [`Device::key_event`]).
+    fn act(&self, action: &UiAction) -> DeviceResult<()> {
+        match action {
+            UiAction::Tap(at, kind) => self.tap(*at, *kind),
+            UiAction::Gesture(g) => self.gesture(g),
+            UiAction::Text(target, text) => self.input_text(*target, text),
+            UiAction::Key(key) => self.key_event(key),
+        }
+    }
+
+    /// Performs a UI action and observes the tree right after it. Backends that can chain
+    /// both into one round trip (hdc: one `hdc shell`) override this; the default costs two.
+    /// The tree is only observed when the action was accepted.
+    fn act_then_tree(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
+        let action = self.act(action);
+        let tree = action.is_ok().then(|| self.ui_tree(scope));
+        ActObserved { action, tree }
+    }
+}
+
+/// A UI action that [`Device::act_then_tree`] can chain with the dump observing its effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UiAction {
+    Tap(Point, TapKind),
+    Gesture(Gesture),
+    Text(TextTarget, String),
+    Key(KeyInput),
+}
+
+/// What [`Device::act_then_tree`] observed: whether the action was accepted and, when it was,
+/// the tree dumped right after it (or why that dump failed). The two are kept apart so a
+/// caller never loses the fact that an action was dispatched because the dump after it failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActObserved {
+    pub action: DeviceResult<()>,
+    pub tree: Option<DeviceResult<UiNode>>,
 }

@@ -16,7 +16,8 @@ use super::source::{SourceFile, Span};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
     pub value: Value,
-    /// For scalars the whole token (quotes included); for collections their first character.
+    /// For scalars the whole token (quotes included); for flow collections the whole `[…]` or
+    /// `{…}`; for block collections their start (a block mapping: its first key).
     pub span: Span,
 }
 
@@ -100,12 +101,20 @@ impl Node {
     }
 }
 
+/// Deepest accepted nesting of YAML collections.
+pub const MAX_DEPTH: usize = 40;
+
 /// Parses one YAML document. Syntax errors come back as a single diagnostic at the parser's
 /// position (a YAML parser cannot resynchronise reliably, so later errors would be noise).
 pub fn parse(src: &SourceFile) -> Result<Node, Box<Diagnostic>> {
+    // Flows nest a few levels deep; a low depth cap keeps the recursive descent well inside
+    // a 2 MiB thread stack (test and async worker threads), even in debug builds.
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = MAX_DEPTH;
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,
+        budget: Some(budget),
     };
     let parsed: Result<Spanned<RawNode>, _> =
         serde_saphyr::from_str_with_options(src.text(), options);
@@ -129,7 +138,12 @@ fn syntax_diagnostic(src: &SourceFile, e: &serde_saphyr::Error) -> Diagnostic {
         }
         _ => (src.text().len(), 0),
     };
-    let help = if message.contains("duplicate mapping key") {
+    let help = if message.contains("budget breached: Depth") || message.contains("recursion limit")
+    {
+        Some(format!(
+            "flows may nest at most {MAX_DEPTH} levels; move deep blocks into a sub-flow"
+        ))
+    } else if message.contains("duplicate mapping key") {
         Some("each key may appear once per mapping; remove or rename one of them".to_string())
     } else if message.contains("tab") {
         Some("indent with spaces; YAML does not allow tabs for indentation".to_string())
@@ -202,12 +216,58 @@ fn convert(src: &SourceFile, raw: Spanned<RawNode>) -> Node {
                 .collect(),
         ),
     };
-    // Collections only carry their start; a mapping is better pointed at by its first key.
+    // Collections only carry their start: a flow collection (`[a, b]`, `{k: v}`) is extended to
+    // its closing bracket; a block mapping is pointed at by its first key.
     let span = match &value {
-        Value::Map(m) if span.is_empty() => m.first().map_or(span, |(k, _)| k.span),
+        Value::Seq(_) | Value::Map(_) => match flow_collection_end(src.text(), span.start) {
+            Some(end) => Span::new(span.start, end),
+            None => match &value {
+                Value::Map(m) if span.is_empty() => m.first().map_or(span, |(k, _)| k.span),
+                _ => span,
+            },
+        },
         _ => span,
     };
     Node { value, span }
+}
+
+/// The end (exclusive) of the flow collection opening at `start`, skipping quoted scalars.
+fn flow_collection_end(text: &str, start: usize) -> Option<usize> {
+    let rest = text.get(start..)?;
+    if !rest.starts_with(['[', '{']) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut chars = rest.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match quote {
+            Some('"') if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => {
+                // `''` inside a single-quoted scalar is an escaped quote.
+                if q == '\'' && chars.peek().is_some_and(|(_, n)| *n == '\'') {
+                    chars.next();
+                } else {
+                    quote = None;
+                }
+            }
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '[' | '{' => depth += 1,
+                ']' | '}' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(start + i + 1);
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    None
 }
 
 /// What serde-saphyr hands us: an untyped tree whose children keep their spans.
@@ -313,6 +373,16 @@ mod tests {
         assert_eq!(args.get("x").unwrap().value, Value::Int(5));
         let x_key = &args.as_map().unwrap()[1].0;
         assert_eq!(src.line_col(x_key.span.start).column, 25);
+    }
+
+    #[test]
+    fn flow_collections_span_to_their_closing_bracket() {
+        let (src, root) = parse_ok("m: [Ctrl, \"]\", 'it''s', {a: [1]}]\nb:\n  k: v\n");
+        assert_eq!(
+            src.slice(root.get("m").unwrap().span),
+            "[Ctrl, \"]\", 'it''s', {a: [1]}]"
+        );
+        assert_eq!(src.slice(root.get("b").unwrap().span), "k");
     }
 
     #[test]

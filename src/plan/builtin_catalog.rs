@@ -444,7 +444,10 @@ fn check_time(args: &Value, param: &str, issues: &mut Vec<StaticIssue>) {
     if s.contains("{{") {
         return;
     }
-    let time = regex::Regex::new(r"^(\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2}$").expect("valid regex");
+    static TIME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^(\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2}$").expect("valid regex")
+    });
+    let time = &*TIME;
     if !time.is_match(s) {
         issues.push(
             StaticIssue::new(Some(param), "INVALID_PARAM", format!("`{s}` is not a time"))

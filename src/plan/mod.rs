@@ -6,6 +6,7 @@
 pub mod builtin_catalog;
 pub mod catalog;
 pub mod compile;
+pub mod corpus;
 pub mod flow_schema;
 pub mod keys;
 pub mod loader;

@@ -88,6 +88,8 @@ pub struct Isolation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VarSource {
+    /// `tapflow.toml` `[env]`.
+    Project,
     /// The flow file's `env` default.
     Flow,
     /// A `TAPFLOW_<NAME>` environment variable.

@@ -68,6 +68,7 @@ fn shown(v: &PlanVariable) -> String {
 
 fn source(s: VarSource) -> &'static str {
     match s {
+        VarSource::Project => "tapflow.toml",
         VarSource::Flow => "flow default",
         VarSource::Environment => "environment",
         VarSource::Cli => "--env",

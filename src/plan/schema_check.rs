@@ -145,6 +145,25 @@ impl<'a> SchemaCheck<'a> {
                 }
             }
             self.diags = saved;
+            // An enumeration written as `oneOf` of `const`s (schemars does this for documented
+            // enum variants): one message listing every allowed value.
+            if let Some(choices) = self.const_choices(branches)
+                && node.is_scalar()
+            {
+                let shown = node
+                    .scalar_text(self.src)
+                    .unwrap_or_else(|| "null".to_string());
+                let help = did_you_mean(&shown, choices.iter().map(String::as_str))
+                    .or_else(|| Some(format!("use one of: {}", choices.join(", "))));
+                self.push(
+                    node.span,
+                    "invalid-value",
+                    format!("{what} cannot be `{shown}`"),
+                    "not an allowed value",
+                    help,
+                );
+                return Value::Null;
+            }
             // When the value has the right shape for one branch, that branch's complaint is the
             // most precise; otherwise say which shapes would do.
             let expected: Vec<String> = branches
@@ -176,6 +195,25 @@ impl<'a> SchemaCheck<'a> {
         };
         self.constraints(node, schema, &v, what);
         v
+    }
+
+    /// The allowed values when every (non-null) branch is a `const` or an `enum`.
+    fn const_choices(&self, branches: &'a [Value]) -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        for b in branches {
+            let b = self.resolve(b);
+            if let Some(c) = b.get("const") {
+                out.push(c.as_str().map_or_else(|| c.to_string(), str::to_string));
+            } else if let Some(e) = b.get("enum").and_then(Value::as_array) {
+                out.extend(
+                    e.iter()
+                        .map(|c| c.as_str().map_or_else(|| c.to_string(), str::to_string)),
+                );
+            } else if b.get("type") != Some(&Value::String("null".into())) {
+                return None;
+            }
+        }
+        (!out.is_empty()).then_some(out)
     }
 
     fn typed(
@@ -406,5 +444,82 @@ pub fn generic(node: &Node, subst: &dyn Fn(&str) -> String) -> Value {
                 .map(|(k, v)| (k.name.clone(), generic(v, subst)))
                 .collect(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flow::yaml;
+    use serde_json::json;
+
+    fn run(schema: Value, yaml_text: &str) -> (Value, Vec<Diagnostic>) {
+        let src = SourceFile::new("t.yaml", yaml_text);
+        let node = yaml::parse(&src).unwrap();
+        let subst = |s: &str| s.replace("{{ N }}", "7");
+        let mut c = SchemaCheck::new(&src, &schema, &subst);
+        let v = c.object(node.as_map().unwrap(), &schema, "`t`", node.span);
+        (v, c.diags)
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "n": {"type": "integer", "minimum": 0},
+                "s": {"type": ["string", "null"]},
+                "mode": {"$ref": "#/$defs/Mode"},
+                "list": {"type": "array", "items": {"type": "integer"}}
+            },
+            "required": ["n"],
+            "$defs": {"Mode": {"oneOf": [
+                {"const": "fast", "description": "quick"},
+                {"const": "slow", "description": "careful"}
+            ]}}
+        })
+    }
+
+    #[test]
+    fn converts_and_coerces() {
+        let (v, d) = run(
+            schema(),
+            "n: \"{{ N }}\"\ns: 007\nmode: slow\nlist: [1, 2]\n",
+        );
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(
+            v,
+            json!({"n": 7, "s": "007", "mode": "slow", "list": [1, 2]})
+        );
+    }
+
+    #[test]
+    fn run_time_references_are_accepted_for_any_scalar_type() {
+        let (v, d) = run(schema(), "n: \"{{ steps.a.result.count }}\"\n");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(v["n"], "{{ steps.a.result.count }}");
+    }
+
+    #[test]
+    fn reports_unknown_missing_wrong_and_out_of_range() {
+        let (_, d) = run(schema(), "m: 1\nmode: fats\nlist: [1, x]\n");
+        let codes: Vec<&str> = d.iter().map(|x| x.code.as_str()).collect();
+        assert_eq!(
+            codes,
+            [
+                "unknown-param",
+                "invalid-value",
+                "wrong-type",
+                "missing-param"
+            ]
+        );
+        assert_eq!(d[1].help.as_deref(), Some("did you mean `fast`?"));
+        assert!(
+            d[2].message.starts_with("item 2 of `list`"),
+            "{}",
+            d[2].message
+        );
+        let (_, d) = run(schema(), "n: -1\n");
+        assert_eq!(d[0].code, "out-of-range");
     }
 }

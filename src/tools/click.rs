@@ -73,6 +73,7 @@ pub(crate) fn search_args(
     index: Option<usize>,
 ) -> SearchArgs {
     SearchArgs {
+        text_param: None,
         text,
         element_type,
         element_id,

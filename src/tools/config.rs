@@ -2,7 +2,10 @@
 //! other module reads the environment). Tests build it directly and override per call.
 
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+
+use crate::tools::build_app::SigningPasswords;
 
 /// Settings every tool call may consult.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +24,50 @@ pub struct ToolConfig {
     pub working_dir: PathBuf,
     /// Deadline for `run_app`'s window verification.
     pub launch_verify_timeout_ms: u64,
+    /// Where run reports go (`TAPFLOW_REPORTS_DIR`, default `<cwd>/reports`); `logs_query` may
+    /// read input files from and write `save_path` into it.
+    pub reports_dir: PathBuf,
+    /// The system temp directory; `logs_query` may read from and write into it.
+    pub temp_dir: PathBuf,
+    /// `build_app`'s tools, time budget and signing secrets.
+    pub build: BuildSettings,
+}
+
+/// What `build_app` runs with (turned into a `build_app::BuildConfig` per call).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildSettings {
+    /// `TAPFLOW_HVIGORW`: the hvigor wrapper; default the project's own `hvigorw`.
+    pub hvigorw: Option<PathBuf>,
+    /// `TAPFLOW_NODE`: node for a `hvigorw.js` wrapper; default `node` on `PATH`.
+    pub node: Option<PathBuf>,
+    /// `TAPFLOW_JAVA`: java for the SDK jars; default `java` on `PATH`.
+    pub java: Option<PathBuf>,
+    /// `DEVECO_SDK_HOME`: the SDK root (passed to hvigor, searched for the toolchain jars).
+    pub sdk_home: Option<PathBuf>,
+    /// `TAPFLOW_TOOLCHAINS_LIB`: a directory holding `app_packing_tool.jar` and `hap-sign-tool.jar`.
+    pub toolchains_lib: Option<PathBuf>,
+    /// `TAPFLOW_BUILD_TIMEOUT_MS` (default 600000): wall-clock budget of one `build_app` call.
+    pub timeout_ms: u64,
+    /// `HAP_SIGN_PASSWORD`, `HAP_KEY_PASSWORD`, `HAP_STORE_PASSWORD` (never printed).
+    pub passwords: SigningPasswords,
+    /// Extra environment for every build child process (embedders and tests; not read from
+    /// the environment, which children inherit anyway).
+    pub extra_env: Vec<(OsString, OsString)>,
+}
+
+impl Default for BuildSettings {
+    fn default() -> Self {
+        BuildSettings {
+            hvigorw: None,
+            node: None,
+            java: None,
+            sdk_home: None,
+            toolchains_lib: None,
+            timeout_ms: 600_000,
+            passwords: SigningPasswords::default(),
+            extra_env: Vec::new(),
+        }
+    }
 }
 
 impl Default for ToolConfig {
@@ -33,8 +80,11 @@ impl Default for ToolConfig {
             default_hdc_server: None,
             screenshots_dir: screenshots_dir.clone(),
             allowed_roots: Vec::new(),
+            reports_dir: working_dir.join("reports"),
             working_dir,
             launch_verify_timeout_ms: 5000,
+            temp_dir: std::env::temp_dir(),
+            build: BuildSettings::default(),
         }
     }
 }
@@ -47,7 +97,11 @@ impl ToolConfig {
     /// `TAPFLOW_SCREENSHOT_DIR` (default `<HOME>/.tapflow/screenshots`, else
     /// `<cwd>/.tapflow/screenshots`), `TAPFLOW_ALLOWED_ROOTS` (list separated like `PATH`;
     /// default: the working directory, the screenshots directory and the system temp directory),
-    /// `TAPFLOW_LAUNCH_VERIFY_TIMEOUT_MS` (default 5000). Unparsable numbers are reported.
+    /// `TAPFLOW_LAUNCH_VERIFY_TIMEOUT_MS` (default 5000), `TAPFLOW_REPORTS_DIR` (default
+    /// `<cwd>/reports`), and for `build_app`: `TAPFLOW_HVIGORW`, `TAPFLOW_NODE`, `TAPFLOW_JAVA`,
+    /// `DEVECO_SDK_HOME`, `TAPFLOW_TOOLCHAINS_LIB` (relative paths resolve against `cwd`),
+    /// `TAPFLOW_BUILD_TIMEOUT_MS` (default 600000), `HAP_SIGN_PASSWORD`, `HAP_KEY_PASSWORD`,
+    /// `HAP_STORE_PASSWORD`. Unparsable numbers are reported.
     pub fn from_env_map(env: &HashMap<String, String>, cwd: &Path) -> Result<Self, String> {
         let num = |key: &str, default: u64| -> Result<u64, String> {
             match env.get(key).map(|s| s.trim()).filter(|s| !s.is_empty()) {
@@ -69,16 +123,30 @@ impl ToolConfig {
                 None => cwd.join(".tapflow").join("screenshots"),
             },
         };
+        let temp_dir = std::env::temp_dir();
+        let path = |key: &str| non_empty(key).map(|p| absolutize(cwd, Path::new(&p)));
+        // Secrets are taken verbatim (a password may start or end with a space).
+        let secret = |key: &str| env.get(key).filter(|s| !s.is_empty()).cloned();
+        let build = BuildSettings {
+            hvigorw: path("TAPFLOW_HVIGORW"),
+            node: path("TAPFLOW_NODE"),
+            java: path("TAPFLOW_JAVA"),
+            sdk_home: path("DEVECO_SDK_HOME"),
+            toolchains_lib: path("TAPFLOW_TOOLCHAINS_LIB"),
+            timeout_ms: num("TAPFLOW_BUILD_TIMEOUT_MS", 600_000)?,
+            passwords: SigningPasswords {
+                sign: secret("HAP_SIGN_PASSWORD"),
+                key: secret("HAP_KEY_PASSWORD"),
+                store: secret("HAP_STORE_PASSWORD"),
+            },
+            extra_env: Vec::new(),
+        };
         let allowed_roots = match env.get("TAPFLOW_ALLOWED_ROOTS") {
             Some(list) => std::env::split_paths(list)
                 .filter(|p| !p.as_os_str().is_empty())
                 .map(|p| absolutize(cwd, &p))
                 .collect(),
-            None => vec![
-                cwd.to_path_buf(),
-                screenshots_dir.clone(),
-                std::env::temp_dir(),
-            ],
+            None => vec![cwd.to_path_buf(), screenshots_dir.clone(), temp_dir.clone()],
         };
         Ok(ToolConfig {
             input_focus_timeout_ms: num("INPUT_FOCUS_TIMEOUT_MS", 5000)?,
@@ -88,6 +156,9 @@ impl ToolConfig {
             allowed_roots,
             working_dir: cwd.to_path_buf(),
             launch_verify_timeout_ms: num("TAPFLOW_LAUNCH_VERIFY_TIMEOUT_MS", 5000)?,
+            reports_dir: path("TAPFLOW_REPORTS_DIR").unwrap_or_else(|| cwd.join("reports")),
+            temp_dir,
+            build,
         })
     }
 
@@ -166,6 +237,54 @@ mod tests {
             ToolConfig::from_env_map(&env, cwd)
                 .unwrap_err()
                 .contains("INPUT_VERIFY_TIMEOUT_MS")
+        );
+    }
+
+    #[test]
+    fn build_settings_and_reports_dir_come_from_the_env_map() {
+        let cwd = Path::new("/work/p");
+        let c = ToolConfig::from_env_map(&HashMap::new(), cwd).unwrap();
+        assert_eq!(c.reports_dir, PathBuf::from("/work/p/reports"));
+        assert_eq!(c.build, BuildSettings::default());
+        assert_eq!(c.build.timeout_ms, 600_000);
+
+        let env: HashMap<String, String> = [
+            ("TAPFLOW_REPORTS_DIR", "out/reports"),
+            ("TAPFLOW_HVIGORW", "tools/hvigorw"),
+            ("TAPFLOW_JAVA", "/usr/bin/java"),
+            ("DEVECO_SDK_HOME", "/opt/sdk"),
+            ("TAPFLOW_TOOLCHAINS_LIB", "/opt/lib"),
+            ("TAPFLOW_BUILD_TIMEOUT_MS", "120000"),
+            ("HAP_SIGN_PASSWORD", " s3cret "),
+            ("HAP_KEY_PASSWORD", ""),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let c = ToolConfig::from_env_map(&env, cwd).unwrap();
+        assert_eq!(c.reports_dir, PathBuf::from("/work/p/out/reports"));
+        assert_eq!(
+            c.build.hvigorw,
+            Some(PathBuf::from("/work/p/tools/hvigorw"))
+        );
+        assert_eq!(c.build.java, Some(PathBuf::from("/usr/bin/java")));
+        assert_eq!(c.build.sdk_home, Some(PathBuf::from("/opt/sdk")));
+        assert_eq!(c.build.toolchains_lib, Some(PathBuf::from("/opt/lib")));
+        assert_eq!(c.build.node, None);
+        assert_eq!(c.build.timeout_ms, 120_000);
+        assert_eq!(c.build.passwords.sign.as_deref(), Some(" s3cret "));
+        assert_eq!(c.build.passwords.key, None);
+        assert!(
+            !format!("{c:?}").contains("s3cret"),
+            "secrets never reach Debug"
+        );
+
+        let mut bad = env.clone();
+        bad.insert("TAPFLOW_BUILD_TIMEOUT_MS".into(), "2m".into());
+        assert!(
+            ToolConfig::from_env_map(&bad, cwd)
+                .unwrap_err()
+                .contains("TAPFLOW_BUILD_TIMEOUT_MS")
         );
     }
 }

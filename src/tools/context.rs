@@ -17,7 +17,7 @@ use crate::tools::envelope::ToolError;
 use crate::ui::digest::{Evidence, TreeDigest};
 
 /// Where a call is routed (tool reference, "Shared Device Routing").
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct DeviceRoute {
     /// `-t`: a serial / connect key; `None` = the only connected device.
     pub device_id: Option<String>,
@@ -36,6 +36,11 @@ pub trait DeviceProvider: Send + Sync {
     /// Basic information about one listed device (may cost round trips).
     fn info(&self, route: &DeviceRoute) -> Result<DeviceInfo, DeviceError> {
         self.resolve(route)?.info()
+    }
+    /// Round trips the provider itself made (listing targets to resolve a route); devices
+    /// count their own.
+    fn cost(&self) -> Cost {
+        Cost::default()
     }
 }
 
@@ -81,11 +86,13 @@ pub struct Call<'a> {
     pub route: DeviceRoute,
     device: Option<Arc<dyn Device>>,
     cost_at_start: Option<Cost>,
+    provider_cost_at_start: Cost,
     /// The latest UI observation, valid until the device is acted upon.
     tree: Option<Arc<UiNode>>,
     verify: bool,
     pre_action: Option<TreeDigest>,
     evidence: Option<Evidence>,
+    evidence_error: Option<String>,
     started: Instant,
 }
 
@@ -96,10 +103,12 @@ impl<'a> Call<'a> {
             route,
             device: None,
             cost_at_start: None,
+            provider_cost_at_start: ctx.provider.cost(),
             tree: None,
             verify,
             pre_action: None,
             evidence: None,
+            evidence_error: None,
             started: Instant::now(),
         }
     }
@@ -128,11 +137,17 @@ impl<'a> Call<'a> {
         Ok(self.device()?.serial().to_string())
     }
 
-    /// Round trips and dumps spent by this call so far (zero when no device was resolved).
+    /// Round trips and dumps spent by this call so far: the device's and the provider's
+    /// (resolving the route), zero when nothing was touched.
     pub fn cost(&self) -> Cost {
-        match (&self.device, self.cost_at_start) {
+        let provider = self.ctx.provider.cost() - self.provider_cost_at_start;
+        let device = match (&self.device, self.cost_at_start) {
             (Some(d), Some(start)) => d.cost() - start,
             _ => Cost::default(),
+        };
+        Cost {
+            round_trips: provider.round_trips + device.round_trips,
+            ui_dumps: provider.ui_dumps + device.ui_dumps,
         }
     }
 
@@ -154,17 +169,20 @@ impl<'a> Call<'a> {
         Ok(tree)
     }
 
-    /// A new dump that must arrive before `deadline`; `Ok(None)` when it did not (the device
-    /// query is abandoned, not awaited: the wall-clock budget is strict).
-    pub fn ui_tree_before(&mut self, deadline: Instant) -> Result<Option<Arc<UiNode>>, ToolError> {
+    /// One fresh observation that must arrive before `deadline` (for waits that poll):
+    /// `Ok(None)` when the deadline came first (the pending query is abandoned, not awaited);
+    /// `Ok(Some(Err(..)))` for a transient failure (a refused or unparsable dump) that a
+    /// polling caller may ride out; `Err` for anything else (device gone, hdc missing, …).
+    pub fn observe(
+        &mut self,
+        deadline: Instant,
+    ) -> Result<Option<Result<UiNode, ToolError>>, ToolError> {
         let device = self.device()?;
         match until(deadline, move || device.ui_tree(&DumpScope::default())) {
             None => Ok(None),
-            Some(r) => {
-                let tree = Arc::new(r.map_err(tree_error)?);
-                self.tree = Some(tree.clone());
-                Ok(Some(tree))
-            }
+            Some(Ok(t)) => Ok(Some(Ok(t))),
+            Some(Err(e)) if e.is_transient() => Ok(Some(Err(tree_error(e)))),
+            Some(Err(e)) => Err(tree_error(e)),
         }
     }
 
@@ -174,25 +192,39 @@ impl<'a> Call<'a> {
     }
 
     /// Call right before acting on the device: with `verify`, records the pre-action digest
-    /// (reusing the observation the step already made, if any).
+    /// (reusing the observation the step already made, if any). Evidence is best-effort: a
+    /// failed observation never stops the action, it is reported as `evidence_error`.
     pub fn before_action(&mut self) -> Result<(), ToolError> {
-        if self.verify && self.pre_action.is_none() {
-            let tree = self.ui_tree()?;
-            self.pre_action = Some(TreeDigest::of(&tree));
+        if self.verify && self.pre_action.is_none() && self.evidence_error.is_none() {
+            match self.ui_tree() {
+                Ok(tree) => self.pre_action = Some(TreeDigest::of(&tree)),
+                Err(e) => self.evidence_error = Some(format!("pre-action observation failed: {e}")),
+            }
         }
         Ok(())
     }
 
     /// Call right after acting: drops the stale observation and, with `verify`, dumps once more
-    /// and records the evidence.
+    /// and records the evidence (best-effort, like [`Call::before_action`]).
     pub fn after_action(&mut self) -> Result<(), ToolError> {
         self.invalidate();
-        if self.verify {
-            let tree = self.fresh_ui_tree()?;
-            let pre = self.pre_action.take();
-            self.evidence = Some(Evidence::of(&tree, pre.as_ref()));
+        if self.verify && self.evidence_error.is_none() {
+            match self.fresh_ui_tree() {
+                Ok(tree) => {
+                    let pre = self.pre_action.take();
+                    self.evidence = Some(Evidence::of(&tree, pre.as_ref()));
+                }
+                Err(e) => {
+                    self.evidence_error = Some(format!("post-action observation failed: {e}"))
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Why `verify` produced no evidence, if it did not.
+    pub fn take_evidence_error(&mut self) -> Option<String> {
+        self.evidence_error.take()
     }
 
     pub fn take_evidence(&mut self) -> Option<Evidence> {

@@ -105,7 +105,7 @@ pub fn check(
 pub fn deserialize<P: DeserializeOwned>(map: Map<String, Value>) -> Result<P, ToolError> {
     serde_json::from_value(Value::Object(map)).map_err(|e| {
         // Rare after `check` (e.g. an integer too large for its Rust type).
-        ToolError::new("INVALID_PARAM", format!("invalid arguments: {e}"))
+        ToolError::invalid_param("arguments", format!("invalid arguments: {e}"))
     })
 }
 
@@ -161,6 +161,19 @@ fn accepts(value: &Value, schema: &Value) -> Accept {
     {
         return Accept::NotAllowed(format!("expected {c}"));
     }
+    if let Some(format) = obj.get("format").and_then(Value::as_str)
+        && let Some((min, max)) = integer_range(format)
+        && (value.is_i64() || value.is_u64())
+    {
+        let fits = match (value.as_i64(), value.as_u64()) {
+            (Some(i), _) => i128::from(i) >= min && i128::from(i) <= max,
+            (None, Some(u)) => i128::from(u) <= max,
+            _ => false,
+        };
+        if !fits {
+            return Accept::NotAllowed(format!("out of range for {format} ({min}..={max})"));
+        }
+    }
     if let Some(n) = value.as_f64() {
         if let Some(min) = obj.get("minimum").and_then(Value::as_f64)
             && n < min
@@ -187,6 +200,21 @@ fn accepts(value: &Value, schema: &Value) -> Accept {
         }
     }
     Accept::Ok
+}
+
+/// The range of schemars' integer formats.
+fn integer_range(format: &str) -> Option<(i128, i128)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" | "uint" => (0, u64::MAX.into()),
+        _ => return None,
+    })
 }
 
 /// The enumerated values of all branches, when every non-null branch is an enumeration.
@@ -257,6 +285,7 @@ mod tests {
             "state": {"type":"string","enum":["found","gone"]},
             "count": {"type":"integer","enum":[1,2]},
             "timeout_ms": {"type":"integer","minimum":0},
+            "x": {"type":["integer","null"],"format":"int32"},
             "text": {"type":["string","null"]},
             "mods": {"type":"array","items":{"type":"string","enum":["Ctrl","Alt"]}},
             "key": {"anyOf":[{"type":"string"},{"type":"integer"}]},
@@ -292,6 +321,12 @@ mod tests {
             "INVALID_ELEMENT_HANDLE"
         );
         assert_eq!(code(json!([1])), "INVALID_PARAM");
+        let e = check(json!({"x": 3_000_000_000u64}), &schema(), &CODES).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.details["param"].as_str()),
+            ("INVALID_PARAM", Some("x"))
+        );
+        assert!(check(json!({"x": -2_147_483_648i64}), &schema(), &CODES).is_ok());
     }
 
     #[test]

@@ -46,7 +46,9 @@ impl ToolError {
     /// when the device itself was unreachable (not found, disconnected, hdc missing, timeout):
     /// those are not failures of the operation and callers handle them differently.
     pub fn from_device_op(err: DeviceError, op_code: &str) -> Self {
-        if is_infrastructure(&err) {
+        // Infrastructure errors, and the backend's own refusals of a malformed value
+        // (`INVALID_BUNDLE_NAME`, …: nothing was sent), keep their code.
+        if is_infrastructure(&err) || err.code().starts_with("INVALID_") {
             return err.into();
         }
         let cause = err.code();
@@ -56,7 +58,8 @@ impl ToolError {
     }
 }
 
-/// Errors that say nothing about the operation, only about reaching the device.
+/// Errors that say nothing about the operation, only about reaching the device (or its
+/// screen being locked, which the user must fix before any UI operation can work).
 pub fn is_infrastructure(err: &DeviceError) -> bool {
     matches!(
         err,
@@ -66,6 +69,7 @@ pub fn is_infrastructure(err: &DeviceError) -> bool {
             | DeviceError::Ambiguous { .. }
             | DeviceError::Disconnected { .. }
             | DeviceError::Unauthorized { .. }
+            | DeviceError::ScreenLocked { .. }
             | DeviceError::Unsupported { .. }
     )
 }

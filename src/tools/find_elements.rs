@@ -55,6 +55,7 @@ impl Tool for FindElements {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let args = SearchArgs {
+            text_param: None,
             text: p.text,
             element_type: p.element_type,
             element_id: p.element_id,

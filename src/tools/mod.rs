@@ -7,11 +7,14 @@
 //! [`ToolConfig`]) and must not use `run`, `mcp` or `cli`.
 
 pub mod build_app;
+pub mod build_app_tool;
 pub mod config;
 pub mod context;
 pub mod decode;
 pub mod envelope;
 pub mod policy;
+pub mod provider;
+pub mod reference;
 pub mod registry;
 pub mod target;
 
@@ -20,9 +23,12 @@ pub mod click;
 pub mod drag;
 pub mod find_elements;
 pub mod get_ui_tree;
+pub mod hdc_provider;
+pub mod input_text;
 pub mod install_app;
 pub mod list_devices;
 pub mod list_windows;
+pub mod logs_query;
 pub mod long_press;
 pub mod press_key;
 pub mod query_package;
@@ -39,6 +45,7 @@ pub use config::ToolConfig;
 pub use context::{Call, DeviceProvider, DeviceRoute, NoBackend, ToolContext};
 pub use envelope::{Envelope, ToolError};
 pub use policy::{Hints, Policy, Risk};
+pub use provider::CachingProvider;
 pub use registry::{Engine, Routing, Tool, ToolDef};
 
 /// Every tool built into this module, in the order `tools/list` shows them.
@@ -46,6 +53,8 @@ pub fn builtin() -> Vec<ToolDef> {
     vec![
         ToolDef::of::<list_devices::ListDevices>(),
         ToolDef::of::<query_package::QueryPackage>(),
+        ToolDef::of::<logs_query::LogsQuery>(),
+        ToolDef::of::<build_app_tool::BuildApp>(),
         ToolDef::of::<install_app::InstallApp>(),
         ToolDef::of::<run_app::RunApp>(),
         ToolDef::of::<uninstall_app::UninstallApp>(),
@@ -55,6 +64,7 @@ pub fn builtin() -> Vec<ToolDef> {
         ToolDef::of::<long_press::LongPress>(),
         ToolDef::of::<swipe::Swipe>(),
         ToolDef::of::<drag::Drag>(),
+        ToolDef::of::<input_text::InputText>(),
         ToolDef::of::<press_key::PressKey>(),
         ToolDef::of::<find_elements::FindElements>(),
         ToolDef::of::<screenshot::Screenshot>(),

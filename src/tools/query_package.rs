@@ -207,45 +207,40 @@ impl Tool for QueryPackage {
                     bundle_name: Some(bundle.clone()),
                     ..Default::default()
                 };
-                match other {
-                    InfoType::Abilities => {
-                        out.info_type = "abilities".into();
-                        out.ability_count = Some(info.abilities.len());
-                        out.main_ability = info.main_ability.clone();
-                        out.modules = Some(info.modules.clone());
-                        out.abilities = Some(
-                            info.abilities
-                                .iter()
-                                .map(|a| AbilityEntry {
-                                    name: a.name.clone(),
-                                    module: a.module.clone(),
-                                    kind: a.kind.clone(),
-                                    visible: a.visible,
-                                    is_launcher: a.is_launcher,
-                                })
-                                .collect(),
-                        );
-                    }
-                    InfoType::MainAbility => {
-                        out.info_type = "main_ability".into();
-                        let candidates = main_ability_candidates(&info);
-                        let Some(best) = candidates.first().cloned() else {
-                            return Err(ToolError::new(
-                                "ABILITY_RESOLUTION_FAILED",
-                                format!("{bundle} declares no main, launcher or page ability"),
-                            ));
-                        };
-                        out.ability_name = Some(best.ability_name.clone());
-                        out.module_name = best.module_name.clone();
-                        out.recommended = Some(best);
-                        out.candidates = Some(candidates);
-                    }
-                    InfoType::Permissions => {
-                        out.info_type = "permissions".into();
-                        out.permission_count = Some(info.permissions.len());
-                        out.requested_permissions = Some(info.permissions.clone());
-                    }
-                    InfoType::List => unreachable!("handled above"),
+                if other == InfoType::Abilities {
+                    out.info_type = "abilities".into();
+                    out.ability_count = Some(info.abilities.len());
+                    out.main_ability = info.main_ability.clone();
+                    out.modules = Some(info.modules.clone());
+                    out.abilities = Some(
+                        info.abilities
+                            .iter()
+                            .map(|a| AbilityEntry {
+                                name: a.name.clone(),
+                                module: a.module.clone(),
+                                kind: a.kind.clone(),
+                                visible: a.visible,
+                                is_launcher: a.is_launcher,
+                            })
+                            .collect(),
+                    );
+                } else if other == InfoType::MainAbility {
+                    out.info_type = "main_ability".into();
+                    let candidates = main_ability_candidates(&info);
+                    let Some(best) = candidates.first().cloned() else {
+                        return Err(ToolError::new(
+                            "ABILITY_RESOLUTION_FAILED",
+                            format!("{bundle} declares no main, launcher or page ability"),
+                        ));
+                    };
+                    out.ability_name = Some(best.ability_name.clone());
+                    out.module_name = best.module_name.clone();
+                    out.recommended = Some(best);
+                    out.candidates = Some(candidates);
+                } else {
+                    out.info_type = "permissions".into();
+                    out.permission_count = Some(info.permissions.len());
+                    out.requested_permissions = Some(info.permissions.clone());
                 }
                 Ok(out)
             }

@@ -204,6 +204,30 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// [`Engine::call`] for async callers (the MCP server): runs on tokio's blocking pool,
+    /// because tools block on device round trips and deadline-bound polling.
+    pub async fn call_async(
+        self: std::sync::Arc<Self>,
+        tool: String,
+        args: Value,
+        ctx: ToolContext,
+    ) -> Envelope {
+        let name = tool.clone();
+        match tokio::task::spawn_blocking(move || self.call(&tool, args, &ctx)).await {
+            Ok(env) => env,
+            Err(e) => Envelope::new(
+                &name,
+                Err(ToolError::new(
+                    "INTERNAL_ERROR",
+                    format!("the tool task failed: {e}"),
+                )),
+                0,
+            ),
+        }
+    }
+}
+
 fn run_def(
     def: &ToolDef,
     args: Value,
@@ -240,6 +264,9 @@ fn run_def(
                         "evidence".into(),
                         serde_json::to_value(ev).unwrap_or(Value::Null),
                     );
+                }
+                if let Some(why) = call.take_evidence_error() {
+                    obj.insert("evidence_error".into(), Value::String(why));
                 }
                 if include_cost {
                     obj.insert("cost".into(), cost);
@@ -316,6 +343,10 @@ fn add_common_outputs(schema: &mut Value, verify: bool) {
             "evidence".into(),
             schema_of::<crate::ui::digest::Evidence>(),
         );
+        p.insert(
+            "evidence_error".into(),
+            json!({"type": "string", "description": "Present with verify when the evidence could not be observed (the action itself was still dispatched)."}),
+        );
     }
     p.insert(
         "cost".into(),
@@ -352,7 +383,7 @@ mod tests {
     #[test]
     fn published_schemas_are_flat_and_carry_the_common_parameters() {
         let e = Engine::new();
-        assert_eq!(e.tools().count(), 19);
+        assert_eq!(e.tools().count(), 22);
         for t in e.tools() {
             let entry = t.mcp_entry();
             walk(&entry, &mut |k, _| {
@@ -369,6 +400,17 @@ mod tests {
             assert_eq!(props.get("verify").is_some(), t.verify, "{}", t.name);
             assert_eq!(entry["inputSchema"]["additionalProperties"], false);
             assert_eq!(entry["outputSchema"]["properties"]["tool"]["const"], t.name);
+            for r in entry["inputSchema"]["required"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                assert!(
+                    props.get(r.as_str().unwrap()).is_some(),
+                    "{}: required {r} is no property",
+                    t.name
+                );
+            }
         }
         let click = e.get("click").unwrap().input_schema();
         assert_eq!(click["properties"]["count"]["enum"], json!([1, 2]));

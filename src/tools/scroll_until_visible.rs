@@ -21,7 +21,6 @@ use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::swipe::{default_speed, direction_points};
 use crate::tools::target::{ElementInfo, SearchArgs, describe_all};
-use crate::tools::wait_for_element::observe;
 use crate::ui::digest::TreeDigest;
 use crate::ui::matching::scope_tree;
 use crate::ui::selector::TextMatch;
@@ -50,6 +49,8 @@ pub struct Params {
     pub bundle_name: Option<String>,
     /// How `text` is compared (default exact).
     pub match_mode: Option<TextMatch>,
+    /// Scroll until the n-th match (0-based, reading order) is on screen and return it.
+    pub index: Option<usize>,
     /// The way the finger moves (default `up`: reveals content further down).
     #[serde(default = "default_direction")]
     #[schemars(default = "default_direction")]
@@ -70,7 +71,7 @@ pub struct Params {
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Output {
-    /// The first match in reading order.
+    /// The first match in reading order (or the `index`-th).
     pub element: ElementInfo,
     pub match_count: usize,
     /// Swipes made before the element appeared.
@@ -115,6 +116,7 @@ impl Tool for ScrollUntilVisible {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let args = SearchArgs {
+            text_param: None,
             text: p.text,
             element_type: p.element_type,
             element_id: p.element_id,
@@ -147,12 +149,12 @@ impl Tool for ScrollUntilVisible {
             .with_details(json!({ "swipes": swipes }))
         };
         loop {
-            let tree = match observe(call, deadline)? {
+            let tree = match call.observe(deadline)? {
                 None => return Err(timeout(swipes)),
                 Some(t) => t?,
             };
             let found = describe_all(&tree, &sel);
-            if let Some(first) = found.first().cloned() {
+            if let Some(first) = found.get(p.index.unwrap_or(0)).cloned() {
                 return Ok(Output {
                     element: first,
                     match_count: found.len(),

@@ -2,8 +2,8 @@
 //!
 //! Direction names the way the finger moves: `up` goes from 75% to 25% of the screen height
 //! on the vertical centre line (revealing content below), `left` from 75% to 25% of the width.
-//! The screen is the union of the visible windows (one window-table round trip), or the root
-//! bounds of a dump this step already made.
+//! The screen is the device's reported screen size (one round trip on hdc), else the union of
+//! the visible windows.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -51,9 +51,16 @@ pub struct Output {
     pub dispatched: bool,
 }
 
-/// The visible screen area: the root of a dump already made, else the visible windows' union.
+/// The screen: the device's reported screen size (one round trip on hdc), else the union of
+/// the visible windows.
 pub(crate) fn screen_area(call: &mut Call<'_>) -> Result<Bounds, ToolError> {
     let device = call.device()?;
+    if let Some(s) = device.info()?.screen
+        && s.width > 0
+        && s.height > 0
+    {
+        return Ok(Bounds::new(0, 0, s.width as i32, s.height as i32));
+    }
     let table = device.windows()?;
     let mut area: Option<Bounds> = None;
     for w in table
@@ -72,17 +79,12 @@ pub(crate) fn screen_area(call: &mut Call<'_>) -> Result<Bounds, ToolError> {
             ),
         });
     }
-    if let Some(a) = area {
-        return Ok(a);
-    }
-    let info = device.info()?;
-    match info.screen {
-        Some(s) => Ok(Bounds::new(0, 0, s.width as i32, s.height as i32)),
-        None => Err(ToolError::new(
+    area.ok_or_else(|| {
+        ToolError::new(
             "SCREEN_SIZE_UNKNOWN",
-            "the device reports no visible window and no screen size",
-        )),
-    }
+            "the device reports no screen size and no visible window",
+        )
+    })
 }
 
 /// Start and end of a swipe in `direction` across `area`.

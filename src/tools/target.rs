@@ -15,9 +15,12 @@ use crate::ui::matching::{Match, find};
 use crate::ui::selector::{Selector, TextMatch};
 use crate::ui::{handle_of, locate};
 
-/// Search criteria as tools receive them (`text` is `element_text` in input_text).
+/// Search criteria as tools receive them. input_text calls its text criterion `element_text`:
+/// it sets `text` from it and `text_param: Some("element_text")` so errors name its parameter.
 #[derive(Debug, Clone, Default)]
 pub struct SearchArgs {
+    /// The name of the text criterion in the calling tool (default `text`).
+    pub text_param: Option<&'static str>,
     pub text: Option<String>,
     pub element_type: Option<String>,
     pub element_id: Option<String>,
@@ -289,7 +292,7 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
             })
         }
         TargetMode::Search(s) => {
-            let sel = s.selector("text")?;
+            let sel = s.selector(s.text_param.unwrap_or("text"))?;
             let tree = call.ui_tree()?;
             let (_, info) = pick_one(&tree, &sel, s.index, "search criteria")?;
             Ok(Resolved {

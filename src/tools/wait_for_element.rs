@@ -13,8 +13,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::device::model::{DumpScope, UiNode};
-use crate::tools::context::{Call, sleep_within, tree_error, until};
+use crate::device::model::UiNode;
+use crate::tools::context::{Call, sleep_within};
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
@@ -53,6 +53,8 @@ pub struct Params {
     pub element_id: Option<String>,
     /// How `text` is compared (default exact).
     pub match_mode: Option<TextMatch>,
+    /// `found` only: wait for the n-th match (0-based, reading order) and return it.
+    pub index: Option<usize>,
     /// `found` (present) or `gone` (absent).
     #[serde(default)]
     pub state: WaitState,
@@ -72,27 +74,12 @@ pub struct Output {
     /// Always true on success (expiry is the WAIT_TIMEOUT error).
     pub satisfied: bool,
     pub elapsed_ms: u64,
-    /// The element (first in reading order) for `found`; null for `gone`.
+    /// The element (first in reading order, or the `index`-th) for `found`; null for `gone`.
     pub element: Option<ElementInfo>,
     /// How many elements matched in the confirming observation.
     pub match_count: usize,
     /// UI dumps made.
     pub polls: u32,
-}
-
-/// One observation under a deadline: `Ok(None)` = the deadline came first; transient device
-/// failures are returned as `Err(Some(..))` so callers may keep waiting.
-pub(crate) fn observe(
-    call: &mut Call<'_>,
-    deadline: Instant,
-) -> Result<Option<Result<UiNode, ToolError>>, ToolError> {
-    let device = call.device()?;
-    match until(deadline, move || device.ui_tree(&DumpScope::default())) {
-        None => Ok(None),
-        Some(Ok(t)) => Ok(Some(Ok(t))),
-        Some(Err(e)) if e.is_transient() => Ok(Some(Err(tree_error(e)))),
-        Some(Err(e)) => Err(tree_error(e)),
-    }
 }
 
 fn timeout(
@@ -147,6 +134,7 @@ impl Tool for WaitForElement {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let args = SearchArgs {
+            text_param: None,
             text: p.text,
             element_type: p.element_type,
             element_id: p.element_id,
@@ -171,6 +159,13 @@ impl Tool for WaitForElement {
             ));
         }
         let sel: Selector = args.selector("text")?;
+        if p.index.is_some() && p.state == WaitState::Gone {
+            return Err(ToolError::new(
+                "PARAM_CONFLICT",
+                "index applies to state=found only",
+            ));
+        }
+        let index = p.index.unwrap_or(0);
         let started = call.started();
         if p.timeout_ms == 0 {
             return Err(timeout(p.state, started, 0, None, None));
@@ -180,7 +175,7 @@ impl Tool for WaitForElement {
         let satisfied = |tree: &UiNode| -> (bool, Vec<ElementInfo>) {
             let found = describe_all(tree, &sel);
             let ok = match p.state {
-                WaitState::Found => !found.is_empty(),
+                WaitState::Found => found.len() > index,
                 WaitState::Gone => found.is_empty(),
             };
             (ok, found)
@@ -189,7 +184,7 @@ impl Tool for WaitForElement {
         let mut last_count = None;
         let mut last_error = None;
         loop {
-            let Some(obs) = observe(call, deadline)? else {
+            let Some(obs) = call.observe(deadline)? else {
                 return Err(timeout(
                     p.state,
                     started,
@@ -216,7 +211,7 @@ impl Tool for WaitForElement {
                                     last_error.as_ref(),
                                 ));
                             }
-                            let Some(obs) = observe(call, deadline)? else {
+                            let Some(obs) = call.observe(deadline)? else {
                                 return Err(timeout(
                                     p.state,
                                     started,
@@ -245,7 +240,7 @@ impl Tool for WaitForElement {
                                 elapsed_ms: started.elapsed().as_millis() as u64,
                                 match_count: found.len(),
                                 element: match p.state {
-                                    WaitState::Found => found.into_iter().next(),
+                                    WaitState::Found => found.into_iter().nth(index),
                                     WaitState::Gone => None,
                                 },
                                 polls,

@@ -16,7 +16,6 @@ use crate::tools::context::{Call, sleep_within};
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
-use crate::tools::wait_for_element::observe;
 use crate::ui::diff::{TreeDiff, diff};
 use crate::ui::digest::TreeDigest;
 use crate::ui::matching::scope_tree;
@@ -97,7 +96,7 @@ impl Tool for WaitForStable {
             .with_details(json!({ "polls": polls, "changed_since_start": changed }))
         };
         loop {
-            let Some(obs) = observe(call, deadline)? else {
+            let Some(obs) = call.observe(deadline)? else {
                 let changed = current
                     .as_ref()
                     .zip(baseline.as_ref())

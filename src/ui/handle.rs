@@ -119,4 +119,31 @@ mod tests {
         assert!(locate(&t, &gone).is_none());
         assert!(validate(&h).is_ok());
     }
+
+    #[test]
+    fn every_recorded_layout_yields_handles_that_locate_their_element() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/harmonyos");
+        let mut layouts = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !(name.starts_with("layout_") && name.ends_with(".json")) {
+                continue;
+            }
+            layouts += 1;
+            let t: UiNode = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let digest = crate::ui::digest::TreeDigest::of(&t);
+            assert_eq!(digest.node_count + 1, t.node_count(), "{name}");
+            for ty in ["Text", "Button", "TextInput", "Image", "staticText"] {
+                let sel = Selector::new(None, Some(ty.into()), None, TextMatch::Exact).unwrap();
+                for m in find(&t, &sel) {
+                    let h = handle_of(&m, sel.hint(None));
+                    let back = locate(&t, &h)
+                        .unwrap_or_else(|| panic!("{name}: {} not located", h.compid));
+                    assert_eq!(back.node.node_type(), ty, "{name}");
+                }
+            }
+        }
+        assert!(layouts >= 5, "fixtures present");
+    }
 }

@@ -11,6 +11,9 @@ pub mod matching;
 pub mod selector;
 pub mod windows;
 
+#[cfg(test)]
+mod props;
+
 pub use handle::{handle_of, locate};
 pub use matching::{Match, find};
 pub use selector::{Selector, TextMatch};

@@ -2,7 +2,8 @@
 //! foreground on each display, and which app a layout tree shows in front.
 //!
 //! Application windows are window types below 2000 (OpenHarmony's `APP_WINDOW_BASE` 1 ..
-//! `SYSTEM_WINDOW_BASE` 2000); SceneBoard layers (`SCB…` names, system types) are never
+//! `SYSTEM_WINDOW_BASE` 2000); SceneBoard layers (`SCB…` names, system types, windows owned by
+//! `com.ohos.sceneboard`) are never
 //! application foreground windows.
 
 use crate::device::model::{UiNode, WindowInfo};
@@ -11,8 +12,14 @@ use crate::ui::matching::window_nodes;
 /// OpenHarmony's first system window type.
 pub const SYSTEM_WINDOW_BASE: i64 = 2000;
 
+/// SceneBoard, the system UI process that draws the desktop and system layers.
+pub const SCENEBOARD_BUNDLE: &str = "com.ohos.sceneboard";
+
 pub fn is_app_window(w: &WindowInfo) -> bool {
-    w.window_type >= 1 && w.window_type < SYSTEM_WINDOW_BASE && !w.name.starts_with("SCB")
+    w.window_type >= 1
+        && w.window_type < SYSTEM_WINDOW_BASE
+        && !w.name.starts_with("SCB")
+        && w.bundle_name.as_deref() != Some(SCENEBOARD_BUNDLE)
 }
 
 /// For each window, whether it is the visible application window with the highest z-order

@@ -77,6 +77,10 @@ pub struct FakeDevice {
     pub failing_dumps: AtomicU32,
     /// The window table names bundles (the hdc backend may not).
     pub windows_name_bundles: Mutex<bool>,
+    /// The next dump fails with exactly this error.
+    pub next_dump_error: Mutex<Option<DeviceError>>,
+    /// The next screenshot fails with exactly this error.
+    pub next_screenshot_error: Mutex<Option<DeviceError>>,
     pub installed: Mutex<Vec<String>>,
 }
 
@@ -99,10 +103,13 @@ impl FakeDevice {
             dump_latency: Mutex::new(Duration::ZERO),
             failing_dumps: AtomicU32::new(0),
             windows_name_bundles: Mutex::new(true),
+            next_dump_error: Mutex::new(None),
+            next_screenshot_error: Mutex::new(None),
             installed: Mutex::new(vec![
                 BUNDLE.to_string(),
                 "com.example.pages".to_string(),
                 "com.example.service".to_string(),
+                "com.example.hidden".to_string(),
                 "com.ohos.settings".to_string(),
             ]),
         })
@@ -450,6 +457,12 @@ fn package(bundle: &str) -> Option<PackageInfo> {
         "com.example.service" => {
             p.abilities = vec![ability("OnlyService", "service", false, false)]
         }
+        "com.example.hidden" => {
+            p.abilities = vec![
+                ability("OnlyService", "service", false, false),
+                ability("HiddenAbility", "page", false, false),
+            ]
+        }
         "com.ohos.settings" => p.abilities = vec![ability("MainAbility", "page", true, true)],
         _ => return None,
     }
@@ -489,6 +502,9 @@ impl Device for FakeDevice {
         let latency = *self.dump_latency.lock().unwrap();
         if !latency.is_zero() {
             std::thread::sleep(latency); // simulated device time
+        }
+        if let Some(e) = self.next_dump_error.lock().unwrap().take() {
+            return Err(e);
         }
         if self
             .failing_dumps
@@ -602,6 +618,9 @@ impl Device for FakeDevice {
     fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot> {
         self.trip();
         self.record(Action::Screenshot(request.region));
+        if let Some(e) = self.next_screenshot_error.lock().unwrap().take() {
+            return Err(e);
+        }
         let (w, h) = match request.region {
             Some(b) => (b.width() as u32, b.height() as u32),
             None => (W as u32 / 10, H as u32 / 10),
@@ -679,6 +698,13 @@ impl Device for FakeDevice {
     fn stop_app(&self, bundle: &str) -> DeviceResult<()> {
         self.trip();
         self.record(Action::Stop(bundle.into()));
+        if !self.installed.lock().unwrap().iter().any(|b| b == bundle) {
+            return Err(DeviceError::Command {
+                code: "STOP_APP_FAILED",
+                what: "aa force-stop".into(),
+                device_says: "error: failed to force stop process.".into(),
+            });
+        }
         if bundle == BUNDLE {
             self.state.lock().unwrap().screen = Screen::Desktop;
         }

@@ -8,7 +8,6 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::device::Device;
 use crate::device::error::{DeviceError, DeviceResult};
 use crate::device::hdc::classify::{Op, Scan, command_failed, outcome};
 use crate::device::hdc::commands;
@@ -21,6 +20,7 @@ use crate::device::hdc::sections;
 use crate::device::hdc::validate;
 use crate::device::model::*;
 use crate::device::transport::{Cost, CostCounter, Transport};
+use crate::device::{ActObserved, Device, UiAction};
 
 /// One HarmonyOS device reached through hdc.
 #[derive(Debug, Clone)]
@@ -153,6 +153,10 @@ impl Device for HdcDevice {
 
     fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode> {
         self.dump_ui(scope)
+    }
+
+    fn act_then_tree(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
+        self.act_and_dump(action, scope)
     }
 
     fn windows(&self) -> DeviceResult<WindowTable> {

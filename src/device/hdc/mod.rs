@@ -9,6 +9,7 @@
 //! Must not use anything above `device`, nor read the environment (configuration comes in
 //! through [`HdcConfig`]).
 
+mod act_observe;
 pub mod classify;
 pub mod client;
 pub mod commands;

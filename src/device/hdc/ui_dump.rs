@@ -27,12 +27,23 @@ impl HdcDevice {
         let cmd = commands::dump_layout(&path, scope);
         let text = self.shell(&cmd, self.config().dump_timeout, &op, Scan::Edges)?;
         self.cost_counter().ui_dump();
-        let root = tree_from_answer(&text, &op)?;
+        self.finish_dump(&text, scope, &op)
+    }
+
+    /// Turns the answer of a `dumpLayout … && cat` into a tree: parse errors, the locked
+    /// screen, and a scope that matched no window are told apart.
+    pub(super) fn finish_dump(
+        &self,
+        text: &str,
+        scope: &DumpScope,
+        op: &Op,
+    ) -> DeviceResult<UiNode> {
+        let root = tree_from_answer(text, op)?;
         let scoped = scope.bundle.is_some() || scope.window_id.is_some();
         if parse::layout::is_locked_screen_root(&root) {
             if scoped {
                 return Err(command_failed(
-                    &op,
+                    op,
                     format!(
                         "the dump has no window for {} (not shown, or the screen is locked)",
                         describe(scope)

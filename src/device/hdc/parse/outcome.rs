@@ -56,8 +56,10 @@ pub fn file_transfer(text: &str) -> Result<(), String> {
 
 /// uitest uiInput: its parameter messages are failures.
 ///
-/// uiInput prints an empty line on success; the only words it prints beside a successful
-/// gesture are the velocity warning (it then uses the default speed). Anything else is the
+/// uiInput prints the driver's status message after the operation: empty on the open-source
+/// builds (`ApiCallErr(NO_ERROR)` has no message), `No Error` on others (and on the simulator).
+/// The only other words it prints beside a successful gesture are the velocity warning (it
+/// then uses the default speed). Anything else is the
 /// failure text (parameter messages, or the driver's own error message), reported from the
 /// first such line; the usage text that follows a parameter message is not repeated.
 pub fn ui_input(text: &str) -> Result<(), String> {
@@ -71,7 +73,7 @@ pub fn ui_input(text: &str) -> Result<(), String> {
 }
 
 fn is_benign_ui_input_line(line: &str) -> bool {
-    line.starts_with("The swipe velocity out of range")
+    line == "No Error" || line.starts_with("The swipe velocity out of range")
 }
 
 /// `DumpLayout saved to:<path>` → the path.
@@ -316,6 +318,7 @@ mod tests {
             assert_eq!(ui_input(&out), Err(msg.to_string()), "{msg}");
         }
         assert_eq!(ui_input("\n"), Ok(()));
+        assert_eq!(ui_input("No Error\n"), Ok(()));
         assert_eq!(ui_input(""), Ok(()));
         assert_eq!(
             ui_input("The swipe velocity out of range, the default value will be used. \n\n\n"),

@@ -1,12 +1,14 @@
 //! Builds the [`Flow`] AST from the YAML node tree, reporting every structural problem (unknown
 //! keys, wrong types, malformed steps, options and conditions) and carrying on past each one.
 
-use super::ast::*;
-use super::diag::Diagnostic;
-use super::duration;
-use super::source::{SourceFile, Span};
-use super::suggest::{self, did_you_mean};
-use super::yaml::{self, Key, Node, Value};
+mod options;
+
+use crate::flow::ast::*;
+use crate::flow::diag::Diagnostic;
+use crate::flow::duration;
+use crate::flow::source::{SourceFile, Span};
+use crate::flow::suggest::{self, did_you_mean};
+use crate::flow::yaml::{self, Key, Node, Value};
 
 /// The result of parsing one file: the AST (when the YAML was readable) and all diagnostics.
 #[derive(Debug)]
@@ -43,12 +45,18 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn err(&mut self, span: Span, code: &str, msg: impl Into<String>, label: impl Into<String>) {
+    pub(super) fn err(
+        &mut self,
+        span: Span,
+        code: &str,
+        msg: impl Into<String>,
+        label: impl Into<String>,
+    ) {
         self.diags
             .push(Diagnostic::error(self.src, span, code, msg, label));
     }
 
-    fn err_help(
+    pub(super) fn err_help(
         &mut self,
         span: Span,
         code: &str,
@@ -60,7 +68,7 @@ impl Parser<'_> {
             .push(Diagnostic::error(self.src, span, code, msg, label).with_help_opt(help));
     }
 
-    fn wrong_type(&mut self, node: &Node, what: &str, expected: &str) {
+    pub(super) fn wrong_type(&mut self, node: &Node, what: &str, expected: &str) {
         self.err(
             node.span,
             "wrong-type",
@@ -165,7 +173,7 @@ impl Parser<'_> {
         flow
     }
 
-    fn string(&mut self, node: &Node, what: &str) -> Option<Str> {
+    pub(super) fn string(&mut self, node: &Node, what: &str) -> Option<Str> {
         match node.scalar_text(self.src) {
             Some(value) => Some(Str {
                 value,
@@ -186,7 +194,7 @@ impl Parser<'_> {
         }
     }
 
-    fn boolean(&mut self, node: &Node, what: &str) -> Option<(bool, Span)> {
+    pub(super) fn boolean(&mut self, node: &Node, what: &str) -> Option<(bool, Span)> {
         match node.value {
             Value::Bool(b) => Some((b, node.span)),
             _ => {
@@ -196,7 +204,7 @@ impl Parser<'_> {
         }
     }
 
-    fn count(&mut self, node: &Node, what: &str) -> Option<(u64, Span)> {
+    pub(super) fn count(&mut self, node: &Node, what: &str) -> Option<(u64, Span)> {
         match node.value {
             Value::Int(i) if i >= 0 => Some((i as u64, node.span)),
             _ => {
@@ -206,7 +214,7 @@ impl Parser<'_> {
         }
     }
 
-    fn duration(&mut self, node: &Node, what: &str) -> Option<Duration> {
+    pub(super) fn duration(&mut self, node: &Node, what: &str) -> Option<Duration> {
         let result = match &node.value {
             Value::Int(i) if *i >= 0 => Ok(*i as u64),
             Value::Str(s) => duration::parse_ms(s),
@@ -314,7 +322,7 @@ impl Parser<'_> {
         vars
     }
 
-    fn steps(&mut self, node: &Node, what: &str) -> Vec<Step> {
+    pub(super) fn steps(&mut self, node: &Node, what: &str) -> Vec<Step> {
         match &node.value {
             Value::Seq(items) => items.iter().filter_map(|n| self.step(n)).collect(),
             Value::Null => Vec::new(),
@@ -487,7 +495,7 @@ impl Parser<'_> {
         }
     }
 
-    fn unknown_control_key(&mut self, control: &str, k: &Key, allowed: &[&str]) {
+    pub(super) fn unknown_control_key(&mut self, control: &str, k: &Key, allowed: &[&str]) {
         self.err_help(
             k.span,
             "unknown-param",
@@ -637,218 +645,6 @@ impl Parser<'_> {
             delay,
             steps,
         })
-    }
-
-    fn option(&mut self, opts: &mut StepOptions, key: &Key, value: &Node) {
-        match key.name.as_str() {
-            "label" => opts.label = self.string(value, "`label`"),
-            "deadline" => opts.deadline = self.duration(value, "`deadline`"),
-            "optional" => opts.optional = self.boolean(value, "`optional`").is_some_and(|(b, _)| b),
-            "when" => opts.when = self.condition(value),
-            "keep" => {
-                opts.keep = self.string(value, "`keep`");
-                if let Some(k) = &opts.keep
-                    && !is_var_name(&k.value)
-                {
-                    let span = k.span;
-                    self.err_help(
-                        span,
-                        "invalid-variable-name",
-                        format!("`{}` is not a valid name for a kept result", k.value),
-                        "invalid name",
-                        Some("use letters, digits and `_`; later steps read `{{ steps.NAME.result.FIELD }}`".into()),
-                    );
-                    opts.keep = None;
-                }
-            }
-            "retries" => opts.retries = self.retries(value),
-            "expect" => opts.expect = self.expect(value),
-            _ => unreachable!("STEP_OPTIONS and this match agree"),
-        }
-    }
-
-    fn retries(&mut self, value: &Node) -> Option<Retries> {
-        match &value.value {
-            Value::Int(i) if *i >= 0 => Some(Retries {
-                count: *i as u64,
-                delay: None,
-                span: value.span,
-            }),
-            Value::Map(entries) => {
-                let mut r = Retries {
-                    count: 0,
-                    delay: None,
-                    span: value.span,
-                };
-                let mut has_count = false;
-                for (k, v) in entries {
-                    match k.name.as_str() {
-                        "count" => {
-                            if let Some((c, _)) = self.count(v, "`retries.count`") {
-                                r.count = c;
-                                has_count = true;
-                            }
-                        }
-                        "delay" => r.delay = self.duration(v, "`retries.delay`"),
-                        _ => self.unknown_control_key("retries", k, &["count", "delay"]),
-                    }
-                }
-                if !has_count {
-                    self.err(
-                        value.span,
-                        "missing-param",
-                        "`retries` needs `count`",
-                        "how many retries?",
-                    );
-                }
-                Some(r)
-            }
-            _ => {
-                self.wrong_type(value, "`retries`", "a count or `{count: 2, delay: 500ms}`");
-                None
-            }
-        }
-    }
-
-    fn expect(&mut self, value: &Node) -> Vec<Expectation> {
-        let Some(entries) = value.as_map() else {
-            self.wrong_type(
-                value,
-                "`expect`",
-                "a mapping of result fields to expected values",
-            );
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for (k, v) in entries {
-            let field = Str {
-                value: k.name.clone(),
-                span: k.span,
-            };
-            match &v.value {
-                Value::Map(ops) if ops.len() == 1 => {
-                    let (opk, opv) = &ops[0];
-                    match CompareOp::from_name(&opk.name) {
-                        Some(op) => out.push(Expectation {
-                            field,
-                            op,
-                            value: opv.clone(),
-                        }),
-                        None => self.err_help(
-                            opk.span,
-                            "unknown-operator",
-                            format!("unknown comparison `{}`", opk.name),
-                            "not a comparison",
-                            did_you_mean(&opk.name, CompareOp::EXPECT_OPS.iter().copied()).or_else(
-                                || {
-                                    Some(format!(
-                                        "use one of: {}",
-                                        CompareOp::EXPECT_OPS.join(", ")
-                                    ))
-                                },
-                            ),
-                        ),
-                    }
-                }
-                Value::Map(_) => self.err_help(
-                    v.span,
-                    "wrong-type",
-                    "an expectation takes exactly one comparison",
-                    "one comparison per field",
-                    Some("write `field: value` or `field: {gte: 1}`".into()),
-                ),
-                _ => out.push(Expectation {
-                    field,
-                    op: CompareOp::Equals,
-                    value: v.clone(),
-                }),
-            }
-        }
-        out
-    }
-
-    fn condition(&mut self, node: &Node) -> Option<Condition> {
-        let Some(entries) = node.as_map() else {
-            self.err_help(
-                node.span,
-                "wrong-type",
-                format!("a condition must be a mapping, found {}", node.type_name()),
-                "expected a mapping",
-                Some("write e.g. `when: {platform: harmonyos}` or `when: {visible: Allow}`".into()),
-            );
-            return None;
-        };
-        let mut c = Condition {
-            span: node.span,
-            ..Condition::default()
-        };
-        let mut var = None;
-        let mut op = None;
-        for (k, v) in entries {
-            match k.name.as_str() {
-                "platform" => {
-                    c.platform = self.string(v, "`platform`");
-                    if let Some(p) = &c.platform
-                        && !PLATFORMS.contains(&p.value.to_ascii_lowercase().as_str())
-                    {
-                        let (span, val) = (p.span, p.value.clone());
-                        self.err_help(
-                            span,
-                            "invalid-value",
-                            format!("unknown platform `{val}`"),
-                            "not a platform",
-                            did_you_mean(&val, PLATFORMS.iter().copied())
-                                .or_else(|| Some(format!("use one of: {}", PLATFORMS.join(", ")))),
-                        );
-                    }
-                }
-                "visible" => c.visible = Some(v.clone()),
-                "not_visible" => c.not_visible = Some(v.clone()),
-                "var" => var = self.string(v, "`var`"),
-                "equals" | "not_equals" | "in" => {
-                    if op.is_some() {
-                        self.err(
-                            k.span,
-                            "param-conflict",
-                            "a condition takes one comparison",
-                            "second comparison",
-                        );
-                    }
-                    op = CompareOp::from_name(&k.name).map(|o| (o, v.clone(), k.span));
-                }
-                other => self.err_help(
-                    k.span,
-                    "unknown-key",
-                    format!("unknown condition `{other}`"),
-                    "not a condition",
-                    did_you_mean(other, CONDITION_KEYS.iter().copied()).or_else(|| {
-                        Some(format!(
-                            "a condition may use: {}",
-                            CONDITION_KEYS.join(", ")
-                        ))
-                    }),
-                ),
-            }
-        }
-        match (var, op) {
-            (Some(var), Some((op, value, _))) => c.compare = Some(Comparison { var, op, value }),
-            (Some(var), None) => self.err_help(
-                var.span,
-                "missing-param",
-                "`var` needs a comparison",
-                "compared with what?",
-                Some("add `equals: value`, `not_equals: value` or `in: [a, b]`".into()),
-            ),
-            (None, Some((_, _, span))) => self.err_help(
-                span,
-                "missing-param",
-                "a comparison needs `var`",
-                "compare which variable?",
-                Some("add `var: NAME`".into()),
-            ),
-            (None, None) => {}
-        }
-        Some(c)
     }
 }
 

@@ -1,0 +1,409 @@
+//! Tool steps: the step's tool must exist, its arguments are checked against the tool's schema
+//! and static rules (defaults made explicit), and `assert_*`, conditions and expectations are
+//! compiled the same way.
+
+use serde_json::{Map, Value, json};
+
+use super::Compiler;
+use crate::flow::Diagnostic;
+use crate::flow::ast::{self, Condition, Str};
+use crate::flow::source::{SourceFile, Span};
+use crate::flow::suggest::did_you_mean;
+use crate::flow::template;
+use crate::flow::yaml::{Key, Node, Value as Y};
+use crate::plan::model::*;
+use crate::plan::schema_check::{SchemaCheck, generic};
+use crate::plan::scope::Scope;
+
+/// Tool names of other tools users reach for, with ours.
+const FOREIGN_NAMES: &[(&str, &str)] = &[
+    ("tapOn", "`click`"),
+    ("tap", "`click`"),
+    ("doubleTapOn", "`click` with `count: 2`"),
+    ("longPressOn", "`long_press`"),
+    ("inputText", "`input_text`"),
+    ("type", "`input_text`"),
+    ("pressKey", "`press_key`"),
+    ("back", "`press_key: Back`"),
+    (
+        "launchApp",
+        "`run_app` (or `clean_state: true` on the flow)",
+    ),
+    ("takeScreenshot", "`screenshot`"),
+    ("assertVisible", "`assert_visible`"),
+    ("assertNotVisible", "`assert_not_visible`"),
+    ("extendedWaitUntil", "`wait_for_element`"),
+    ("runFlow", "`run_flow`"),
+    ("scroll", "`swipe`"),
+];
+
+impl Compiler<'_> {
+    pub(super) fn unknown_step(&mut self, src: &SourceFile, name: &Str) {
+        let n = name.value.as_str();
+        let help = if matches!(n, "sleep" | "wait" | "delay" | "pause") {
+            Some("tapflow has no fixed sleep: wait for what you need with `wait_for_element` or `assert_visible` (with `timeout_ms`), or add `retries: {count: 2, delay: 1s}` to a step".to_string())
+        } else if let Some((_, ours)) = FOREIGN_NAMES.iter().find(|(f, _)| *f == n) {
+            Some(format!("tapflow calls this {ours}"))
+        } else {
+            let mut names = self.catalog.tool_names();
+            names.extend(ast::CONTROL_STEPS.iter().copied());
+            did_you_mean(n, names).or_else(|| {
+                Some(
+                    "run `tapflow plan --help` or see docs/flow-format.md for the list of steps"
+                        .into(),
+                )
+            })
+        };
+        let label = if ast::STEP_OPTIONS.iter().any(|o| o.eq_ignore_ascii_case(n)) {
+            "an option needs a tool beside it"
+        } else {
+            "not a tool or control step"
+        };
+        self.push(
+            Diagnostic::error(
+                src,
+                name.span,
+                "unknown-step",
+                format!("unknown step `{n}`"),
+                label,
+            )
+            .with_help_opt(help),
+        );
+    }
+
+    /// Checks and compiles a tool step's arguments.
+    pub(super) fn tool_step(
+        &mut self,
+        src: &SourceFile,
+        name: &Str,
+        args: Option<&Node>,
+        scope: &Scope,
+    ) -> Option<Value> {
+        let Some(schema) = self.catalog.input_schema(&name.value) else {
+            self.unknown_step(src, name);
+            return None;
+        };
+        let entries = self.arg_entries(src, &name.value, name.span, args)?;
+        self.check_args(src, &name.value, name.span, &entries, schema, scope, &[])
+    }
+
+    /// The step's arguments as key/value pairs (scalar shorthand expanded).
+    pub(super) fn arg_entries(
+        &mut self,
+        src: &SourceFile,
+        tool: &str,
+        at: Span,
+        args: Option<&Node>,
+    ) -> Option<Vec<(Key, Node)>> {
+        match args {
+            None => Some(Vec::new()),
+            Some(n) => match &n.value {
+                Y::Map(m) => Some(m.clone()),
+                Y::Seq(_) => {
+                    self.push(
+                        Diagnostic::error(
+                            src,
+                            n.span,
+                            "wrong-type",
+                            format!("the parameters of `{tool}` must be a mapping, found a list"),
+                            "expected a mapping",
+                        )
+                        .with_help(format!("write `{tool}: {{name: value, …}}`")),
+                    );
+                    None
+                }
+                _ => {
+                    match self.catalog.scalar_shorthand(tool) {
+                        Some(param) => Some(vec![(
+                            Key {
+                                name: param.to_string(),
+                                span: n.span,
+                            },
+                            n.clone(),
+                        )]),
+                        None => {
+                            self.push(Diagnostic::error(src, n.span, "no-shorthand", format!("`{tool}` has no shorthand; give its parameters as a mapping"), "expected a mapping")
+                            .with_help(format!("write `{tool}: {{name: value, …}}`")));
+                            let _ = at;
+                            None
+                        }
+                    }
+                }
+            },
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn check_args(
+        &mut self,
+        src: &SourceFile,
+        tool: &str,
+        at: Span,
+        entries: &[(Key, Node)],
+        schema: &Value,
+        scope: &Scope,
+        forbidden: &[(&str, &str)],
+    ) -> Option<Value> {
+        let run_level = self.catalog.run_level_params();
+        let mut kept = Vec::new();
+        for (k, v) in entries {
+            if run_level.contains(&k.name.as_str()) {
+                self.push(
+                    Diagnostic::error(
+                        src,
+                        k.span,
+                        "run-level-param",
+                        format!("`{}` is chosen by the run, not by a flow", k.name),
+                        "not allowed in a flow",
+                    )
+                    .with_help(
+                        "remove it; choose devices with `tapflow run --device` or `tapflow.toml`",
+                    ),
+                );
+            } else if let Some((_, why)) = forbidden.iter().find(|(p, _)| *p == k.name) {
+                self.push(
+                    Diagnostic::error(
+                        src,
+                        k.span,
+                        "unknown-param",
+                        format!("`{}` cannot be set here", k.name),
+                        "not allowed here",
+                    )
+                    .with_help(why.to_string()),
+                );
+            } else {
+                self.check_node_vars(src, v, scope);
+                kept.push((k.clone(), v.clone()));
+            }
+        }
+        let subst = |s: &str| self.subst(scope, s);
+        let mut check = SchemaCheck::new(src, schema, &subst);
+        let value = check.object(&kept, schema, &format!("`{tool}`"), at);
+        let failed = !check.diags.is_empty();
+        self.diags.extend(check.diags);
+        if failed {
+            return None;
+        }
+        // Given arguments first, in the order written, then the defaults made explicit.
+        let mut merged = match value {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        if let Value::Object(defaults) = self.catalog.defaults(tool) {
+            for (k, v) in defaults {
+                merged.entry(k).or_insert(v);
+            }
+        }
+        let merged = Value::Object(merged);
+        let issues = self.catalog.check_static(tool, &merged);
+        let ok = issues.is_empty();
+        for issue in issues {
+            let span = issue
+                .param
+                .as_deref()
+                .and_then(|p| entries.iter().find(|(k, _)| k.name == p))
+                .map_or(at, |(_, v)| v.span);
+            let label = issue
+                .param
+                .as_deref()
+                .map_or_else(|| format!("`{tool}`"), |p| format!("`{p}`"));
+            self.push(
+                Diagnostic::error(
+                    src,
+                    span,
+                    &static_code(&issue.code),
+                    format!("{tool}: {}", issue.message),
+                    format!("{label} ({})", issue.code),
+                )
+                .with_help_opt(issue.suggestion),
+            );
+        }
+        ok.then_some(merged)
+    }
+
+    pub(super) fn assert_step(
+        &mut self,
+        src: &SourceFile,
+        at: Span,
+        visible: bool,
+        args: &Node,
+        scope: &Scope,
+    ) -> Option<Value> {
+        let Some(schema) = self.catalog.input_schema("wait_for_element") else {
+            self.push(Diagnostic::error(
+                src,
+                at,
+                "unknown-step",
+                "assertions need the `wait_for_element` tool, which this catalog lacks",
+                "unavailable",
+            ));
+            return None;
+        };
+        let entries = self.selector_entries(src, args)?;
+        let mut v = self.check_args(
+            src,
+            "wait_for_element",
+            at,
+            &entries,
+            schema,
+            scope,
+            &[(
+                "state",
+                "assert_visible / assert_not_visible set `state` themselves",
+            )],
+        )?;
+        v["state"] = json!(if visible { "found" } else { "gone" });
+        Some(v)
+    }
+
+    pub(super) fn selector_entries(
+        &mut self,
+        src: &SourceFile,
+        node: &Node,
+    ) -> Option<Vec<(Key, Node)>> {
+        match &node.value {
+            Y::Map(m) => Some(m.clone()),
+            Y::Seq(_) | Y::Null => {
+                self.push(Diagnostic::error(src, node.span, "wrong-type", format!("an element must be its text or a mapping such as `{{element_id: banner}}`, found {}", node.type_name()), "expected text or a mapping"));
+                None
+            }
+            _ => Some(vec![(
+                Key {
+                    name: "text".into(),
+                    span: node.span,
+                },
+                node.clone(),
+            )]),
+        }
+    }
+
+    pub(super) fn condition(
+        &mut self,
+        src: &SourceFile,
+        c: &Condition,
+        scope: &Scope,
+    ) -> Option<PlanCondition> {
+        let mut out = PlanCondition {
+            platform: c.platform.as_ref().map(|p| p.value.to_ascii_lowercase()),
+            ..PlanCondition::default()
+        };
+        let mut ok = true;
+        for (node, slot, state) in [
+            (&c.visible, &mut out.visible, "found"),
+            (&c.not_visible, &mut out.not_visible, "gone"),
+        ] {
+            let Some(node) = node else { continue };
+            let schema = match self.catalog.input_schema("wait_for_element") {
+                Some(s) => s,
+                None => {
+                    self.push(Diagnostic::error(src, node.span, "unknown-step", "element conditions need the `wait_for_element` tool, which this catalog lacks", "unavailable"));
+                    ok = false;
+                    continue;
+                }
+            };
+            let Some(entries) = self.selector_entries(src, node) else {
+                ok = false;
+                continue;
+            };
+            match self.check_args(
+                src,
+                "wait_for_element",
+                node.span,
+                &entries,
+                schema,
+                scope,
+                &[("state", "`visible` / `not_visible` choose the state")],
+            ) {
+                Some(mut v) => {
+                    v["state"] = json!(state);
+                    *slot = Some(v);
+                }
+                None => ok = false,
+            }
+        }
+        if let Some(cmp) = &c.compare {
+            let var = &cmp.var.value;
+            let path = var
+                .trim()
+                .trim_start_matches("{{")
+                .trim_end_matches("}}")
+                .trim();
+            if let Some(d) = self.check_ref(src, path, cmp.var.span, scope) {
+                self.push(d);
+                ok = false;
+            }
+            self.check_node_vars(src, &cmp.value, scope);
+            let subst = |s: &str| self.subst(scope, s);
+            let value = generic(&cmp.value, &subst);
+            if cmp.op == ast::CompareOp::In && !value.is_array() {
+                self.push(
+                    Diagnostic::error(
+                        src,
+                        cmp.value.span,
+                        "wrong-type",
+                        "`in` needs a list of values",
+                        "expected a list",
+                    )
+                    .with_help("write `in: [a, b]`"),
+                );
+                ok = false;
+            }
+            let resolved = scope
+                .vars
+                .get(path)
+                .filter(|b| !b.secret && !template::has_refs(&b.value))
+                .map(|b| b.value.clone());
+            out.compare = Some(PlanComparison {
+                var: path.to_string(),
+                resolved,
+                op: cmp.op,
+                value,
+            });
+        }
+        ok.then_some(out)
+    }
+
+    pub(super) fn expectations(
+        &mut self,
+        src: &SourceFile,
+        o: &ast::StepOptions,
+        tool: Option<&str>,
+        scope: &Scope,
+    ) -> Vec<PlanExpectation> {
+        let mut out = Vec::new();
+        let fields = tool.and_then(|t| self.catalog.result_fields(t));
+        for e in &o.expect {
+            let first = e.field.value.split('.').next().unwrap_or("");
+            if let (Some(fields), Some(tool)) = (&fields, tool)
+                && !fields.contains(&first)
+            {
+                let help = did_you_mean(first, fields.iter().copied())
+                    .unwrap_or_else(|| format!("`{tool}` results have: {}", fields.join(", ")));
+                self.push(
+                    Diagnostic::error(
+                        src,
+                        e.field.span,
+                        "unknown-result-field",
+                        format!("`{tool}` results have no field `{first}`"),
+                        "unknown field",
+                    )
+                    .with_help(help),
+                );
+                continue;
+            }
+            self.check_node_vars(src, &e.value, scope);
+            let subst = |s: &str| self.subst(scope, s);
+            out.push(PlanExpectation {
+                field: e.field.value.clone(),
+                op: e.op,
+                value: generic(&e.value, &subst),
+            });
+        }
+        out
+    }
+}
+
+/// The tools' `PARAM_CONFLICT` becomes the diagnostic code `param-conflict`.
+fn static_code(code: &str) -> String {
+    code.to_ascii_lowercase().replace('_', "-")
+}

@@ -1,0 +1,530 @@
+//! Semantic checks and compilation: flow ASTs → [`Plan`], against a [`ToolCatalog`].
+//!
+//! Checks every step's tool and arguments (generically, through the tool's JSON Schema, then
+//! the tool's static rules), variables (`{{ NAME }}` must be defined before the run), kept
+//! results, conditions, and sub-flows (found, parsed, not cyclic, checked with their callers'
+//! variables). Compiles what is valid: deterministic step ids, defaults made explicit,
+//! deadlines and retries, hooks, sub-flows inlined with their variables bound.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
+
+use serde_json::Value;
+
+mod args;
+mod subflow;
+mod vars;
+
+use super::catalog::ToolCatalog;
+use super::loader::{SourceLoader, normalize};
+use super::model::*;
+use super::schema_check::generic;
+use super::scope::Scope;
+use crate::flow::ast::{Flow, Step, StepKind};
+use crate::flow::source::{SourceFile, Span};
+use crate::flow::template;
+use crate::flow::yaml::Value as Y;
+use crate::flow::{Diagnostic, SourceMap, parse_flow, sort_and_dedup};
+
+/// Settings the CLI passes in (it alone reads the environment and `tapflow.toml`).
+#[derive(Clone, Debug)]
+pub struct PlanOptions {
+    /// `--env NAME=value` (highest precedence after a caller's `run_flow` env).
+    pub env: BTreeMap<String, String>,
+    /// The process's `TAPFLOW_*` environment variables, names as found (`TAPFLOW_USER`);
+    /// `TAPFLOW_USER` supplies `{{ USER }}`.
+    pub environment: BTreeMap<String, String>,
+    /// Project-level defaults for variables (`tapflow.toml` `[env]`), below everything else.
+    pub project_env: BTreeMap<String, String>,
+    /// Devices to spread flows over, round robin; empty = `auto`.
+    pub devices: Vec<String>,
+    pub default_flow_timeout_ms: u64,
+    pub default_step_timeout_ms: u64,
+}
+
+impl Default for PlanOptions {
+    fn default() -> Self {
+        Self {
+            env: BTreeMap::new(),
+            environment: BTreeMap::new(),
+            project_env: BTreeMap::new(),
+            devices: Vec::new(),
+            default_flow_timeout_ms: 600_000,
+            default_step_timeout_ms: 30_000,
+        }
+    }
+}
+
+/// Largest accepted retry count (per step and per retry block).
+pub const MAX_RETRIES: u64 = 10;
+/// Extra time a step's deadline gets over its tool's own wait budget (`timeout_ms`, …).
+pub const DEADLINE_MARGIN_MS: u64 = 5_000;
+/// Deepest accepted nesting of blocks and sub-flows.
+const MAX_DEPTH: usize = 32;
+
+/// The outcome of validating and compiling: the plan of everything valid, every diagnostic,
+/// and the sources they point into.
+#[derive(Debug)]
+pub struct Compiled {
+    pub plan: Plan,
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: SourceMap,
+}
+
+impl Compiled {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Validates and compiles `flows` (top-level flows) and `standalone` (sub-flow files given
+/// or found directly; checked on their own with variables not required, unless a flow calls
+/// them, in which case they are checked with that flow's variables instead).
+pub fn compile(
+    flows: &[SourceFile],
+    standalone: &[SourceFile],
+    catalog: &dyn ToolCatalog,
+    loader: &dyn SourceLoader,
+    opts: &PlanOptions,
+) -> Compiled {
+    let mut c = Compiler {
+        catalog,
+        loader,
+        opts,
+        diags: Vec::new(),
+        sources: SourceMap::new(),
+        parsed: HashMap::new(),
+        stack: Vec::new(),
+        referenced: BTreeSet::new(),
+        secrets: RefCell::new(BTreeMap::new()),
+        ids: BTreeSet::new(),
+    };
+    let mut plan = Plan::default();
+    for src in flows {
+        if let Some(fp) = c.top_flow(src, plan.flows.len(), false) {
+            plan.flows.push(fp);
+        }
+    }
+    for src in standalone {
+        if !c.referenced.contains(&normalize(src.name())) {
+            let _ = c.top_flow(src, 0, true);
+        }
+    }
+    sort_and_dedup(&mut c.diags);
+    Compiled {
+        plan,
+        diagnostics: c.diags,
+        sources: c.sources,
+    }
+}
+
+type Parsed = Option<Rc<(SourceFile, Flow)>>;
+
+struct Compiler<'a> {
+    catalog: &'a dyn ToolCatalog,
+    loader: &'a dyn SourceLoader,
+    opts: &'a PlanOptions,
+    diags: Vec<Diagnostic>,
+    sources: SourceMap,
+    /// Sub-flow files by normalised path, parsed once.
+    parsed: HashMap<String, Parsed>,
+    /// Sub-flow files being inlined (cycle detection).
+    stack: Vec<String>,
+    referenced: BTreeSet<String>,
+    /// Secrets of the flow being compiled: reference name → value.
+    secrets: RefCell<BTreeMap<String, String>>,
+    ids: BTreeSet<String>,
+}
+
+fn slug(file: &str) -> String {
+    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    let stem = base
+        .strip_suffix(".yaml")
+        .or_else(|| base.strip_suffix(".yml"))
+        .unwrap_or(base);
+    let s: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if s.is_empty() { "flow".into() } else { s }
+}
+
+impl<'a> Compiler<'a> {
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn top_flow(&mut self, src: &SourceFile, index: usize, lenient: bool) -> Option<FlowPlan> {
+        self.sources.insert(src.clone());
+        let parsed = parse_flow(src);
+        self.diags.extend(parsed.diagnostics);
+        let flow = parsed.flow?;
+        self.referenced.insert(normalize(src.name()));
+        self.stack = vec![normalize(src.name())];
+        self.secrets.borrow_mut().clear();
+        let mut id = slug(src.name());
+        if !lenient {
+            let mut n = 2;
+            let base = id.clone();
+            while self.ids.contains(&id) {
+                id = format!("{base}-{n}");
+                n += 1;
+            }
+            self.ids.insert(id.clone());
+        }
+        let name = flow
+            .name
+            .as_ref()
+            .map_or_else(|| slug(src.name()), |n| n.value.clone());
+        let mut fp = FlowPlan::new(id.clone(), name, src.name().to_string());
+        let mut scope = Scope {
+            lenient: lenient || flow.is_step_list,
+            ..Scope::default()
+        };
+        self.bind_top(src, &flow, &mut scope);
+        fp.app = flow.app.as_ref().map(|a| self.subst(&scope, &a.value));
+        fp.tags = flow.tags.iter().map(|t| t.value.clone()).collect();
+        fp.timeout_ms = flow
+            .timeout
+            .map_or(self.opts.default_flow_timeout_ms, |t| t.ms);
+        if !self.opts.devices.is_empty() {
+            fp.device = self.opts.devices[index % self.opts.devices.len()].clone();
+        }
+        if let Some((true, span)) = flow.clean_state {
+            match &fp.app {
+                Some(bundle) => {
+                    fp.isolation = Some(Isolation {
+                        bundle: bundle.clone(),
+                        stop: true,
+                        clear_data: true,
+                        launch: true,
+                    })
+                }
+                None => self.push(
+                    Diagnostic::error(
+                        src,
+                        span,
+                        "missing-app",
+                        "`clean_state` needs the flow's `app`",
+                        "which app?",
+                    )
+                    .with_help("add `app: com.example.app` (the bundle name) to the flow"),
+                ),
+            }
+        }
+        let step_default = flow
+            .step_timeout
+            .map_or(self.opts.default_step_timeout_ms, |t| t.ms);
+        let ctx = Ctx {
+            src,
+            step_default,
+            depth: 0,
+        };
+        fp.steps = self.steps(&ctx, &flow.steps, &id, &mut scope);
+        // Hooks see everything the steps kept (a kept result may be absent if its step did not
+        // run; the runner reports that as a failed hook step, not a validation error).
+        let mut hook_scope = scope.clone();
+        fp.on_failure = self.steps(
+            &ctx,
+            &flow.on_failure,
+            &format!("{id}.on_failure"),
+            &mut hook_scope,
+        );
+        fp.finally = self.steps(
+            &ctx,
+            &flow.finally,
+            &format!("{id}.finally"),
+            &mut hook_scope,
+        );
+        fp.variables = scope.listing();
+        fp.set_secrets(self.secrets.borrow().clone());
+        Some(fp)
+    }
+
+    /// Binds a top-level flow's variables: project env < file defaults < `TAPFLOW_*` < `--env`.
+    fn bind_top(&mut self, src: &SourceFile, flow: &Flow, scope: &mut Scope) {
+        for (k, v) in &self.opts.project_env {
+            scope.bind(k, v.clone(), false, VarSource::Project);
+        }
+        for (k, v) in &self.opts.environment {
+            if let Some(name) = k.strip_prefix("TAPFLOW_").filter(|n| !n.is_empty()) {
+                scope.bind(name, v.clone(), false, VarSource::Environment);
+            }
+        }
+        for (k, v) in &self.opts.env {
+            scope.bind(k, v.clone(), false, VarSource::Cli);
+        }
+        for var in &flow.env {
+            let name = &var.name.value;
+            if let Some(b) = scope.vars.get_mut(name) {
+                // The flow's own default is more specific than the project's.
+                if b.source != VarSource::Project || var.default.is_none() {
+                    b.secret |= var.secret;
+                    continue;
+                }
+            }
+            match &var.default {
+                Some(d) => {
+                    self.check_text_vars(src, &d.value, d.span, scope);
+                    let (value, secret) = self.resolve_full(scope, &d.value);
+                    scope.bind(name, value, var.secret || secret, VarSource::Flow);
+                }
+                None if scope.lenient => {
+                    // A sub-flow's required variable: supplied by its callers.
+                    scope.bind(
+                        name,
+                        format!("{{{{ {name} }}}}"),
+                        var.secret,
+                        VarSource::RunFlow,
+                    );
+                }
+                None => {
+                    self.push(
+                        Diagnostic::error(
+                            src,
+                            var.name.span,
+                            "undefined-variable",
+                            format!("variable `{name}` has no value"),
+                            "declared without a default",
+                        )
+                        .with_help(format!(
+                            "pass `--env {name}=…`, set `TAPFLOW_{name}`, or give it a default"
+                        )),
+                    );
+                    // Reported once, here; its uses are not reported again.
+                    scope.bind(
+                        name,
+                        format!("{{{{ {name} }}}}"),
+                        var.secret,
+                        VarSource::Flow,
+                    );
+                }
+            }
+        }
+    }
+
+    fn steps(
+        &mut self,
+        ctx: &Ctx,
+        steps: &[Step],
+        prefix: &str,
+        scope: &mut Scope,
+    ) -> Vec<PlanStep> {
+        steps
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| self.step(ctx, s, &format!("{prefix}.{}", i + 1), scope))
+            .collect()
+    }
+
+    fn step(&mut self, ctx: &Ctx, step: &Step, id: &str, scope: &mut Scope) -> Option<PlanStep> {
+        let src = ctx.src;
+        let o = &step.options;
+        let when = o.when.as_ref().and_then(|c| self.condition(src, c, scope));
+        if let Some(l) = &o.label {
+            self.check_text_vars(src, &l.value, l.span, scope);
+        }
+        let mut retries = 0;
+        let mut retry_delay_ms = 0;
+        if let Some(r) = &o.retries {
+            if r.count > MAX_RETRIES {
+                self.push(Diagnostic::error(src, r.span, "out-of-range", format!("at most {MAX_RETRIES} retries, found {}", r.count), "too many")
+                    .with_help("a step that needs more retries is waiting for something: use wait_for_element"));
+            }
+            retries = r.count.min(MAX_RETRIES);
+            retry_delay_ms = r.delay.map_or(0, |d| d.ms);
+        }
+        let mut tool_for_result: Option<String> = None;
+        let action = match &step.kind {
+            StepKind::Tool { name, args } => {
+                let args = self.tool_step(src, name, args.as_ref(), scope)?;
+                tool_for_result = Some(name.value.clone());
+                Action::Tool {
+                    tool: name.value.clone(),
+                    args,
+                }
+            }
+            StepKind::Assert { visible, args } => {
+                let args = self.assert_step(src, step.span, *visible, args, scope)?;
+                tool_for_result = Some("wait_for_element".into());
+                Action::Tool {
+                    tool: "wait_for_element".into(),
+                    args,
+                }
+            }
+            StepKind::RunFlow { target, env } => {
+                self.run_flow(ctx, step, id, target, env, scope)?
+            }
+            StepKind::Repeat {
+                times,
+                while_,
+                steps,
+            } => {
+                let times = times.as_ref().map(|t| {
+                    self.check_node_vars(src, t, scope);
+                    match &t.value {
+                        Y::Str(s) => {
+                            let v = self.subst(scope, s);
+                            match v.trim().parse::<u64>() {
+                                Ok(n) => Value::from(n),
+                                Err(_) => {
+                                    // Known now and not a count: say so before the run.
+                                    if !template::has_refs(&v) && !scope.lenient {
+                                        self.push(
+                                            Diagnostic::error(src, t.span, "wrong-type", format!("`times` must be a non-negative integer, but its variables make it `{v}`"), "expected an integer"),
+                                        );
+                                    }
+                                    Value::String(v)
+                                }
+                            }
+                        }
+                        _ => generic(t, &|s| s.to_string()),
+                    }
+                });
+                let while_ = while_.as_ref().and_then(|c| self.condition(src, c, scope));
+                let inner = Ctx {
+                    depth: ctx.depth + 1,
+                    ..*ctx
+                };
+                if !self.depth_ok(&inner, step.span) {
+                    return None;
+                }
+                Action::Repeat {
+                    times,
+                    while_,
+                    steps: self.steps(&inner, steps, id, scope),
+                }
+            }
+            StepKind::Retry {
+                times,
+                delay,
+                steps,
+            } => {
+                let times = match times {
+                    Some((t, span)) if *t > MAX_RETRIES => {
+                        self.push(Diagnostic::error(
+                            src,
+                            *span,
+                            "out-of-range",
+                            format!(
+                                "a retry block runs at most {MAX_RETRIES} more times, found {t}"
+                            ),
+                            "too many",
+                        ));
+                        MAX_RETRIES
+                    }
+                    Some((t, _)) => *t,
+                    None => 1,
+                };
+                let inner = Ctx {
+                    depth: ctx.depth + 1,
+                    ..*ctx
+                };
+                if !self.depth_ok(&inner, step.span) {
+                    return None;
+                }
+                Action::Retry {
+                    times,
+                    delay_ms: delay.map_or(0, |d| d.ms),
+                    steps: self.steps(&inner, steps, id, scope),
+                }
+            }
+        };
+        let is_tool = matches!(action, Action::Tool { .. });
+        if !is_tool {
+            for (what, span) in [
+                ("keep", o.keep.as_ref().map(|k| k.span)),
+                ("expect", o.expect.first().map(|e| e.field.span)),
+            ] {
+                if let Some(span) = span {
+                    self.push(
+                        Diagnostic::error(
+                            src,
+                            span,
+                            "invalid-option",
+                            format!("`{what}` applies to tool steps, not to blocks"),
+                            "not on a block",
+                        )
+                        .with_help(format!("move `{what}` to the tool step inside the block")),
+                    );
+                }
+            }
+        }
+        let expect = self.expectations(src, o, tool_for_result.as_deref(), scope);
+        let deadline_ms = if let Action::Tool { args, .. } = &action {
+            Some(self.deadline(ctx, step, args))
+        } else {
+            o.deadline.map(|d| d.ms)
+        };
+        if let Some(k) = &o.keep
+            && is_tool
+        {
+            scope.kept.insert(k.value.clone(), tool_for_result.clone());
+        }
+        let lc = src.line_col(step.span.start);
+        Some(PlanStep {
+            id: id.to_string(),
+            label: o.label.as_ref().map(|l| self.subst(scope, &l.value)),
+            action,
+            deadline_ms,
+            retries,
+            retry_delay_ms,
+            optional: o.optional,
+            when,
+            keep: o.keep.as_ref().filter(|_| is_tool).map(|k| k.value.clone()),
+            expect,
+            source: SourceRef {
+                file: src.name().to_string(),
+                line: lc.line,
+                column: lc.column,
+            },
+        })
+    }
+
+    fn depth_ok(&mut self, ctx: &Ctx, span: Span) -> bool {
+        if ctx.depth > MAX_DEPTH {
+            self.push(Diagnostic::error(
+                ctx.src,
+                span,
+                "too-deep",
+                format!("blocks and sub-flows nest more than {MAX_DEPTH} levels"),
+                "too deep",
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// The deadline of one attempt of a tool step: explicit, or the default raised to cover
+    /// the tool's own wait budget.
+    fn deadline(&mut self, ctx: &Ctx, step: &Step, args: &Value) -> u64 {
+        let budget = ["timeout_ms", "realtime_wait_ms"]
+            .iter()
+            .filter_map(|p| args.get(*p).and_then(Value::as_u64))
+            .max();
+        match (step.options.deadline, budget) {
+            (Some(d), Some(b)) if d.ms < b => {
+                self.push(Diagnostic::warning(ctx.src, d.span, "deadline-too-short", format!("the step deadline ({} ms) is shorter than the tool's own wait ({b} ms)", d.ms), "the step will be cut short")
+                    .with_help(format!("raise the deadline above {b} ms or lower the tool's wait")));
+                d.ms
+            }
+            (Some(d), _) => d.ms,
+            (None, Some(b)) => ctx.step_default.max(b.saturating_add(DEADLINE_MARGIN_MS)),
+            (None, None) => ctx.step_default,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Ctx<'s> {
+    src: &'s SourceFile,
+    step_default: u64,
+    depth: usize,
+}

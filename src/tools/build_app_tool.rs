@@ -1,0 +1,158 @@
+//! The `build_app` tool: the registry's face of [`build_app::build_app`](crate::tools::build_app).
+//!
+//! Parameters are the contract's ([`BuildAppParams`]'s schema). They are decoded here rather than
+//! by serde so that a missing `project_path` is the contract's `INVALID_PROJECT_PATH`, not a
+//! serde message; a relative `project_path` resolves against the working directory. The
+//! [`BuildConfig`] comes from the [`ToolConfig`]'s [`BuildSettings`]. Errors keep their codes and
+//! details: a failed build is `BUILD_FAILED` with `details.errors`, `details.error_count` and
+//! `details.result` (the envelope's `result` is `null` on failure, so the partial result stays
+//! in the details). No device is involved.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::tools::build_app::{BuildAppParams, BuildAppResult, BuildConfig, BuildError, codes};
+use crate::tools::config::{BuildSettings, ToolConfig};
+use crate::tools::context::Call;
+use crate::tools::decode::FieldCodes;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy, Risk};
+use crate::tools::registry::{Routing, Tool};
+
+pub struct BuildApp;
+
+/// The checked arguments as JSON; published with [`BuildAppParams`]'s schema.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(transparent)]
+pub struct BuildAppArgs(pub Map<String, Value>);
+
+impl JsonSchema for BuildAppArgs {
+    fn schema_name() -> Cow<'static, str> {
+        BuildAppParams::schema_name()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        BuildAppParams::json_schema(generator)
+    }
+}
+
+impl Tool for BuildApp {
+    const NAME: &'static str = "build_app";
+    const TITLE: &'static str = "Build app";
+    const DESCRIPTION: &'static str = "Build HarmonyOS artifacts with hvigor: target `hap` (default), `har`, `hsp` (module_name required for har/hsp), `app`, or `hnp` (repack native packages and sign). `include_hsp` with a hap builds the shared modules, repacks and signs the HAP. Long-running: allow at least 60 s (120 s for cold builds). A failed build returns BUILD_FAILED with the extracted compiler errors in `error.details.errors`.";
+    const POLICY: Policy = Policy {
+        risk: Risk::Build,
+        mutates_device: false,
+        writes_host_files: true,
+        needs_approval: false,
+    };
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+    };
+    const ROUTING: Routing = Routing::None;
+    const CODES: FieldCodes = FieldCodes {
+        value: &[
+            ("build_mode", codes::INVALID_BUILD_MODE),
+            ("target", codes::INVALID_BUILD_TARGET),
+        ],
+        wrong_type: &[("project_path", codes::INVALID_PROJECT_PATH)],
+    };
+    const REQUIRED: &'static [&'static str] = &["project_path"];
+
+    type Params = BuildAppArgs;
+    type Output = BuildAppResult;
+
+    fn run(args: BuildAppArgs, call: &mut Call<'_>) -> Result<BuildAppResult, ToolError> {
+        let params = decode(args, call.config())?;
+        let cfg = build_config(&call.config().build);
+        crate::tools::build_app::build_app(&params, &cfg).map_err(tool_error)
+    }
+}
+
+/// Applies the contract's defaults; `project_path` becomes absolute (against the working
+/// directory). A missing or blank one stays blank so that validation reports
+/// `INVALID_PROJECT_PATH` (resolving it would silently build the working directory).
+fn decode(args: BuildAppArgs, config: &ToolConfig) -> Result<BuildAppParams, ToolError> {
+    let mut map = args.0;
+    let given = map
+        .get("project_path")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .unwrap_or("");
+    let project = if given.is_empty() {
+        String::new()
+    } else {
+        config.host_path(given).display().to_string()
+    };
+    map.insert("project_path".into(), Value::String(project));
+    serde_json::from_value(Value::Object(map))
+        .map_err(|e| ToolError::new("INVALID_PARAM", format!("invalid build_app arguments: {e}")))
+}
+
+/// The per-call build configuration.
+pub fn build_config(s: &BuildSettings) -> BuildConfig {
+    BuildConfig {
+        hvigorw: s.hvigorw.clone(),
+        node: s.node.clone(),
+        sdk_home: s.sdk_home.clone(),
+        toolchains_lib: s.toolchains_lib.clone(),
+        java: s.java.clone(),
+        timeout: Duration::from_millis(s.timeout_ms),
+        passwords: s.passwords.clone(),
+        extra_env: s.extra_env.clone(),
+    }
+}
+
+/// A build error keeps its code, message and details (`errors`, `error_count`, `result`, …).
+pub fn tool_error(e: BuildError) -> ToolError {
+    ToolError {
+        code: e.code.to_string(),
+        message: e.message,
+        details: e.details,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn project_path_resolves_against_the_working_directory() {
+        let config = ToolConfig {
+            working_dir: PathBuf::from("/work/p"),
+            ..ToolConfig::default()
+        };
+        let args = |v: Value| BuildAppArgs(v.as_object().unwrap().clone());
+        let p = decode(
+            args(serde_json::json!({"project_path": "apps/../demo", "target": "har"})),
+            &config,
+        )
+        .unwrap();
+        assert_eq!(p.project_path, "/work/p/demo");
+        assert_eq!((p.target.as_str(), p.build_mode.as_str()), ("har", "debug"));
+        let p = decode(args(serde_json::json!({})), &config).unwrap();
+        assert_eq!(p.project_path, "");
+        let p = decode(args(serde_json::json!({"project_path": "  "})), &config).unwrap();
+        assert_eq!(p.project_path, "");
+    }
+
+    #[test]
+    fn settings_become_the_build_config() {
+        let s = BuildSettings {
+            java: Some("/j".into()),
+            timeout_ms: 1500,
+            ..BuildSettings::default()
+        };
+        let c = build_config(&s);
+        assert_eq!(c.java, Some(PathBuf::from("/j")));
+        assert_eq!(c.timeout, Duration::from_millis(1500));
+        assert_eq!(c.hvigorw, None);
+    }
+}

@@ -1,0 +1,60 @@
+//! Removing the sentinel of the sentinel-paste route. The contract's order is binding: the
+//! sentinel-bearing value (`expected + SENTINEL`) must have been observed before Backspace is
+//! sent, so a paste still in flight can never be cut short. After Backspace the field must show
+//! exactly the expected value, else `TEXT_CLEANUP_FAILED` (the sentinel or more may be gone or
+//! left; `actual_text` says what the field shows).
+
+use serde_json::json;
+
+use crate::device::model::{ElementHandle, KeyInput};
+use crate::tools::context::Call;
+use crate::tools::envelope::ToolError;
+use crate::tools::input_text::Output;
+use crate::tools::input_text::poll;
+use crate::tools::input_text::strategy::{SENTINEL, keycode};
+use crate::tools::input_text::verify::{Observed, until_value};
+
+/// Sends one Backspace and verifies the result; the caller has observed the sentinel.
+/// Returns how the post-cleanup verification ended (`Exact` or `MaskedLength`).
+pub fn remove_sentinel(
+    call: &mut Call<'_>,
+    handle: &ElementHandle,
+    expected: &str,
+    out: &mut Output,
+) -> Result<Observed, ToolError> {
+    let device = call.device()?;
+    device
+        .key_event(&KeyInput::Codes(vec![keycode::DEL]))
+        .map_err(|e| {
+            ToolError::from_device_op(e, "TEXT_CLEANUP_FAILED").with_details(json!({
+                "sentinel": SENTINEL.to_string(),
+                "reason": "the Backspace that removes the sentinel was refused",
+            }))
+        })?;
+    call.invalidate();
+    out.cleanup_performed = true;
+    out.stage = "verify".into();
+    // The cleanup gets its own verification budget: a slow paste must not eat it.
+    let deadline = poll::deadline_in(call.config().input_verify_timeout_ms);
+    let seen = until_value(call, handle, expected, deadline, &mut out.observations)?;
+    out.actual_text = seen.actual(expected);
+    match seen {
+        Observed::Exact | Observed::MaskedLength(_) => Ok(seen),
+        Observed::Timeout(last) => Err(ToolError::new(
+            "TEXT_CLEANUP_FAILED",
+            format!(
+                "after Backspace the field should read exactly the requested value but shows {}",
+                describe(last.as_deref())
+            ),
+        )
+        .with_details(json!({ "sentinel": SENTINEL.to_string() }))),
+    }
+}
+
+/// A value for messages (quoted, or "nothing" when the target was not seen).
+pub fn describe(v: Option<&str>) -> String {
+    match v {
+        Some(t) => format!("{t:?}"),
+        None => "nothing (the field was not found)".into(),
+    }
+}

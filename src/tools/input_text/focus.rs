@@ -1,0 +1,69 @@
+//! Focus acquisition for handle and search modes: click the target, then observe until the
+//! target reports `focused: true` AND its window is the focused (foreground) window, within
+//! `INPUT_FOCUS_TIMEOUT_MS`. Nothing is typed or pressed before both are seen.
+//!
+//! A failed click is `INPUT_FOCUS_DISPATCH_FAILED` (`focus_dispatched: false`); focus never
+//! observed is `INPUT_FOCUS_TIMEOUT` (`focus_dispatched: true`, `dispatched: false`).
+
+use serde_json::json;
+
+use crate::device::model::{ElementHandle, Point, TapKind};
+use crate::tools::context::Call;
+use crate::tools::envelope::ToolError;
+use crate::tools::input_text::Output;
+use crate::tools::input_text::field::{self, FieldView};
+use crate::tools::input_text::poll;
+
+/// Clicks `at` and waits for focus on `handle`'s element; returns its view at that moment and
+/// records every focus fact in `out`.
+pub fn acquire(
+    call: &mut Call<'_>,
+    handle: &ElementHandle,
+    at: Point,
+    out: &mut Output,
+) -> Result<FieldView, ToolError> {
+    let device = call.device()?;
+    device
+        .tap(at, TapKind::Single)
+        .map_err(|e| ToolError::from_device_op(e, "INPUT_FOCUS_DISPATCH_FAILED"))?;
+    call.invalidate();
+    out.focus_dispatched = true;
+
+    let deadline = poll::deadline_in(call.config().input_focus_timeout_ms);
+    let mut observations = 0;
+    let mut last: Option<(Option<FieldView>, Option<i64>)> = None;
+    let got = poll::until(call, handle, deadline, &mut observations, |view, tree| {
+        let fg = field::foreground_window_id(tree);
+        last = Some((view.cloned(), fg));
+        view.filter(|v| v.focused && v.window_foreground).cloned()
+    })?;
+    out.focus_observations = observations;
+    if let Some((view, fg)) = &last {
+        out.focused = view.as_ref().is_some_and(|v| v.focused);
+        out.window_foreground = view.as_ref().is_some_and(|v| v.window_foreground);
+        out.foreground_window_id = *fg;
+    }
+    match got {
+        Some(view) => {
+            out.focus_verified = true;
+            Ok(view)
+        }
+        None => {
+            let target_seen = last.as_ref().is_some_and(|(v, _)| v.is_some());
+            Err(ToolError::new(
+                "INPUT_FOCUS_TIMEOUT",
+                format!(
+                    "the field did not show focus in a foreground window within {}ms \
+                     (focused: {}, window_foreground: {}, {observations} observation(s)); no text was sent",
+                    call.config().input_focus_timeout_ms,
+                    out.focused,
+                    out.window_foreground
+                ),
+            )
+            .with_details(json!({
+                "target_seen": target_seen,
+                "focus_timeout_ms": call.config().input_focus_timeout_ms,
+            })))
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The `logs_query` tool: the registry's face of [`crate::logs::execute`].
+//!
+//! Parameters are exactly [`LogsQueryParams`] (the contract's); the registry strips `device_id`,
+//! `hdc_server` and `include_cost` before decoding and routes the call with them. The source is
+//! inline `logs` > `input_file(s)` > the device; a call with inline logs or files never resolves a
+//! device. Device access goes through [`capture::DeviceCapture`]. The query environment comes
+//! from the [`ToolConfig`]: `now` is the host clock at call time, relative paths resolve against
+//! the working directory, and files may be read or written inside the working directory, the
+//! reports directory and the system temp directory.
+
+pub mod capture;
+
+use std::borrow::Cow;
+
+use chrono::{DateTime, FixedOffset};
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
+
+use crate::logs::query::{DEFAULT_MAX_CRASH_REPORTS, DEFAULT_MAX_FILE_BYTES};
+use crate::logs::{LogsError, LogsQueryParams, LogsQueryResult, NoDevice, QueryEnv, execute};
+use crate::tools::config::ToolConfig;
+use crate::tools::context::Call;
+use crate::tools::decode::FieldCodes;
+use crate::tools::envelope::ToolError;
+use crate::tools::policy::{Hints, Policy, Risk};
+use crate::tools::registry::Tool;
+
+use capture::DeviceCapture;
+
+pub struct LogsQuery;
+
+impl Tool for LogsQuery {
+    const NAME: &'static str = "logs_query";
+    const TITLE: &'static str = "Query logs";
+    const DESCRIPTION: &'static str = "Query HarmonyOS logs for actionable errors (mode `errors`) or business markers (mode `markers`). Sources, by priority: inline `logs`, local `input_file`/`input_files`, the device's hilog buffer plus `realtime_wait_ms` of new lines. Filters: level, tag, tag_search, keyword, domain, pid, package_name, time window. `include_crash` attaches faultlogger crash reports; `save_path` writes the scanned text to a host file. A marker that is not found is `matched: false`, not an error.";
+    const POLICY: Policy = Policy {
+        risk: Risk::Read,
+        mutates_device: false,
+        // `save_path` writes a snapshot on the host.
+        writes_host_files: true,
+        needs_approval: false,
+    };
+    // Not read-only in MCP's sense only because of `save_path` (as screenshot's file).
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+    };
+    const CODES: FieldCodes = FieldCodes {
+        value: &[("mode", "INVALID_QUERY_MODE")],
+        wrong_type: &[],
+    };
+
+    type Params = LogsQueryParams;
+    type Output = LogsQueryOutput;
+
+    fn run(params: LogsQueryParams, call: &mut Call<'_>) -> Result<LogsQueryOutput, ToolError> {
+        let env = query_env(call.config(), chrono::Local::now().fixed_offset());
+        let result = if !needs_device(&params) {
+            execute(&params, &env, &NoDevice)
+        } else {
+            // Every parameter is checked before a device is resolved.
+            params.validate(&env.now).map_err(tool_error)?;
+            let capture = DeviceCapture::new(call.device()?);
+            execute(&params, &env, &capture)
+        };
+        result.map(LogsQueryOutput).map_err(tool_error)
+    }
+}
+
+/// The result as published: the schema describes what is *serialised* (a field skipped when
+/// empty, such as an item's `context_before`, is optional), because that is what MCP clients
+/// validate `structuredContent` against. The registry's default schema describes what
+/// deserialises, which would mark those fields required.
+#[derive(Debug, Clone, Serialize)]
+#[serde(transparent)]
+pub struct LogsQueryOutput(pub LogsQueryResult);
+
+impl JsonSchema for LogsQueryOutput {
+    fn schema_name() -> Cow<'static, str> {
+        LogsQueryResult::schema_name()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        SchemaSettings::draft2020_12()
+            .for_serialize()
+            .with(|s| s.inline_subschemas = true)
+            .into_generator()
+            .subschema_for::<LogsQueryResult>()
+    }
+}
+
+/// True when the query reads the device (no inline logs, no input files): the same rule as
+/// the engine's source priority.
+pub fn needs_device(p: &LogsQueryParams) -> bool {
+    p.logs.is_none() && p.input_file.is_none() && p.input_files.is_none()
+}
+
+/// The query environment of one call.
+pub fn query_env(config: &ToolConfig, now: DateTime<FixedOffset>) -> QueryEnv {
+    let mut allowed_roots = vec![config.working_dir.clone()];
+    for extra in [&config.reports_dir, &config.temp_dir] {
+        if !allowed_roots.contains(extra) {
+            allowed_roots.push(extra.clone());
+        }
+    }
+    QueryEnv {
+        now,
+        base_dir: config.working_dir.clone(),
+        allowed_roots,
+        max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        max_crash_reports: DEFAULT_MAX_CRASH_REPORTS,
+    }
+}
+
+/// A query error keeps its code (contract codes, `IO_ERROR`, or the device's own) and details.
+pub fn tool_error(e: LogsError) -> ToolError {
+    let err = ToolError::new(e.code, e.message);
+    if e.details.is_null() {
+        err
+    } else {
+        err.with_details(e.details)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn env_roots_are_the_project_reports_and_temp_dirs() {
+        let config = ToolConfig {
+            working_dir: PathBuf::from("/p"),
+            reports_dir: PathBuf::from("/p/reports"),
+            temp_dir: PathBuf::from("/tmp"),
+            ..ToolConfig::default()
+        };
+        let now = DateTime::parse_from_rfc3339("2026-01-23T21:05:00+08:00").unwrap();
+        let env = query_env(&config, now);
+        assert_eq!(env.base_dir, PathBuf::from("/p"));
+        assert_eq!(
+            env.allowed_roots,
+            vec![
+                PathBuf::from("/p"),
+                PathBuf::from("/p/reports"),
+                PathBuf::from("/tmp")
+            ]
+        );
+        assert_eq!(env.now, now);
+    }
+
+    #[test]
+    fn only_a_query_without_logs_or_files_needs_a_device() {
+        let mut p = LogsQueryParams::default();
+        assert!(needs_device(&p));
+        p.input_files = Some(vec![]);
+        assert!(!needs_device(&p));
+        let p = LogsQueryParams {
+            logs: Some(vec!["x".into()]),
+            ..LogsQueryParams::default()
+        };
+        assert!(!needs_device(&p));
+    }
+
+    #[test]
+    fn errors_keep_code_and_details() {
+        let e = tool_error(LogsError::invalid_param("lines", "bad"));
+        assert_eq!(e.code, "INVALID_PARAM");
+        assert_eq!(e.details["param"], "lines");
+        let e = tool_error(LogsError::new("IO_ERROR", "disk full"));
+        assert!(e.details.is_null());
+    }
+}
