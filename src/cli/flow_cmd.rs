@@ -125,7 +125,7 @@ pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
 
 /// Reads the project file: `--config PATH`, else `tapflow.toml` in the current directory if
 /// there is one.
-fn load_project_config(explicit: Option<&Path>) -> Result<ProjectConfig, String> {
+pub(crate) fn load_project_config(explicit: Option<&Path>) -> Result<ProjectConfig, String> {
     let path = match explicit {
         Some(p) => p.to_path_buf(),
         None => {

@@ -16,16 +16,20 @@ use clap::Args;
 
 use super::catalog::RegistryCatalog;
 use super::exit;
-use super::flow_cmd::{Format, FsLoader, parse_env, print_diagnostics, tapflow_environment};
-use crate::device::hdc::{HdcClient, HdcConfig, HdcRoute};
-use crate::device::{Device, DeviceError, Target};
+use super::flow_cmd::{
+    Format, FsLoader, load_project_config, parse_env, print_diagnostics, tapflow_environment,
+};
+use crate::device::hdc::{HdcClient, HdcConfig};
 use crate::flow::{self, SourceFile};
 use crate::plan::{self, PlanOptions};
 use crate::run::{
     self, CancelToken, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Shard, Status,
     TagFilter,
 };
-use crate::tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
+use crate::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+use crate::tools::hdc_provider::HdcProvider;
+use crate::tools::provider::CachingProvider;
+use crate::tools::{DeviceProvider, Engine, ToolConfig, ToolContext};
 
 /// Arguments of `tapflow run`.
 #[derive(Debug, Args)]
@@ -48,6 +52,9 @@ pub struct RunArgs {
     /// Seed of the simulated devices (serials, faults).
     #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
     pub sim_seed: u64,
+    /// Simulated device time: `realistic` (default) or `none`.
+    #[arg(long, value_name = "MODE", default_value = "realistic", value_parser = parse_latency, requires = "sim")]
+    pub sim_latency: Latency,
     /// Run every flow on every device (default: split the flows across the devices).
     #[arg(long)]
     pub each_device: bool,
@@ -72,12 +79,20 @@ pub struct RunArgs {
     /// Set a flow variable (repeatable): --env USER=demo.
     #[arg(long = "env", short = 'e', value_name = "NAME=VALUE", value_parser = parse_env)]
     pub env: Vec<(String, String)>,
-    /// Write the run into DIR (default: reports/<run id>/).
+    /// Write the run into DIR (default: reports/<run id>/, or `report_dir` of tapflow.toml).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
+    /// Project file (default: ./tapflow.toml when present): devices, report_dir, tags,
+    /// timeouts, variable defaults.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Plain progress lines even on a terminal.
     #[arg(long)]
     pub no_progress: bool,
+}
+
+fn parse_latency(s: &str) -> Result<Latency, String> {
+    s.parse()
 }
 
 /// `tapflow run`.
@@ -96,19 +111,31 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
             return exit::USAGE;
         }
     };
+    let project = match load_project_config(args.config.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
     let engine = Arc::new(Engine::new());
     let catalog = RegistryCatalog::new(engine.clone());
-    let mut popts = PlanOptions {
+    let defaults = PlanOptions::default();
+    // Precedence: command line > tapflow.toml > built-in defaults.
+    let popts = PlanOptions {
         env: args.env.iter().cloned().collect(),
         environment: tapflow_environment(),
-        ..PlanOptions::default()
+        project_env: project.env.clone(),
+        devices: Vec::new(),
+        default_flow_timeout_ms: args
+            .flow_timeout
+            .or(project.flow_timeout_ms)
+            .unwrap_or(defaults.default_flow_timeout_ms),
+        default_step_timeout_ms: args
+            .step_timeout
+            .or(project.step_timeout_ms)
+            .unwrap_or(defaults.default_step_timeout_ms),
     };
-    if let Some(t) = args.step_timeout {
-        popts.default_step_timeout_ms = t;
-    }
-    if let Some(t) = args.flow_timeout {
-        popts.default_flow_timeout_ms = t;
-    }
     let compiled = plan::compile(&flows, &subflows, &catalog, &FsLoader, &popts);
     if compiled.has_errors() {
         print_diagnostics(&compiled, Format::Text);
@@ -126,7 +153,13 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
         }
     };
     let (provider, choice) = match args.sim {
-        Some(n) => match sim_provider(n, args.sim_faults.as_deref(), args.sim_seed, &cwd) {
+        Some(n) => match sim_provider(
+            n,
+            args.sim_faults.as_deref(),
+            args.sim_seed,
+            args.sim_latency,
+            &cwd,
+        ) {
             Ok((p, serials)) => (p, DeviceChoice::Serials(serials)),
             Err(e) => {
                 eprintln!("tapflow run: {e}");
@@ -134,35 +167,33 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
             }
         },
         None => {
-            let hdc_config = HdcConfig {
-                program: hdc.unwrap_or_else(|| PathBuf::from("hdc")),
-                default_server: config.default_hdc_server.clone(),
-                ..HdcConfig::default()
-            };
-            let p: Arc<dyn DeviceProvider> =
-                Arc::new(HdcProvider::new(HdcClient::with_process(hdc_config)));
             let choice = if args.all_devices {
                 DeviceChoice::All
-            } else if args.devices.is_empty() {
-                DeviceChoice::Auto
-            } else {
+            } else if !args.devices.is_empty() {
                 DeviceChoice::Serials(args.devices.clone())
+            } else if !project.devices.is_empty() {
+                DeviceChoice::Serials(project.devices.clone())
+            } else {
+                DeviceChoice::Auto
             };
-            (p, choice)
+            (super::tools_cmd::provider(hdc, &config), choice)
         }
     };
     let ctx = ToolContext::new(provider, config);
     let run_id = run::new_run_id();
-    let run_dir = args
-        .report_dir
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("reports").join(&run_id));
+    let run_dir = args.report_dir.clone().unwrap_or_else(|| {
+        PathBuf::from(project.report_dir.as_deref().unwrap_or("reports")).join(&run_id)
+    });
     let mut opts = RunOptions::new(run_id);
     opts.devices = choice;
     opts.each_device = args.each_device;
     opts.shard = args.shard;
     opts.tags = TagFilter {
-        include: args.include_tags.clone(),
+        include: if args.include_tags.is_empty() {
+            project.tags.clone()
+        } else {
+            args.include_tags.clone()
+        },
         exclude: args.exclude_tags.clone(),
     };
     opts.fail_fast = args.fail_fast;
@@ -307,68 +338,37 @@ fn read_sources(files: &[PathBuf]) -> Result<(Vec<SourceFile>, Vec<SourceFile>),
     Ok((flows, subs))
 }
 
-/// Devices over the hdc backend. Connected devices are kept per serial, so a run's steps do
-/// not list targets again for every call.
-pub struct HdcProvider {
-    client: HdcClient,
-    connected: Mutex<HashMap<RouteKey, Arc<dyn Device>>>,
-}
-
-/// `(device_id, hdc_server)`.
-type RouteKey = (String, Option<String>);
-
-impl HdcProvider {
-    pub fn new(client: HdcClient) -> Self {
-        HdcProvider {
-            client,
-            connected: Mutex::new(HashMap::new()),
-        }
-    }
-}
-
-impl DeviceProvider for HdcProvider {
-    fn resolve(&self, route: &DeviceRoute) -> Result<Arc<dyn Device>, DeviceError> {
-        let key = route
-            .device_id
-            .clone()
-            .map(|d| (d, route.hdc_server.clone()));
-        if let Some(k) = &key
-            && let Some(d) = self
-                .connected
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .get(k)
-        {
-            return Ok(d.clone());
-        }
-        let hdc_route: HdcRoute = self
-            .client
-            .route(route.device_id.as_deref(), route.hdc_server.as_deref());
-        let device: Arc<dyn Device> = Arc::new(self.client.connect(hdc_route)?);
-        if let Some(k) = key {
-            self.connected
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(k, device.clone());
-        }
-        Ok(device)
-    }
-
-    fn targets(&self, hdc_server: Option<&str>) -> Result<Vec<Target>, DeviceError> {
-        self.client
-            .list_targets_via(&self.client.route(None, hdc_server))
-    }
-}
-
-/// N in-process simulated devices behind one simulated hdc server.
-fn sim_provider(
+/// N in-process simulated devices behind one simulated hdc server, reached through the real
+/// hdc backend (`SimTransport` → `HdcClient`), so every step goes through the same argv,
+/// quoting and parsers as with a phone. Returns the provider and the devices' serials.
+pub fn sim_provider(
     n: usize,
     faults: Option<&str>,
     seed: u64,
+    latency: Latency,
     cwd: &Path,
 ) -> Result<(Arc<dyn DeviceProvider>, Vec<String>), String> {
-    let _ = (n, faults, seed, cwd);
-    Err("the simulated device is not built into this tapflow yet".into())
+    if n == 0 {
+        return Err("--sim needs at least one device".into());
+    }
+    let faults = match faults {
+        Some(spec) => FaultSpec::parse(spec).map_err(|e| format!("--sim-faults: {e}"))?,
+        None => FaultSpec::none(),
+    };
+    let sim = Arc::new(Simulator::new(SimOptions {
+        devices: n,
+        seed,
+        latency,
+        faults,
+        ..SimOptions::default()
+    }));
+    let serials = sim.serials();
+    let transport = Arc::new(SimTransport::new(sim, cwd));
+    let client = HdcClient::new(HdcConfig::default(), transport);
+    let inner: Arc<dyn DeviceProvider> = Arc::new(HdcProvider(client));
+    // A run resolves each device once; steps then reuse it (no `list targets` per step).
+    let cached = CachingProvider::new(inner, Duration::from_secs(3600));
+    Ok((Arc::new(cached), serials))
 }
 
 fn secs(ms: u64) -> String {
