@@ -25,6 +25,19 @@ fn device_error(e: &DeviceError, what: &str) -> StepError {
     }
 }
 
+/// Runs `f` again while it fails transiently (`[Fail]` answers, truncated dumps), up to
+/// [`CHECK_ATTEMPTS`] times: a device is declared unusable only for lasting reasons.
+fn again<T>(f: impl Fn() -> Result<T, DeviceError>) -> Result<T, DeviceError> {
+    let mut r = f();
+    for _ in 1..CHECK_ATTEMPTS {
+        match &r {
+            Err(e) if e.is_transient() => r = f(),
+            _ => break,
+        }
+    }
+    r
+}
+
 /// Checks one device; the result says whether it is ready and, when not, why.
 pub fn check(provider: &dyn DeviceProvider, route: &DeviceRoute) -> DeviceResult {
     let label = route
@@ -42,7 +55,7 @@ pub fn check(provider: &dyn DeviceProvider, route: &DeviceRoute) -> DeviceResult
         ready: false,
         error: None,
     };
-    let device = match provider.resolve(route) {
+    let device = match again(|| provider.resolve(route)) {
         Ok(d) => d,
         Err(e) => {
             r.error = Some(device_error(&e, "the device is not reachable"));
@@ -51,7 +64,7 @@ pub fn check(provider: &dyn DeviceProvider, route: &DeviceRoute) -> DeviceResult
     };
     r.serial = device.serial().to_string();
     r.platform = device.platform().to_string();
-    match device.info() {
+    match again(|| device.info()) {
         Ok(info) => {
             r.model = info.model;
             r.name = info.name;
@@ -63,7 +76,7 @@ pub fn check(provider: &dyn DeviceProvider, route: &DeviceRoute) -> DeviceResult
             return r;
         }
     }
-    match device.power_state() {
+    match again(|| device.power_state()) {
         Ok(p) if !p.awake => {
             r.error = Some(StepError {
                 code: SCREEN_OFF.into(),
@@ -84,16 +97,7 @@ pub fn check(provider: &dyn DeviceProvider, route: &DeviceRoute) -> DeviceResult
             return r;
         }
     }
-    // A dump may fail transiently (`[Fail]`, a truncated answer); the check tries again
-    // before declaring the device unusable.
-    let mut dump = device.ui_tree(&DumpScope::default());
-    for _ in 1..CHECK_ATTEMPTS {
-        match &dump {
-            Err(e) if e.is_transient() => dump = device.ui_tree(&DumpScope::default()),
-            _ => break,
-        }
-    }
-    match dump {
+    match again(|| device.ui_tree(&DumpScope::default())) {
         Ok(tree) if tree.children.is_empty() => {
             r.error = Some(device_error(
                 &DeviceError::ScreenLocked {
