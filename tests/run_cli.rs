@@ -1,0 +1,168 @@
+//! `tapflow run` end to end through the binary, on in-process simulated devices: the demo
+//! command passes, exit codes (0 passed, 1 failed, 2 usage, 3 invalid), the summary names a
+//! failure's location and evidence, and secrets never appear in output or files.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn tapflow() -> Command {
+    let mut c = Command::cargo_bin("tapflow").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c.env_remove("TAPFLOW_USER");
+    c
+}
+
+fn text(out: &std::process::Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn the_demo_command_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tapflow()
+        .args([
+            "run",
+            "flows/",
+            "--sim",
+            "1",
+            "--sim-latency",
+            "none",
+            "--report-dir",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    assert!(all.contains("PASSED: 5 passed"), "{all}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("result.json")).unwrap())
+            .unwrap();
+    assert_eq!(r["status"], "passed");
+    assert!(dir.path().join("artifacts/manifest.json").exists());
+}
+
+fn write_flow(dir: &Path, name: &str, body: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn a_failing_flow_exits_1_and_names_location_and_evidence() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "fails.yaml",
+        "name: Fails
+app: com.tapflow.demo
+clean_state: true
+steps:
+  - assert_visible: {text: Not on this screen, timeout_ms: 500}
+",
+    );
+    let report = dir.path().join("report");
+    let out = tapflow()
+        .args([
+            "run",
+            &flow,
+            "--sim",
+            "1",
+            "--sim-latency",
+            "none",
+            "--report-dir",
+        ])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains(&format!("{flow}:5:5: WAIT_TIMEOUT")), "{all}");
+    assert!(all.contains("screenshot: "), "{all}");
+    assert!(report.join("result.json").exists());
+}
+
+#[test]
+fn invalid_flows_exit_3_before_any_device_is_touched() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "bad.yaml",
+        "name: Bad\nsteps:\n  - clik: Login\n",
+    );
+    let out = tapflow()
+        .args(["run", &flow, "--sim", "1", "--report-dir"])
+        .arg(dir.path().join("r"))
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{all}");
+    assert!(all.contains("did you mean"), "{all}");
+    assert!(!dir.path().join("r").exists());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["run", "no/such/dir"],
+        vec!["run", "flows/", "--shard", "3/2"],
+        vec!["run", "flows/", "--sim", "1", "--sim-faults", "bogus=1"],
+        vec!["run", "flows/", "--sim-faults", "fail=0.1"],
+    ] {
+        let out = tapflow().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+    }
+}
+
+#[test]
+fn secrets_never_appear_in_output_or_files() {
+    let secret = "TopSecret-Value-42";
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "secret.yaml",
+        "name: Secret
+app: com.tapflow.demo
+clean_state: true
+env:
+  PASSWORD: {secret: true}
+steps:
+  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
+  - assert_visible: {text: \"{{ PASSWORD }}\", timeout_ms: 2000}
+  - assert_visible: {text: \"not {{ PASSWORD }}\", timeout_ms: 300}
+",
+    );
+    let report = dir.path().join("report");
+    let out = tapflow()
+        .args(["run", &flow, "--sim", "1", "--sim-latency", "none", "--env"])
+        .arg(format!("PASSWORD={secret}"))
+        .arg("--report-dir")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    // The value is typed into a plain text field, so the UI tree shows it: the last step fails
+    // on purpose, its evidence (UI tree, hilog) is written, and still the value appears nowhere.
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(!all.contains(secret), "{all}");
+    assert!(all.contains("ui_tree: "), "{all}");
+    let mut files = 0;
+    for e in walkdir::WalkDir::new(&report) {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            files += 1;
+            let bytes = std::fs::read(e.path()).unwrap();
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(secret),
+                "{}",
+                e.path().display()
+            );
+        }
+    }
+    assert!(files >= 2);
+}
