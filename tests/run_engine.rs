@@ -357,7 +357,102 @@ steps:
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("result.json")).unwrap())
             .unwrap();
     assert!(saved.interrupted);
+    assert!(saved.complete);
     assert_eq!(saved.flows.len(), 2);
+}
+
+/// Reads `result.json` when the second flow starts.
+struct PeekResult {
+    path: std::path::PathBuf,
+    seen: std::sync::Mutex<Option<RunResult>>,
+}
+
+impl run::EventSink for PeekResult {
+    fn emit(&self, e: &RunEvent) {
+        if let RunEvent::FlowStarted { flow_id, .. } = e
+            && flow_id == "f01"
+        {
+            let text = std::fs::read_to_string(&self.path).unwrap();
+            *self.seen.lock().unwrap() = Some(serde_json::from_str(&text).unwrap());
+        }
+    }
+}
+
+#[test]
+fn the_result_is_written_after_every_flow() {
+    let files = many_flows(2);
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let p = plan(&refs);
+    let dir = tempfile::tempdir().unwrap();
+    let (ctx, _) = ctx(vec![FakeDevice::new("SER1")]);
+    let mut opts = RunOptions::new("partial");
+    opts.run_dir = Some(dir.path().to_path_buf());
+    let peek = PeekResult {
+        path: dir.path().join("result.json"),
+        seen: Default::default(),
+    };
+    let r = run::run(&p, Arc::new(Engine::new()), ctx, &opts, &peek);
+    assert!(r.complete);
+    let partial = peek.seen.lock().unwrap().take().unwrap();
+    assert!(!partial.complete);
+    assert_eq!(partial.flows.len(), 1);
+    assert_eq!(partial.flows[0].id, "f00");
+    assert_eq!(partial.flows[0].status, Status::Passed);
+}
+
+#[test]
+fn a_flow_timeout_stops_the_flow_and_finally_still_runs() {
+    let p = plan(&[(
+        "flows/slowflow.yaml",
+        "name: Slow flow
+timeout: 400ms
+finally:
+  - press_key: Home
+steps:
+  - wait_for_element: {text: Never there, timeout_ms: 5000}
+  - press_key: Back
+",
+    )]);
+    let started = Instant::now();
+    let (r, _d, _) = run_with(&p, vec![FakeDevice::new("SER1")], |o| o.run_dir = None);
+    assert!(started.elapsed() < Duration::from_secs(4));
+    let f = &r.flows[0];
+    assert_eq!(f.status, Status::Failed);
+    assert_eq!(f.error.as_ref().unwrap().code, "FLOW_TIMEOUT");
+    assert_eq!(f.steps[1].status, Status::NotRun);
+    assert_eq!(f.finally[0].status, Status::Passed);
+}
+
+#[test]
+fn repeat_runs_times_and_stops_when_while_fails() {
+    let p = plan(&[(
+        "flows/rep.yaml",
+        "name: Repeat
+env:
+  N: \"3\"
+steps:
+  - repeat:
+      times: \"{{ N }}\"
+      steps:
+        - find_elements: {text: Welcome}
+  - repeat:
+      times: 5
+      while: {visible: {text: Welcome, timeout_ms: 2000, interval_ms: 0}}
+      steps:
+        - click: Login
+",
+    )]);
+    let (r, _d, _) = run_with(&p, vec![FakeDevice::new("SER1")], |o| o.run_dir = None);
+    let s = &r.flows[0].steps;
+    assert_eq!(s[0].status, Status::Passed, "{:?}", s[0]);
+    assert_eq!(s[0].children.len(), 3);
+    assert_eq!(s[0].children[2].id, "rep.1#3");
+    // After one Login click the home screen shows, so `while` stops the second loop.
+    assert_eq!(s[1].status, Status::Passed, "{:?}", s[1]);
+    assert_eq!(s[1].children.len(), 1);
 }
 
 #[test]

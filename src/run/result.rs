@@ -198,6 +198,9 @@ pub struct RunResult {
     pub finished_at: String,
     pub duration_ms: u64,
     pub status: Status,
+    /// False while the run is still going (the file is rewritten after every flow), true once
+    /// it ended (normally or interrupted).
+    pub complete: bool,
     pub interrupted: bool,
     /// `I/N` when the run was a shard.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -4,8 +4,8 @@
 //! `artifacts/manifest.json`) — also when the run was interrupted.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::cancel::CancelToken;
@@ -221,111 +221,124 @@ pub fn run(
         });
     }
 
-    // 4. One thread per device.
-    let failed = AtomicBool::new(false);
-    let finished: Vec<(usize, FlowResult)> = std::thread::scope(|s| {
-        let handles: Vec<_> = per_device
-            .into_iter()
-            .enumerate()
-            .filter(|(_, jobs)| !jobs.is_empty())
-            .map(|(d, jobs)| {
-                let dev = &devices[d];
-                let engine = engine.clone();
-                let ctx = ctx.clone();
-                let failed = &failed;
-                let collector = collector.as_ref();
-                s.spawn(move || {
-                    let mut dctx = DeviceCtx {
-                        serial: dev.serial.clone(),
-                        platform: dev.platform.clone(),
-                        caller: Caller::new(engine, ctx),
-                        events,
-                        cancel: opts.cancel.clone(),
-                        abort: opts.abort.clone(),
-                        evidence: collector,
-                    };
-                    let mut out = Vec::new();
-                    for job in jobs {
-                        let r = if opts.cancel.is_cancelled() {
-                            not_run(
-                                job.flow,
-                                Some(&dev.serial),
-                                Status::NotRun,
-                                "the run was interrupted before this flow started".into(),
-                            )
-                        } else if opts.fail_fast && failed.load(Ordering::SeqCst) {
-                            not_run(
-                                job.flow,
-                                Some(&dev.serial),
-                                Status::NotRun,
-                                "fail-fast: an earlier flow failed".into(),
-                            )
-                        } else {
-                            let r = run_flow(&mut dctx, job.flow);
-                            if r.status == Status::Failed {
-                                failed.store(true, Ordering::SeqCst);
-                            }
-                            events.emit(&RunEvent::FlowFinished {
-                                device: dev.serial.clone(),
-                                flow: Box::new(r.clone()),
-                            });
-                            r
-                        };
-                        out.push((job.slot, r));
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    for (slot, r) in finished {
-        slots[slot] = Some(r);
-    }
-    let interrupted = opts.cancel.is_cancelled();
-    if interrupted {
-        events.emit(&RunEvent::Interrupted);
-    }
-    let flows: Vec<FlowResult> = slots.into_iter().flatten().collect();
-    let mut result = RunResult {
+    // 4. One thread per device. After every flow the result so far is written, so a run that
+    //    is killed outright still leaves what it observed (`complete: false`).
+    let base = RunResult {
         schema_version: RESULT_SCHEMA_VERSION,
         run_id: opts.run_id.clone(),
         tapflow_version: env!("CARGO_PKG_VERSION").to_string(),
         started_at,
-        finished_at: now_rfc3339(),
-        duration_ms: started.elapsed().as_millis() as u64,
+        finished_at: String::new(),
+        duration_ms: 0,
         status: Status::Passed,
-        interrupted,
+        complete: false,
+        interrupted: false,
         shard: opts.shard.map(|s| s.to_string()),
         devices,
-        flows,
+        flows: Vec::new(),
         totals: Totals::default(),
         artifacts_manifest: "artifacts/manifest.json".into(),
     };
-    result.finish_totals();
-    if runnable.is_empty() && result.totals.flows == 0 {
-        // Nothing selected is not a failure of any flow.
-        result.status = if interrupted {
-            Status::Interrupted
-        } else {
-            Status::Passed
-        };
-    }
-    let mut result_path = None;
-    if let (Some(dir), Some(col)) = (&opts.run_dir, &collector) {
-        let _ = col.write_manifest(&opts.run_id);
-        if write_result(&result, dir).is_ok() {
-            result_path = Some(dir.join("result.json").display().to_string());
+    let slots = Mutex::new(slots);
+    let snapshot = |complete: bool| -> RunResult {
+        let mut r = base.clone();
+        r.flows = lock(&slots).iter().flatten().cloned().collect();
+        r.finished_at = now_rfc3339();
+        r.duration_ms = started.elapsed().as_millis() as u64;
+        r.interrupted = opts.cancel.is_cancelled();
+        r.complete = complete;
+        r.finish_totals();
+        if r.flows.is_empty() && !r.interrupted {
+            // Nothing selected is not a failure of any flow.
+            r.status = Status::Passed;
         }
+        r
+    };
+    let save = |r: &RunResult| -> bool {
+        match (&opts.run_dir, &collector) {
+            (Some(dir), Some(col)) => {
+                let _ = col.write_manifest(&opts.run_id);
+                write_result(r, dir).is_ok()
+            }
+            _ => false,
+        }
+    };
+    let writing = Mutex::new(());
+    save(&snapshot(false));
+    let failed = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for (d, jobs) in per_device.into_iter().enumerate() {
+            if jobs.is_empty() {
+                continue;
+            }
+            let dev = &base.devices[d];
+            let engine = engine.clone();
+            let ctx = ctx.clone();
+            let (failed, collector, slots) = (&failed, collector.as_ref(), &slots);
+            let (snapshot, save, writing) = (&snapshot, &save, &writing);
+            s.spawn(move || {
+                let mut dctx = DeviceCtx {
+                    serial: dev.serial.clone(),
+                    platform: dev.platform.clone(),
+                    caller: Caller::new(engine, ctx),
+                    events,
+                    cancel: opts.cancel.clone(),
+                    abort: opts.abort.clone(),
+                    evidence: collector,
+                };
+                for job in jobs {
+                    let r = if opts.cancel.is_cancelled() {
+                        not_run(
+                            job.flow,
+                            Some(&dev.serial),
+                            Status::NotRun,
+                            "the run was interrupted before this flow started".into(),
+                        )
+                    } else if opts.fail_fast && failed.load(Ordering::SeqCst) {
+                        not_run(
+                            job.flow,
+                            Some(&dev.serial),
+                            Status::NotRun,
+                            "fail-fast: an earlier flow failed".into(),
+                        )
+                    } else {
+                        let r = run_flow(&mut dctx, job.flow);
+                        if r.status == Status::Failed {
+                            failed.store(true, Ordering::SeqCst);
+                        }
+                        events.emit(&RunEvent::FlowFinished {
+                            device: dev.serial.clone(),
+                            flow: Box::new(r.clone()),
+                        });
+                        r
+                    };
+                    lock(slots)[job.slot] = Some(r);
+                    let _one_writer = lock(writing);
+                    save(&snapshot(false));
+                }
+            });
+        }
+    });
+    let result = snapshot(true);
+    if result.interrupted {
+        events.emit(&RunEvent::Interrupted);
     }
+    let result_path = save(&result)
+        .then(|| {
+            opts.run_dir
+                .as_ref()
+                .map(|d| d.join("result.json").display().to_string())
+        })
+        .flatten();
     events.emit(&RunEvent::RunFinished {
         status: result.status,
         result_path,
     });
     result
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn not_run(f: &FlowPlan, device: Option<&str>, status: Status, reason: String) -> FlowResult {
