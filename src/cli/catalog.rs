@@ -4,9 +4,8 @@
 //!
 //! Two things the registry does not publish live here: the scalar shorthand of each tool
 //! (`click: Login` → `text`), and the static (device-free) rules, which reuse the rule set of
-//! `plan::builtin_catalog`. Tools another branch has not registered yet (e.g. `logs_query`)
-//! are taken from the interim built-in catalog until they are, so flows using them still
-//! validate; calling one at run time then fails with `UNKNOWN_TOOL`.
+//! `plan::builtin_catalog` (one-mode-only targets, key names, info_type rules, …). A tool the
+//! registry does not have is unknown to flows: validation reports it before any run.
 
 use std::sync::Arc;
 
@@ -42,7 +41,8 @@ const SHORTHANDS: &[(&str, &str)] = &[
 /// See the module documentation.
 pub struct RegistryCatalog {
     engine: Arc<Engine>,
-    interim: BuiltinCatalog,
+    /// Only its static rules are used.
+    rules: BuiltinCatalog,
     result_fields: std::collections::BTreeMap<&'static str, Vec<String>>,
 }
 
@@ -62,7 +62,7 @@ impl RegistryCatalog {
             .collect();
         RegistryCatalog {
             engine,
-            interim: BuiltinCatalog::new(),
+            rules: BuiltinCatalog::new(),
             result_fields,
         }
     }
@@ -74,30 +74,21 @@ impl RegistryCatalog {
 
 impl ToolCatalog for RegistryCatalog {
     fn tool_names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.engine.tools().map(|t| t.name).collect();
-        for n in self.interim.tool_names() {
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-        names
+        self.engine.tools().map(|t| t.name).collect()
     }
 
     fn input_schema(&self, tool: &str) -> Option<&Value> {
-        match self.engine.get(tool) {
-            Some(t) => Some(t.input_schema()),
-            None => self.interim.input_schema(tool),
-        }
+        self.engine.get(tool).map(|t| t.input_schema())
     }
 
     fn check_static(&self, tool: &str, args: &Value) -> Vec<StaticIssue> {
-        self.interim.check_static(tool, args)
+        if !self.registered(tool) {
+            return Vec::new();
+        }
+        self.rules.check_static(tool, args)
     }
 
     fn defaults(&self, tool: &str) -> Value {
-        if !self.registered(tool) {
-            return self.interim.defaults(tool);
-        }
         let mut out = Map::new();
         if let Some(props) = self
             .input_schema(tool)
@@ -119,9 +110,6 @@ impl ToolCatalog for RegistryCatalog {
     }
 
     fn scalar_shorthand(&self, tool: &str) -> Option<&str> {
-        if !self.registered(tool) {
-            return self.interim.scalar_shorthand(tool);
-        }
         let (_, param) = SHORTHANDS.iter().find(|(t, _)| *t == tool)?;
         self.input_schema(tool)?
             .get("properties")?
@@ -130,11 +118,10 @@ impl ToolCatalog for RegistryCatalog {
     }
 
     fn result_fields(&self, tool: &str) -> Option<Vec<&str>> {
-        match self.result_fields.get(tool) {
-            Some(f) if !f.is_empty() => Some(f.iter().map(String::as_str).collect()),
-            Some(_) => None,
-            None => self.interim.result_fields(tool),
-        }
+        self.result_fields
+            .get(tool)
+            .filter(|f| !f.is_empty())
+            .map(|f| f.iter().map(String::as_str).collect())
     }
 }
 
@@ -155,6 +142,15 @@ mod tests {
             assert!(c.tool_names().contains(&t.name));
             assert_eq!(c.input_schema(t.name), Some(t.input_schema()));
         }
+    }
+
+    #[test]
+    fn unregistered_tools_are_unknown() {
+        let c = cat();
+        assert!(c.input_schema("no_such_tool").is_none());
+        assert!(!c.tool_names().contains(&"no_such_tool"));
+        assert!(c.tool_names().contains(&"input_text"));
+        assert!(c.tool_names().contains(&"logs_query"));
     }
 
     #[test]
