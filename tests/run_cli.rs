@@ -166,3 +166,64 @@ steps:
     }
     assert!(files >= 2);
 }
+
+#[test]
+fn ctrl_c_stops_cleanly_runs_finally_and_keeps_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "long.yaml",
+        "name: Long wait
+app: com.tapflow.demo
+finally:
+  - stop_app: com.tapflow.demo
+steps:
+  - run_app: com.tapflow.demo
+  - wait_for_element: {text: Never shown, timeout_ms: 60000}
+",
+    );
+    let report = dir.path().join("report");
+    let bin = assert_cmd::cargo::cargo_bin("tapflow");
+    let child = std::process::Command::new(bin)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "run",
+            &flow,
+            "--sim",
+            "1",
+            "--sim-latency",
+            "none",
+            "--report-dir",
+        ])
+        .arg(&report)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // result.json appears once the devices are checked; then give the flow time to reach its
+    // long wait (run_app takes well under a second without simulated latency).
+    let started = std::time::Instant::now();
+    let result = report.join("result.json");
+    while !result.exists() && started.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(130), "{all}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(40));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    assert_eq!(r["interrupted"], true);
+    assert_eq!(r["complete"], true);
+    let f = &r["flows"][0];
+    assert_eq!(f["status"], "interrupted", "{all}");
+    assert_eq!(f["steps"][0]["status"], "passed");
+    assert_eq!(f["steps"][1]["status"], "interrupted");
+    assert_eq!(f["finally"][0]["status"], "passed");
+}
