@@ -18,7 +18,9 @@ pub const UNRESOLVED_VARIABLE: &str = "UNRESOLVED_VARIABLE";
 #[derive(Clone, Debug, Default)]
 pub struct Vars {
     plain: BTreeMap<String, String>,
-    secrets: BTreeMap<String, String>,
+    /// Every secret value of the flow (looked up by name through [`FlowPlan::secret`]; kept
+    /// here for masking).
+    secrets: Vec<String>,
     kept: BTreeMap<String, Value>,
 }
 
@@ -32,20 +34,9 @@ impl Vars {
             .collect();
         Vars {
             plain,
-            secrets: BTreeMap::new(),
+            secrets: fp.secret_values().map(str::to_string).collect(),
             kept: BTreeMap::new(),
         }
-        .with_secrets(fp)
-    }
-
-    fn with_secrets(mut self, fp: &FlowPlan) -> Self {
-        // The plan keeps secret references by name; look each referenced name up lazily
-        // through `fp.secret`, but remember every value here so masking sees them all.
-        for v in fp.secret_values() {
-            self.secrets
-                .insert(format!("\u{0}{}", self.secrets.len()), v.to_string());
-        }
-        self
     }
 
     pub fn keep(&mut self, name: &str, result: Value) {
@@ -152,7 +143,7 @@ impl Vars {
 
     /// Every secret value of the flow (for masking).
     pub fn secret_values(&self) -> Vec<String> {
-        self.secrets.values().cloned().collect()
+        self.secrets.clone()
     }
 }
 
@@ -309,5 +300,68 @@ mod tests {
         let v = json!({"items": [{"tag": "A"}]});
         assert_eq!(at_path(&v, "items.0.tag"), Some(&json!("A")));
         assert_eq!(at_path(&v, "items.1.tag"), None);
+    }
+}
+
+#[cfg(test)]
+mod resolve_tests {
+    use super::*;
+    use serde_json::json;
+
+    use crate::flow::SourceFile;
+    use crate::plan::{BuiltinCatalog, MapLoader, PlanOptions, compile};
+
+    fn flow() -> FlowPlan {
+        let text = "name: V
+env:
+  USER: demo
+  PIN: {default: \"12-34\", secret: true}
+steps:
+  - find_elements: {text: Item}
+    keep: found
+  - click: {text: \"{{ USER }} {{ PIN }}\"}
+";
+        let c = compile(
+            &[SourceFile::new("v.yaml", text)],
+            &[],
+            &BuiltinCatalog::new(),
+            &MapLoader::new(),
+            &PlanOptions::default(),
+        );
+        assert!(!c.has_errors(), "{:?}", c.diagnostics);
+        c.plan.flows.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn secrets_are_revealed_only_for_the_device() {
+        let fp = flow();
+        let v = Vars::for_flow(&fp);
+        let crate::plan::Action::Tool { args, .. } = &fp.steps[1].action else {
+            panic!("a tool step")
+        };
+        assert_eq!(v.resolve(&fp, args, true).unwrap()["text"], "demo 12-34");
+        assert_eq!(v.resolve(&fp, args, false).unwrap()["text"], "demo ******");
+        assert_eq!(v.secret_values(), vec!["12-34".to_string()]);
+    }
+
+    #[test]
+    fn kept_results_keep_their_type_and_missing_ones_are_errors() {
+        let fp = flow();
+        let mut v = Vars::for_flow(&fp);
+        let args = json!({"x": "{{ steps.found.result.elements.0.center.x }}", "t": "n={{ steps.found.result.count }}"});
+        let err = v.resolve(&fp, &args, true).unwrap_err();
+        assert!(err.contains("steps.found.result"), "{err}");
+        v.keep(
+            "found",
+            json!({"count": 2, "elements": [{"center": {"x": 630}}]}),
+        );
+        let r = v.resolve(&fp, &args, true).unwrap();
+        assert_eq!(r["x"], json!(630));
+        assert_eq!(r["t"], json!("n=2"));
+        assert_eq!(
+            v.condition_value(&fp, "steps.found.result.count", None),
+            Some(json!(2))
+        );
+        assert_eq!(v.condition_value(&fp, "PIN", None), Some(json!("12-34")));
     }
 }

@@ -250,7 +250,15 @@ pub fn print_summary(r: &RunResult, dir: &Path) {
         t.flows,
         secs(r.duration_ms)
     );
-    println!("result: {}", dir.join("result.json").display());
+    let path = dir.join("result.json");
+    if path.is_file() {
+        println!("result: {}", path.display());
+    } else {
+        eprintln!(
+            "tapflow run: could not write {} (is the report directory writable?)",
+            path.display()
+        );
+    }
 }
 
 fn run_failed_steps(f: &run::FlowResult) -> Vec<&run::StepResult> {
