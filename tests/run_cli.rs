@@ -227,3 +227,41 @@ steps:
     assert_eq!(f["steps"][1]["status"], "interrupted");
     assert_eq!(f["finally"][0]["status"], "passed");
 }
+
+#[test]
+fn a_device_lost_mid_run_exits_4_and_keeps_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "lost.yaml",
+        "name: Device goes away
+app: com.tapflow.demo
+steps:
+  - run_app: com.tapflow.demo
+  - repeat:
+      times: 200
+      steps:
+        - find_elements: {element_id: login}
+",
+    );
+    let report = dir.path().join("report");
+    let out = tapflow()
+        .args(["run", &flow, "--sim", "1", "--sim-latency", "none"])
+        .args(["--sim-faults", "disconnect-after=60", "--report-dir"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(4), "{all}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("result.json")).unwrap())
+            .unwrap();
+    assert_eq!(r["flows"][0]["status"], "failed");
+    let code = r["flows"][0]["error"]["code"].as_str().unwrap();
+    assert!(
+        ["DEVICE_DISCONNECTED", "DEVICE_NOT_FOUND"].contains(&code),
+        "{code}"
+    );
+    // What ran before the loss is kept.
+    assert_eq!(r["flows"][0]["steps"][0]["status"], "passed");
+}

@@ -216,15 +216,20 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
     exit_code(&result)
 }
 
-/// The exit code of a finished run.
+/// The exit code of a finished run: 130 interrupted; 1 when a flow failed because of the app
+/// or the flow; 4 when flows could not run or failed only because a device or the host
+/// tooling did (disconnected, not found, hdc missing or timing out); 0 otherwise.
 pub fn exit_code(r: &RunResult) -> i32 {
     if r.interrupted {
         return exit::INTERRUPTED;
     }
     let any = |s: Status| r.flows.iter().any(|f| f.status == s);
-    if any(Status::Failed) {
+    if any(Status::Failed) && !r.failed_on_infrastructure_only() {
         exit::FAILURE
-    } else if any(Status::NotRun) || (r.flows.is_empty() && r.devices.iter().any(|d| !d.ready)) {
+    } else if any(Status::Failed)
+        || any(Status::NotRun)
+        || (r.flows.is_empty() && r.devices.iter().any(|d| !d.ready))
+    {
         exit::INFRA
     } else {
         exit::SUCCESS

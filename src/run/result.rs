@@ -6,6 +6,16 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// Error codes that say the device or the host tooling failed, not the app under test.
+pub const INFRA_CODES: &[&str] = &[
+    "DEVICE_NOT_FOUND",
+    "DEVICE_DISCONNECTED",
+    "DEVICE_UNAUTHORIZED",
+    "MULTIPLE_DEVICES",
+    "HDC_NOT_FOUND",
+    "HDC_TIMEOUT",
+];
+
 /// Version of the `result.json` shape.
 pub const RESULT_SCHEMA_VERSION: u32 = 1;
 
@@ -245,6 +255,22 @@ impl RunResult {
             Status::Passed
         };
         self.totals = t;
+    }
+
+    /// True when every failed flow failed because its device or the host tooling did (see
+    /// [`INFRA_CODES`]), and at least one did.
+    pub fn failed_on_infrastructure_only(&self) -> bool {
+        let failed: Vec<&FlowResult> = self
+            .flows
+            .iter()
+            .filter(|f| f.status == Status::Failed)
+            .collect();
+        !failed.is_empty()
+            && failed.iter().all(|f| {
+                f.error
+                    .as_ref()
+                    .is_some_and(|e| INFRA_CODES.contains(&e.code.as_str()))
+            })
     }
 
     /// Every step of every flow, depth first (hooks included).
