@@ -231,6 +231,11 @@ steps:
 #[test]
 fn a_device_lost_mid_run_exits_4_and_keeps_the_result() {
     let dir = tempfile::tempdir().unwrap();
+    write_flow(
+        dir.path(),
+        "lost_2.yaml",
+        "name: Never reached\nsteps:\n  - find_elements: {element_id: login}\n",
+    );
     let flow = write_flow(
         dir.path(),
         "lost.yaml",
@@ -246,7 +251,8 @@ steps:
     );
     let report = dir.path().join("report");
     let out = tapflow()
-        .args(["run", &flow, "--sim", "1", "--sim-latency", "none"])
+        .args(["run", &flow, &flow.replace("lost.yaml", "lost_2.yaml")])
+        .args(["--sim", "1", "--sim-latency", "none"])
         .args(["--sim-faults", "disconnect-after=60", "--report-dir"])
         .arg(&report)
         .output()
@@ -262,6 +268,13 @@ steps:
         ["DEVICE_DISCONNECTED", "DEVICE_NOT_FOUND"].contains(&code),
         "{code}"
     );
-    // What ran before the loss is kept.
+    // What ran before the loss is kept; the next flow is not run, with the reason.
     assert_eq!(r["flows"][0]["steps"][0]["status"], "passed");
+    assert_eq!(r["flows"][1]["status"], "not_run");
+    assert!(
+        r["flows"][1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("was lost")
+    );
 }

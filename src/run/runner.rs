@@ -286,8 +286,12 @@ pub fn run(
                     abort: opts.abort.clone(),
                     evidence: collector,
                 };
+                // Once the device is gone, its remaining flows are not run (not failed).
+                let mut lost: Option<String> = None;
                 for job in jobs {
-                    let r = if opts.cancel.is_cancelled() {
+                    let r = if let Some(why) = &lost {
+                        not_run(job.flow, Some(&dev.serial), Status::NotRun, why.clone())
+                    } else if opts.cancel.is_cancelled() {
                         not_run(
                             job.flow,
                             Some(&dev.serial),
@@ -305,6 +309,14 @@ pub fn run(
                         let r = run_flow(&mut dctx, job.flow);
                         if r.status == Status::Failed {
                             failed.store(true, Ordering::SeqCst);
+                        }
+                        if let Some(e) = r.error.as_ref().filter(|e| {
+                            matches!(e.code.as_str(), "DEVICE_DISCONNECTED" | "DEVICE_NOT_FOUND")
+                        }) {
+                            lost = Some(format!(
+                                "device {} was lost during an earlier flow ({}: {})",
+                                dev.serial, e.code, e.message
+                            ));
                         }
                         events.emit(&RunEvent::FlowFinished {
                             device: dev.serial.clone(),
