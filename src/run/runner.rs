@@ -306,7 +306,31 @@ pub fn run(
                             "fail-fast: an earlier flow failed".into(),
                         )
                     } else {
-                        let r = run_flow(&mut dctx, job.flow);
+                        // A bug in the runner must not lose the run: a panicking flow is
+                        // recorded as failed and the device thread goes on.
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            run_flow(&mut dctx, job.flow)
+                        }))
+                        .unwrap_or_else(|panic| {
+                            let what = panic
+                                .downcast_ref::<String>()
+                                .cloned()
+                                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                                .unwrap_or_default();
+                            let mut r = not_run(
+                                job.flow,
+                                Some(&dev.serial),
+                                Status::Failed,
+                                "the runner failed unexpectedly".into(),
+                            );
+                            r.error = Some(StepError {
+                                code: "INTERNAL_ERROR".into(),
+                                message: format!("the runner failed unexpectedly: {what}"),
+                                details: serde_json::Value::Null,
+                                location: None,
+                            });
+                            r
+                        });
                         if r.status == Status::Failed {
                             failed.store(true, Ordering::SeqCst);
                         }
