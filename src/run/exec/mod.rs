@@ -366,6 +366,7 @@ impl FlowRun<'_, '_> {
         r.started_at = Some(now_rfc3339());
         let title = title(step, &self.masker);
         let is_tool = matches!(step.action, Action::Tool { .. });
+        let mut ran_tool = false;
         if is_tool {
             self.dev.events.emit(&RunEvent::StepStarted {
                 device: self.dev.serial.clone(),
@@ -395,7 +396,10 @@ impl FlowRun<'_, '_> {
                     r.reason = Some("its `when` condition did not hold".into());
                 }
                 Ok(true) => match &step.action {
-                    Action::Tool { tool, args } => self.tool_step(step, tool, args, &mut r),
+                    Action::Tool { tool, args } => {
+                        self.tool_step(step, tool, args, started, &mut r);
+                        ran_tool = true;
+                    }
                     Action::SubFlow { steps, .. } => {
                         let (children, o) = self.sequence(steps);
                         r.children = children;
@@ -417,7 +421,10 @@ impl FlowRun<'_, '_> {
         if r.status == Status::Failed && step.optional {
             r.reason = Some("optional step: its failure does not fail the flow".into());
         }
-        r.duration_ms = ms(started.elapsed());
+        // A tool step sets its own duration (evidence collection is not part of it).
+        if !ran_tool {
+            r.duration_ms = ms(started.elapsed());
+        }
         if is_tool || r.status != Status::Passed {
             self.dev.events.emit(&RunEvent::StepFinished {
                 device: self.dev.serial.clone(),

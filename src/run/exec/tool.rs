@@ -48,6 +48,7 @@ impl FlowRun<'_, '_> {
         step: &PlanStep,
         tool: &str,
         args: &Value,
+        started: Instant,
         r: &mut StepResult,
     ) {
         r.args = Some(match self.vars.resolve(self.fp, args, false) {
@@ -194,6 +195,7 @@ impl FlowRun<'_, '_> {
                 break;
             }
         }
+        r.duration_ms = ms(started.elapsed());
         if r.status == Status::Failed
             && let Some(col) = self.dev.evidence
         {
