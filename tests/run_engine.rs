@@ -587,3 +587,28 @@ steps:
     // The preflight dump costs one latency; the step itself is cut at 200 ms.
     assert!(started.elapsed() < Duration::from_millis(3000 + 2500));
 }
+
+#[test]
+fn fail_fast_stops_starting_flows_after_a_failure() {
+    let p = plan(&[
+        (
+            "flows/a.yaml",
+            "name: A\nsteps:\n  - click: {text: Missing}\n",
+        ),
+        (
+            "flows/b.yaml",
+            "name: B\nsteps:\n  - assert_visible: Welcome\n",
+        ),
+    ]);
+    let (r, _d, _) = run_with(&p, vec![FakeDevice::new("SER1")], |o| {
+        o.run_dir = None;
+        o.fail_fast = true;
+    });
+    assert_eq!(r.flows[0].status, Status::Failed);
+    assert_eq!(r.flows[1].status, Status::NotRun);
+    assert!(r.flows[1].reason.as_ref().unwrap().contains("fail-fast"));
+    // Without it, the run continues.
+    let (r, _d, _) = run_with(&p, vec![FakeDevice::new("SER1")], |o| o.run_dir = None);
+    assert_eq!(r.flows[1].status, Status::Passed);
+    assert_eq!(tapflow::cli::run_cmd::exit_code(&r), 1);
+}
