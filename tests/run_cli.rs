@@ -278,3 +278,52 @@ steps:
             .contains("was lost")
     );
 }
+
+#[test]
+fn retries_recover_from_sim_faults() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "flaky.yaml",
+        "name: Flaky
+app: com.tapflow.demo
+steps:
+  - run_app: com.tapflow.demo
+    retries: 6
+  - wait_for_element: {element_id: username, timeout_ms: 5000}
+    retries: 6
+  - click: {element_id: remember}
+    retries: 6
+  - find_elements: {element_id: remember}
+    retries: 6
+  - click: {element_id: login}
+    retries: 6
+",
+    );
+    let report = dir.path().join("report");
+    let out = tapflow()
+        .args(["run", &flow, "--sim", "1", "--sim-latency", "none"])
+        .args([
+            "--sim-faults",
+            "fail=0.25",
+            "--sim-seed",
+            "7",
+            "--report-dir",
+        ])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    assert!(all.contains("retry "), "no retry was needed: {all}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("result.json")).unwrap())
+            .unwrap();
+    let retried = r["flows"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["attempts"].as_array().unwrap().len() > 1)
+        .count();
+    assert!(retried >= 1);
+}
