@@ -9,6 +9,7 @@ pub mod device;
 pub mod flow;
 pub mod logs;
 pub mod plan;
+pub mod run;
 pub mod sim;
 pub mod tools;
 pub mod ui;

@@ -9,14 +9,13 @@ use clap::{Args, ValueEnum};
 
 use super::exit;
 use crate::flow::{self, DiagnosticReport, SourceFile};
-use crate::plan::{self, BuiltinCatalog, Compiled, PlanOptions, SourceLoader, ToolCatalog};
+use crate::plan::{self, Compiled, PlanOptions, SourceLoader, ToolCatalog};
 
-/// The tool catalog flows are checked against.
-///
-/// Interim: the built-in subset catalog (`plan::builtin_catalog`). Point this at the tool
-/// registry once it implements `plan::ToolCatalog`.
+/// The tool catalog flows are checked against: the tool registry (`cli::catalog`).
 pub fn catalog() -> Box<dyn ToolCatalog> {
-    Box::new(BuiltinCatalog::new())
+    Box::new(super::catalog::RegistryCatalog::new(std::sync::Arc::new(
+        crate::tools::Engine::new(),
+    )))
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -126,7 +125,7 @@ pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
 
 /// Reads the project file: `--config PATH`, else `tapflow.toml` in the current directory if
 /// there is one.
-fn load_project_config(explicit: Option<&Path>) -> Result<ProjectConfig, String> {
+pub(crate) fn load_project_config(explicit: Option<&Path>) -> Result<ProjectConfig, String> {
     let path = match explicit {
         Some(p) => p.to_path_buf(),
         None => {
@@ -184,7 +183,7 @@ pub struct PlanArgs {
     pub config: Option<PathBuf>,
 }
 
-fn parse_env(s: &str) -> Result<(String, String), String> {
+pub(crate) fn parse_env(s: &str) -> Result<(String, String), String> {
     let (k, v) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
@@ -195,7 +194,7 @@ fn parse_env(s: &str) -> Result<(String, String), String> {
 }
 
 /// Reads sub-flow files from disk.
-struct FsLoader;
+pub(crate) struct FsLoader;
 
 impl SourceLoader for FsLoader {
     fn load(&self, path: &str) -> Result<String, String> {
@@ -257,7 +256,7 @@ fn display_path(p: &Path) -> String {
 }
 
 /// `TAPFLOW_*` variables of the process (the CLI is the only reader of the environment).
-fn tapflow_environment() -> BTreeMap<String, String> {
+pub(crate) fn tapflow_environment() -> BTreeMap<String, String> {
     std::env::vars()
         .filter(|(k, _)| k.starts_with("TAPFLOW_"))
         .collect()
@@ -299,7 +298,7 @@ fn compile_inputs(
     ))
 }
 
-fn print_diagnostics(c: &Compiled, format: Format) {
+pub(crate) fn print_diagnostics(c: &Compiled, format: Format) {
     match format {
         Format::Text => {
             let text = flow::render_text(&c.diagnostics, &c.sources);

@@ -4,7 +4,9 @@
 
 pub mod demo_cmd;
 pub mod devices_cmd;
+pub mod catalog;
 pub mod flow_cmd;
+pub mod run_cmd;
 pub mod sim_cmd;
 pub mod tools_cmd;
 
@@ -47,6 +49,8 @@ pub enum Command {
     Validate(flow_cmd::ValidateArgs),
     /// Print the compiled plan of flow files (steps, arguments, deadlines, devices).
     Plan(flow_cmd::PlanArgs),
+    /// Run flows on devices (or simulated devices) and write the run's result and evidence.
+    Run(Box<run_cmd::RunArgs>),
     /// List the tools (`--json`: the MCP tools/list entries).
     Tools(tools_cmd::ToolsArgs),
     /// Call one tool with JSON arguments and print its envelope.
@@ -68,6 +72,7 @@ pub fn main() -> i32 {
         Command::Sim(args) => sim_cmd::run(args),
         Command::Validate(args) => flow_cmd::run_validate(args),
         Command::Plan(args) => flow_cmd::run_plan(args),
+        Command::Run(args) => run_cmd::run(*args, cli.hdc),
         Command::Tools(args) => tools_cmd::list(args),
         Command::Tool(args) => tools_cmd::call(args, cli.hdc),
         Command::Devices(args) => devices_cmd::run(args, cli.hdc),

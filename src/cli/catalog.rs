@@ -1,0 +1,189 @@
+//! The tool catalog flows are validated and compiled against, over the real tool registry
+//! ([`Engine`]): names, input schemas, defaults and result fields come from the registered
+//! tools themselves, so `tapflow validate`, `plan` and `run` agree with what `run` executes.
+//!
+//! Two things the registry does not publish live here: the scalar shorthand of each tool
+//! (`click: Login` → `text`), and the static (device-free) rules, which reuse the rule set of
+//! `plan::builtin_catalog` (one-mode-only targets, key names, info_type rules, …). A tool the
+//! registry does not have is unknown to flows: validation reports it before any run.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::plan::{BuiltinCatalog, StaticIssue, ToolCatalog};
+use crate::tools::Engine;
+
+/// Parameters every tool takes that a flow never sets or that are off by default.
+const COMMON_PARAMS: &[&str] = &["device_id", "hdc_server", "include_cost", "verify"];
+
+/// The parameter a scalar shorthand fills, per tool (used only when the tool has it).
+const SHORTHANDS: &[(&str, &str)] = &[
+    ("click", "text"),
+    ("long_press", "text"),
+    ("input_text", "text"),
+    ("press_key", "key"),
+    ("wait_for_element", "text"),
+    ("find_elements", "text"),
+    ("scroll_until_visible", "text"),
+    ("screenshot", "local_path"),
+    ("swipe", "direction"),
+    ("run_app", "bundle_name"),
+    ("stop_app", "bundle_name"),
+    ("clear_app_data", "bundle_name"),
+    ("uninstall_app", "bundle_name"),
+    ("install_app", "hap_path"),
+    ("get_ui_tree", "bundle_name"),
+    ("list_windows", "bundle_name"),
+    ("wait_for_stable", "bundle_name"),
+];
+
+/// See the module documentation.
+pub struct RegistryCatalog {
+    engine: Arc<Engine>,
+    /// Only its static rules are used.
+    rules: BuiltinCatalog,
+    result_fields: std::collections::BTreeMap<&'static str, Vec<String>>,
+}
+
+impl RegistryCatalog {
+    pub fn new(engine: Arc<Engine>) -> Self {
+        let result_fields = engine
+            .tools()
+            .map(|t| {
+                let fields = t
+                    .result_schema()
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default();
+                (t.name, fields)
+            })
+            .collect();
+        RegistryCatalog {
+            engine,
+            rules: BuiltinCatalog::new(),
+            result_fields,
+        }
+    }
+
+    fn registered(&self, tool: &str) -> bool {
+        self.engine.get(tool).is_some()
+    }
+}
+
+impl ToolCatalog for RegistryCatalog {
+    fn tool_names(&self) -> Vec<&str> {
+        self.engine.tools().map(|t| t.name).collect()
+    }
+
+    fn input_schema(&self, tool: &str) -> Option<&Value> {
+        self.engine.get(tool).map(|t| t.input_schema())
+    }
+
+    fn check_static(&self, tool: &str, args: &Value) -> Vec<StaticIssue> {
+        if !self.registered(tool) {
+            return Vec::new();
+        }
+        self.rules.check_static(tool, args)
+    }
+
+    fn defaults(&self, tool: &str) -> Value {
+        let mut out = Map::new();
+        if let Some(props) = self
+            .input_schema(tool)
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object)
+        {
+            for (name, p) in props {
+                if COMMON_PARAMS.contains(&name.as_str()) {
+                    continue;
+                }
+                if let Some(d) = p.get("default")
+                    && !d.is_null()
+                {
+                    out.insert(name.clone(), d.clone());
+                }
+            }
+        }
+        Value::Object(out)
+    }
+
+    fn scalar_shorthand(&self, tool: &str) -> Option<&str> {
+        let (_, param) = SHORTHANDS.iter().find(|(t, _)| *t == tool)?;
+        self.input_schema(tool)?
+            .get("properties")?
+            .get(*param)
+            .map(|_| *param)
+    }
+
+    fn result_fields(&self, tool: &str) -> Option<Vec<&str>> {
+        self.result_fields
+            .get(tool)
+            .filter(|f| !f.is_empty())
+            .map(|f| f.iter().map(String::as_str).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cat() -> RegistryCatalog {
+        RegistryCatalog::new(Arc::new(Engine::new()))
+    }
+
+    #[test]
+    fn every_registered_tool_is_named_with_its_schema() {
+        let c = cat();
+        let engine = Engine::new();
+        for t in engine.tools() {
+            assert!(c.tool_names().contains(&t.name));
+            assert_eq!(c.input_schema(t.name), Some(t.input_schema()));
+        }
+    }
+
+    #[test]
+    fn unregistered_tools_are_unknown() {
+        let c = cat();
+        assert!(c.input_schema("no_such_tool").is_none());
+        assert!(!c.tool_names().contains(&"no_such_tool"));
+        assert!(c.tool_names().contains(&"input_text"));
+        assert!(c.tool_names().contains(&"logs_query"));
+    }
+
+    #[test]
+    fn shorthands_exist_in_the_schemas() {
+        let c = cat();
+        assert_eq!(c.scalar_shorthand("click"), Some("text"));
+        assert_eq!(c.scalar_shorthand("press_key"), Some("key"));
+        assert_eq!(c.scalar_shorthand("query_package"), None);
+        for (tool, param) in SHORTHANDS {
+            if let Some(s) = c.input_schema(tool) {
+                assert!(
+                    s["properties"].get(*param).is_some(),
+                    "{tool} has no {param}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn defaults_skip_common_parameters() {
+        let d = cat().defaults("wait_for_element");
+        assert!(d.get("include_cost").is_none());
+        assert!(d.get("timeout_ms").is_some(), "{d}");
+    }
+
+    #[test]
+    fn result_fields_come_from_the_result_schema() {
+        let c = cat();
+        let f = c.result_fields("wait_for_element").unwrap();
+        assert!(f.contains(&"satisfied"));
+        assert!(
+            c.check_static("click", &json!({"x": 1, "y": 2, "text": "a"}))[0].code
+                == "PARAM_CONFLICT"
+        );
+    }
+}

@@ -1,0 +1,380 @@
+//! `tapflow run PATHS|GLOBS|DIRS…`: finds flow files, validates and compiles them against the
+//! tool registry, picks the devices (hdc, or `--sim N` in-process simulated devices), installs
+//! the Ctrl-C handler, shows progress (bars and a live step log on a terminal, plain lines
+//! otherwise), runs the plan with `run::run`, prints a summary and returns the exit code.
+//!
+//! Exit codes (see `cli::exit`): 0 every flow passed; 1 a flow failed; 3 a flow is invalid;
+//! 4 a device or infrastructure error kept flows from running; 130 interrupted; 2 usage.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use clap::Args;
+
+mod progress;
+
+use progress::{BarProgress, PlainProgress, print_summary};
+
+use super::catalog::RegistryCatalog;
+use super::exit;
+use super::flow_cmd::{
+    Format, FsLoader, load_project_config, parse_env, print_diagnostics, tapflow_environment,
+};
+use crate::device::hdc::{HdcClient, HdcConfig};
+use crate::flow::{self, SourceFile};
+use crate::plan::{self, PlanOptions};
+use crate::run::{
+    self, CancelToken, DeviceChoice, RunOptions, RunResult, Shard, Status, TagFilter,
+};
+use crate::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+use crate::tools::hdc_provider::HdcProvider;
+use crate::tools::provider::CachingProvider;
+use crate::tools::{DeviceProvider, Engine, ToolConfig, ToolContext};
+
+/// Arguments of `tapflow run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Flow files, directories (searched recursively) or globs (`flows/**/login*.yaml`).
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// Device serial / connect key (repeatable or comma-separated).
+    #[arg(long = "device", short = 'd', value_delimiter = ',')]
+    pub devices: Vec<String>,
+    /// Use every connected device.
+    #[arg(long, conflicts_with_all = ["devices", "sim"])]
+    pub all_devices: bool,
+    /// Run on N simulated devices, in-process (nothing else to start).
+    #[arg(long, value_name = "N", conflicts_with = "devices")]
+    pub sim: Option<usize>,
+    /// Faults the simulated devices inject (as in `tapflow sim`).
+    #[arg(long, value_name = "SPEC", requires = "sim")]
+    pub sim_faults: Option<String>,
+    /// Seed of the simulated devices (serials, faults).
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
+    pub sim_seed: u64,
+    /// Simulated device time: `realistic` (default) or `none`.
+    #[arg(long, value_name = "MODE", default_value = "realistic", value_parser = parse_latency, requires = "sim")]
+    pub sim_latency: Latency,
+    /// Run every flow on every device (default: split the flows across the devices).
+    #[arg(long)]
+    pub each_device: bool,
+    /// Run only slice I of N (1-based) of the flows, for CI matrices.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Run only flows with one of these tags (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub include_tags: Vec<String>,
+    /// Skip flows with any of these tags (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub exclude_tags: Vec<String>,
+    /// Stop starting flows after the first failed flow (default: continue).
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Default deadline of each step, in ms (a flow's `step_timeout` wins).
+    #[arg(long, value_name = "MS")]
+    pub step_timeout: Option<u64>,
+    /// Default deadline of each flow, in ms (a flow's `timeout` wins).
+    #[arg(long, value_name = "MS")]
+    pub flow_timeout: Option<u64>,
+    /// Set a flow variable (repeatable): --env USER=demo.
+    #[arg(long = "env", short = 'e', value_name = "NAME=VALUE", value_parser = parse_env)]
+    pub env: Vec<(String, String)>,
+    /// Write the run into DIR (default: reports/<run id>/, or `report_dir` of tapflow.toml).
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+    /// Project file (default: ./tapflow.toml when present): devices, report_dir, tags,
+    /// timeouts, variable defaults.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Plain progress lines even on a terminal.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+fn parse_latency(s: &str) -> Result<Latency, String> {
+    s.parse()
+}
+
+/// `tapflow run`.
+pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
+    let files = match expand(&args.paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
+    let (flows, subflows) = match read_sources(&files) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
+    let project = match load_project_config(args.config.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
+    let engine = Arc::new(Engine::new());
+    let catalog = RegistryCatalog::new(engine.clone());
+    let defaults = PlanOptions::default();
+    // Precedence: command line > tapflow.toml > built-in defaults.
+    let popts = PlanOptions {
+        env: args.env.iter().cloned().collect(),
+        environment: tapflow_environment(),
+        project_env: project.env.clone(),
+        devices: Vec::new(),
+        default_flow_timeout_ms: args
+            .flow_timeout
+            .or(project.flow_timeout_ms)
+            .unwrap_or(defaults.default_flow_timeout_ms),
+        default_step_timeout_ms: args
+            .step_timeout
+            .or(project.step_timeout_ms)
+            .unwrap_or(defaults.default_step_timeout_ms),
+    };
+    let compiled = plan::compile(&flows, &subflows, &catalog, &FsLoader, &popts);
+    if compiled.has_errors() {
+        print_diagnostics(&compiled, Format::Text);
+        return exit::INVALID;
+    }
+    print_diagnostics(&compiled, Format::Text);
+
+    let env: HashMap<String, String> = std::env::vars().collect();
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let config = match ToolConfig::from_env_map(&env, &cwd) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
+    let (provider, choice) = match args.sim {
+        Some(n) => match sim_provider(
+            n,
+            args.sim_faults.as_deref(),
+            args.sim_seed,
+            args.sim_latency,
+            &cwd,
+        ) {
+            Ok((p, serials)) => (p, DeviceChoice::Serials(serials)),
+            Err(e) => {
+                eprintln!("tapflow run: {e}");
+                return exit::USAGE;
+            }
+        },
+        None => {
+            let choice = if args.all_devices {
+                DeviceChoice::All
+            } else if !args.devices.is_empty() {
+                DeviceChoice::Serials(args.devices.clone())
+            } else if !project.devices.is_empty() {
+                DeviceChoice::Serials(project.devices.clone())
+            } else {
+                DeviceChoice::Auto
+            };
+            (super::tools_cmd::provider(hdc, &config), choice)
+        }
+    };
+    let ctx = ToolContext::new(provider, config);
+    let run_id = run::new_run_id();
+    let run_dir = args.report_dir.clone().unwrap_or_else(|| {
+        PathBuf::from(project.report_dir.as_deref().unwrap_or("reports")).join(&run_id)
+    });
+    let mut opts = RunOptions::new(run_id);
+    opts.devices = choice;
+    opts.each_device = args.each_device;
+    opts.shard = args.shard;
+    opts.tags = TagFilter {
+        include: if args.include_tags.is_empty() {
+            project.tags.clone()
+        } else {
+            args.include_tags.clone()
+        },
+        exclude: args.exclude_tags.clone(),
+    };
+    opts.fail_fast = args.fail_fast;
+    opts.run_dir = Some(run_dir.clone());
+    install_ctrl_c(opts.cancel.clone(), opts.abort.clone());
+
+    let fancy = !args.no_progress && std::io::stderr().is_terminal();
+    let result = if fancy {
+        let sink = BarProgress::new();
+        let r = run::run(&compiled.plan, engine, ctx, &opts, &sink);
+        sink.finish();
+        r
+    } else {
+        run::run(&compiled.plan, engine, ctx, &opts, &PlainProgress)
+    };
+    print_summary(&result, &run_dir);
+    exit_code(&result)
+}
+
+/// The exit code of a finished run: 130 interrupted; 1 when a flow failed because of the app
+/// or the flow; 4 when flows could not run or failed only because a device or the host
+/// tooling did (disconnected, not found, hdc missing or timing out); 0 otherwise.
+pub fn exit_code(r: &RunResult) -> i32 {
+    if r.interrupted {
+        return exit::INTERRUPTED;
+    }
+    let any = |s: Status| r.flows.iter().any(|f| f.status == s);
+    if any(Status::Failed) && !r.failed_on_infrastructure_only() {
+        exit::FAILURE
+    } else if any(Status::Failed)
+        || any(Status::NotRun)
+        || (r.flows.is_empty() && r.devices.iter().any(|d| !d.ready))
+    {
+        exit::INFRA
+    } else {
+        exit::SUCCESS
+    }
+}
+
+/// First Ctrl-C: stop steps cleanly (hooks still run, the result is written). Second: stop
+/// hooks too. Third: leave at once.
+fn install_ctrl_c(cancel: CancelToken, abort: CancelToken) {
+    let presses = Mutex::new(0u32);
+    let _ = ctrlc::set_handler(move || {
+        let mut n = presses.lock().unwrap_or_else(|p| p.into_inner());
+        *n += 1;
+        match *n {
+            1 => {
+                eprintln!(
+                    "\ninterrupted: stopping after cleanup (`finally` steps); Ctrl-C again to skip them"
+                );
+                cancel.cancel();
+            }
+            2 => {
+                eprintln!("\ninterrupted again: skipping cleanup, writing the result");
+                abort.cancel();
+            }
+            _ => std::process::exit(exit::INTERRUPTED),
+        }
+    });
+}
+
+fn has_glob(s: &str) -> bool {
+    s.contains(['*', '?', '[', '{'])
+}
+
+/// Expands the arguments into flow files: files as given, directories recursively, globs
+/// against the file system. Sorted and de-duplicated per argument, in argument order.
+pub fn expand(paths: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let push = |p: PathBuf, out: &mut Vec<PathBuf>| {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    };
+    for arg in paths {
+        let p = Path::new(arg);
+        if has_glob(arg) {
+            let glob = globset::GlobBuilder::new(arg)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| format!("bad glob `{arg}`: {e}"))?
+                .compile_matcher();
+            // Walk from the longest directory prefix without glob characters.
+            let base: PathBuf = p
+                .components()
+                .take_while(|c| !has_glob(&c.as_os_str().to_string_lossy()))
+                .collect();
+            let base = if base.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                base
+            };
+            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(&base)
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file())
+                .map(|e| e.into_path())
+                .filter(|f| {
+                    let shown = display_path(f);
+                    glob.is_match(&shown) || glob.is_match(f)
+                })
+                .collect();
+            if found.is_empty() {
+                return Err(format!("no file matches `{arg}`"));
+            }
+            found.sort();
+            found.into_iter().for_each(|f| push(f, &mut out));
+        } else if p.is_dir() {
+            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file())
+                .map(|e| e.into_path())
+                .filter(|f| flow::is_flow_path(&f.to_string_lossy()))
+                .collect();
+            found.sort();
+            found.into_iter().for_each(|f| push(f, &mut out));
+        } else if p.exists() {
+            push(p.to_path_buf(), &mut out);
+        } else {
+            return Err(format!("no such file or directory: {arg}"));
+        }
+    }
+    Ok(out)
+}
+
+fn display_path(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+}
+
+/// Reads the files: top-level flows and sub-flow files (by the `subflows/` convention).
+fn read_sources(files: &[PathBuf]) -> Result<(Vec<SourceFile>, Vec<SourceFile>), String> {
+    let (mut flows, mut subs) = (Vec::new(), Vec::new());
+    for f in files {
+        let name = display_path(f);
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| format!("cannot read {name}: {}", e.to_string().to_lowercase()))?;
+        let src = SourceFile::new(name.clone(), text);
+        if flow::is_subflow_path(&name) {
+            subs.push(src);
+        } else {
+            flows.push(src);
+        }
+    }
+    Ok((flows, subs))
+}
+
+/// N in-process simulated devices behind one simulated hdc server, reached through the real
+/// hdc backend (`SimTransport` → `HdcClient`), so every step goes through the same argv,
+/// quoting and parsers as with a phone. Returns the provider and the devices' serials.
+pub fn sim_provider(
+    n: usize,
+    faults: Option<&str>,
+    seed: u64,
+    latency: Latency,
+    cwd: &Path,
+) -> Result<(Arc<dyn DeviceProvider>, Vec<String>), String> {
+    if n == 0 {
+        return Err("--sim needs at least one device".into());
+    }
+    let faults = match faults {
+        Some(spec) => FaultSpec::parse(spec).map_err(|e| format!("--sim-faults: {e}"))?,
+        None => FaultSpec::none(),
+    };
+    let sim = Arc::new(Simulator::new(SimOptions {
+        devices: n,
+        seed,
+        latency,
+        faults,
+        ..SimOptions::default()
+    }));
+    let serials = sim.serials();
+    let transport = Arc::new(SimTransport::new(sim, cwd));
+    let client = HdcClient::new(HdcConfig::default(), transport);
+    let inner: Arc<dyn DeviceProvider> = Arc::new(HdcProvider(client));
+    // A run resolves each device once; steps then reuse it (no `list targets` per step).
+    let cached = CachingProvider::new(inner, Duration::from_secs(3600));
+    Ok((Arc::new(cached), serials))
+}

@@ -1,0 +1,468 @@
+//! Executing one flow of a plan on one device: tool steps through `Engine::call` (under their
+//! deadline, with retries and expectations), the control steps (`repeat`, `retry` blocks,
+//! inlined sub-flows, `when` conditions), clean-state setup, `on_failure` and `finally`
+//! hooks, kept results and run-time `{{ … }}` values. Produces a [`FlowResult`] and emits
+//! events; collects evidence for failed steps.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+mod blocks;
+mod condition;
+mod tool;
+
+use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
+use crate::run::cancel::CancelToken;
+use crate::run::events::{EventSink, RunEvent};
+use crate::run::evidence::{CrashBaseline, EvidenceCollector};
+use crate::run::result::*;
+use crate::run::values::{Masker, Vars};
+use crate::run::worker::Caller;
+
+/// Failure codes the runner itself assigns (tools have their own).
+pub mod codes {
+    /// A step's deadline passed before its tool answered.
+    pub const STEP_TIMEOUT: &str = "STEP_TIMEOUT";
+    /// The flow's `timeout` passed.
+    pub const FLOW_TIMEOUT: &str = "FLOW_TIMEOUT";
+    /// An `expect:` did not hold.
+    pub const EXPECTATION_FAILED: &str = "EXPECTATION_FAILED";
+    /// The run was interrupted (Ctrl-C) during the step.
+    pub const INTERRUPTED: &str = "INTERRUPTED";
+    /// A `repeat` had an invalid count or ran too often.
+    pub const INVALID_REPEAT: &str = "INVALID_REPEAT";
+}
+
+/// Most passes of a `repeat` with only a `while` (the flow's deadline bounds it as well).
+pub const MAX_REPEAT: u64 = 10_000;
+
+pub fn now_rfc3339() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+fn ms(d: Duration) -> u64 {
+    d.as_millis().min(u128::from(u64::MAX)) as u64
+}
+
+fn location(s: &SourceRef) -> Location {
+    Location {
+        file: s.file.clone(),
+        line: s.line,
+        column: s.column,
+    }
+}
+
+/// Everything a device thread holds while it runs flows.
+pub struct DeviceCtx<'a> {
+    pub serial: String,
+    pub platform: String,
+    pub caller: Caller,
+    pub events: &'a dyn EventSink,
+    /// Stops steps (Ctrl-C).
+    pub cancel: CancelToken,
+    /// Stops hooks as well (a second Ctrl-C).
+    pub abort: CancelToken,
+    pub evidence: Option<&'a EvidenceCollector>,
+}
+
+/// What a sequence of steps ended with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Flow {
+    Continue,
+    Failed,
+    Interrupted,
+}
+
+fn flow_of(s: &StepResult) -> Flow {
+    match s.status {
+        Status::Failed if !s.optional => Flow::Failed,
+        Status::Interrupted => Flow::Interrupted,
+        _ => Flow::Continue,
+    }
+}
+
+struct FlowRun<'a, 'b> {
+    dev: &'b mut DeviceCtx<'a>,
+    fp: &'b FlowPlan,
+    vars: Vars,
+    masker: Masker,
+    flow_deadline: Option<Instant>,
+    /// Running hooks: the flow deadline no longer applies and only `abort` stops them.
+    in_hooks: bool,
+    crash_baseline: Option<CrashBaseline>,
+}
+
+/// Runs one flow on the device of `dev`.
+pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
+    let started = Instant::now();
+    let started_at = now_rfc3339();
+    dev.events.emit(&RunEvent::FlowStarted {
+        device: dev.serial.clone(),
+        flow_id: fp.id.clone(),
+        name: fp.name.clone(),
+        steps: fp.steps.len(),
+    });
+    let vars = Vars::for_flow(fp);
+    let masker = Masker::new(vars.secret_values());
+    let crash_baseline = dev
+        .evidence
+        .map(|e| e.crash_baseline(&dev.caller, &dev.serial));
+    let mut run = FlowRun {
+        dev,
+        fp,
+        vars,
+        masker,
+        flow_deadline: (fp.timeout_ms > 0).then(|| started + Duration::from_millis(fp.timeout_ms)),
+        in_hooks: false,
+        crash_baseline,
+    };
+    let mut result = FlowResult {
+        id: fp.id.clone(),
+        name: fp.name.clone(),
+        file: fp.file.clone(),
+        tags: fp.tags.clone(),
+        device: Some(run.dev.serial.clone()),
+        status: Status::Passed,
+        reason: None,
+        started_at: Some(started_at),
+        duration_ms: 0,
+        error: None,
+        setup: Vec::new(),
+        steps: Vec::new(),
+        on_failure: Vec::new(),
+        finally: Vec::new(),
+    };
+    let mut outcome = Flow::Continue;
+    if let Some(iso) = &fp.isolation {
+        let setup = setup_steps(fp, iso);
+        let (steps, o) = run.sequence(&setup);
+        result.setup = steps;
+        outcome = o;
+    }
+    if outcome == Flow::Continue {
+        let (steps, o) = run.sequence(&fp.steps);
+        result.steps = steps;
+        outcome = o;
+    } else {
+        result.steps = fp
+            .steps
+            .iter()
+            .map(|s| not_run(s, "the clean-state setup failed"))
+            .collect();
+    }
+    run.in_hooks = true;
+    if outcome == Flow::Failed && !fp.on_failure.is_empty() {
+        result.on_failure = run.sequence(&fp.on_failure).0;
+    }
+    if !fp.finally.is_empty() {
+        result.finally = run.sequence(&fp.finally).0;
+    }
+    let hook_failed = result
+        .on_failure
+        .iter()
+        .chain(&result.finally)
+        .any(|s| flow_of(s) == Flow::Failed);
+    result.status = match outcome {
+        Flow::Interrupted => Status::Interrupted,
+        Flow::Failed => Status::Failed,
+        Flow::Continue if hook_failed => Status::Failed,
+        Flow::Continue => Status::Passed,
+    };
+    result.error = first_error(
+        result
+            .setup
+            .iter()
+            .chain(&result.steps)
+            .chain(&result.on_failure)
+            .chain(&result.finally),
+    );
+    if result.status == Status::Interrupted {
+        result.reason = Some("the run was interrupted".into());
+    }
+    result.duration_ms = ms(started.elapsed());
+    result
+}
+
+/// The first non-tolerated failure, depth first.
+fn first_error<'s>(steps: impl Iterator<Item = &'s StepResult>) -> Option<StepError> {
+    for s in steps {
+        if s.status == Status::Failed && !s.optional {
+            if let Some(e) = first_error(s.children.iter()) {
+                return Some(e);
+            }
+            if let Some(e) = &s.error {
+                return Some(e.clone());
+            }
+        }
+    }
+    None
+}
+
+/// The clean-state steps (stop, clear data, launch) as tool steps of the plan.
+fn setup_steps(fp: &FlowPlan, iso: &crate::plan::model::Isolation) -> Vec<PlanStep> {
+    let mut out = Vec::new();
+    let mut push = |tool: &str| {
+        out.push(PlanStep {
+            id: format!("{}.setup.{}", fp.id, out.len() + 1),
+            label: Some(format!("clean state: {tool} {}", iso.bundle)),
+            action: Action::Tool {
+                tool: tool.into(),
+                args: json!({ "bundle_name": iso.bundle }),
+            },
+            deadline_ms: Some(30_000),
+            retries: 0,
+            retry_delay_ms: 0,
+            optional: false,
+            when: None,
+            keep: None,
+            expect: Vec::new(),
+            source: SourceRef {
+                file: fp.file.clone(),
+                line: 1,
+                column: 1,
+            },
+        });
+    };
+    if iso.stop {
+        push("stop_app");
+    }
+    if iso.clear_data {
+        push("clear_app_data");
+    }
+    if iso.launch {
+        push("run_app");
+    }
+    out
+}
+
+fn kind_of(a: &Action) -> StepKind {
+    match a {
+        Action::Tool { .. } => StepKind::Tool,
+        Action::Repeat { .. } => StepKind::Repeat,
+        Action::Retry { .. } => StepKind::Retry,
+        Action::SubFlow { .. } => StepKind::SubFlow,
+    }
+}
+
+fn blank(step: &PlanStep) -> StepResult {
+    StepResult {
+        id: step.id.clone(),
+        label: step.label.clone(),
+        kind: kind_of(&step.action),
+        tool: match &step.action {
+            Action::Tool { tool, .. } => Some(tool.clone()),
+            _ => None,
+        },
+        status: Status::Passed,
+        reason: None,
+        optional: step.optional,
+        location: location(&step.source),
+        started_at: None,
+        duration_ms: 0,
+        args: None,
+        attempts: Vec::new(),
+        result: None,
+        error: None,
+        bounds: None,
+        evidence: Vec::new(),
+        children: Vec::new(),
+    }
+}
+
+fn not_run(step: &PlanStep, why: &str) -> StepResult {
+    StepResult {
+        status: Status::NotRun,
+        reason: Some(why.to_string()),
+        ..blank(step)
+    }
+}
+
+/// A short human title: the label, else the tool and its main argument.
+fn title(step: &PlanStep, masker: &Masker) -> String {
+    if let Some(l) = &step.label {
+        return masker.text(l);
+    }
+    match &step.action {
+        Action::Tool { tool, args } => {
+            let main = [
+                "text",
+                "element_id",
+                "key",
+                "bundle_name",
+                "direction",
+                "keyword",
+                "element_text",
+            ]
+            .iter()
+            .find_map(|k| args.get(*k).filter(|v| !v.is_null()));
+            match main {
+                Some(v) => format!("{tool} {}", masker.text(&super::values::as_text(v))),
+                None => tool.clone(),
+            }
+        }
+        Action::Repeat { .. } => "repeat".into(),
+        Action::Retry { .. } => "retry".into(),
+        Action::SubFlow { file, .. } => match file {
+            Some(f) => format!("run_flow {f}"),
+            None => "run_flow".into(),
+        },
+    }
+}
+
+impl FlowRun<'_, '_> {
+    fn token(&self) -> CancelToken {
+        if self.in_hooks {
+            self.dev.abort.clone()
+        } else {
+            self.dev.cancel.clone()
+        }
+    }
+
+    fn flow_deadline(&self) -> Option<Instant> {
+        if self.in_hooks {
+            None
+        } else {
+            self.flow_deadline
+        }
+    }
+
+    fn flow_expired(&self) -> bool {
+        self.flow_deadline().is_some_and(|d| Instant::now() >= d)
+    }
+
+    fn err(&self, step: &PlanStep, code: &str, message: impl Into<String>) -> StepError {
+        StepError {
+            code: code.to_string(),
+            message: self.masker.text(&message.into()),
+            details: Value::Null,
+            location: Some(location(&step.source)),
+        }
+    }
+
+    /// Runs steps in order; stops at the first failure that is not tolerated.
+    fn sequence(&mut self, steps: &[PlanStep]) -> (Vec<StepResult>, Flow) {
+        let mut out = Vec::with_capacity(steps.len());
+        let mut outcome = Flow::Continue;
+        for step in steps {
+            if outcome != Flow::Continue {
+                let why = match outcome {
+                    Flow::Interrupted => "the run was interrupted",
+                    _ => "an earlier step failed",
+                };
+                out.push(not_run(step, why));
+                continue;
+            }
+            let r = self.step(step);
+            outcome = flow_of(&r);
+            out.push(r);
+        }
+        (out, outcome)
+    }
+
+    fn step(&mut self, step: &PlanStep) -> StepResult {
+        let started = Instant::now();
+        let mut r = blank(step);
+        r.started_at = Some(now_rfc3339());
+        let title = title(step, &self.masker);
+        let is_tool = matches!(step.action, Action::Tool { .. });
+        let mut ran_tool = false;
+        if is_tool {
+            self.dev.events.emit(&RunEvent::StepStarted {
+                device: self.dev.serial.clone(),
+                flow_id: self.fp.id.clone(),
+                step_id: step.id.clone(),
+                title: title.clone(),
+            });
+        }
+        if self.token().is_cancelled() {
+            r.status = Status::Interrupted;
+            r.error = Some(self.err(step, codes::INTERRUPTED, "the run was interrupted"));
+        } else if self.flow_expired() {
+            r.status = Status::Failed;
+            r.error = Some(self.flow_timeout(step));
+        } else {
+            match self.condition_holds(step, step.when.as_ref()) {
+                Err(e) => {
+                    r.status = if e.code == codes::INTERRUPTED {
+                        Status::Interrupted
+                    } else {
+                        Status::Failed
+                    };
+                    r.error = Some(*e);
+                }
+                Ok(false) => {
+                    r.status = Status::Skipped;
+                    r.reason = Some("its `when` condition did not hold".into());
+                }
+                Ok(true) => match &step.action {
+                    Action::Tool { tool, args } => {
+                        self.tool_step(step, tool, args, started, &mut r);
+                        ran_tool = true;
+                    }
+                    Action::SubFlow { steps, .. } => {
+                        let (children, o) = self.sequence(steps);
+                        r.children = children;
+                        r.status = status_of(o);
+                    }
+                    Action::Repeat {
+                        times,
+                        while_,
+                        steps,
+                    } => self.repeat(step, times.as_ref(), while_.as_ref(), steps, &mut r),
+                    Action::Retry {
+                        times,
+                        delay_ms,
+                        steps,
+                    } => self.retry_block(*times, *delay_ms, steps, &mut r),
+                },
+            }
+        }
+        if r.status == Status::Failed && step.optional {
+            r.reason = Some("optional step: its failure does not fail the flow".into());
+        }
+        // A tool step sets its own duration (evidence collection is not part of it).
+        if !ran_tool {
+            r.duration_ms = ms(started.elapsed());
+        }
+        if is_tool || r.status != Status::Passed {
+            self.dev.events.emit(&RunEvent::StepFinished {
+                device: self.dev.serial.clone(),
+                flow_id: self.fp.id.clone(),
+                step_id: step.id.clone(),
+                title,
+                status: r.status,
+                duration_ms: r.duration_ms,
+                error: r.error.clone(),
+                location: r.location.clone(),
+            });
+        }
+        r
+    }
+
+    fn flow_timeout(&self, step: &PlanStep) -> StepError {
+        self.err(
+            step,
+            codes::FLOW_TIMEOUT,
+            format!(
+                "the flow's timeout ({} ms) passed before this step finished",
+                self.fp.timeout_ms
+            ),
+        )
+    }
+
+    fn with_device(&self, mut args: Value) -> Value {
+        if let Value::Object(o) = &mut args {
+            o.insert("device_id".into(), Value::String(self.dev.serial.clone()));
+        }
+        args
+    }
+}
+
+fn status_of(o: Flow) -> Status {
+    match o {
+        Flow::Continue => Status::Passed,
+        Flow::Failed => Status::Failed,
+        Flow::Interrupted => Status::Interrupted,
+    }
+}

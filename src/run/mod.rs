@@ -1,0 +1,26 @@
+//! Running plans: executes a compiled [`crate::plan::Plan`] on devices by calling
+//! [`crate::tools::Engine::call`] for every tool step (no second implementation of any step),
+//! interprets the control steps (repeat, retry blocks, inlined sub-flows, conditions, hooks),
+//! enforces deadlines and retries against the wall clock, collects evidence on failure,
+//! runs devices in parallel (one thread each), emits typed [`events::RunEvent`]s and builds a
+//! serialisable [`result::RunResult`].
+//!
+//! Owns `src/run/**`. Uses `plan`, `tools` (and `device`/`logs` types for evidence and the
+//! device check). Must not use `cli` or read the environment: callers pass [`RunOptions`].
+
+pub mod cancel;
+pub mod events;
+pub mod evidence;
+pub mod exec;
+pub mod preflight;
+pub mod result;
+pub mod runner;
+pub mod select;
+pub mod values;
+pub mod worker;
+
+pub use cancel::CancelToken;
+pub use events::{CollectEvents, EventSink, NoEvents, RunEvent};
+pub use result::{FlowResult, RunResult, Status, StepResult};
+pub use runner::{DeviceChoice, RunOptions, new_run_id, run, write_result};
+pub use select::{Shard, TagFilter};

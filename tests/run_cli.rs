@@ -1,0 +1,329 @@
+//! `tapflow run` end to end through the binary, on in-process simulated devices: the demo
+//! command passes, exit codes (0 passed, 1 failed, 2 usage, 3 invalid), the summary names a
+//! failure's location and evidence, and secrets never appear in output or files.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn tapflow() -> Command {
+    let mut c = Command::cargo_bin("tapflow").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c.env_remove("TAPFLOW_USER");
+    c
+}
+
+fn text(out: &std::process::Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn the_demo_command_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tapflow()
+        .args([
+            "run",
+            "flows/",
+            "--sim",
+            "1",
+            "--sim-latency",
+            "none",
+            "--report-dir",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    assert!(all.contains("PASSED: 5 passed"), "{all}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("result.json")).unwrap())
+            .unwrap();
+    assert_eq!(r["status"], "passed");
+    assert!(dir.path().join("artifacts/manifest.json").exists());
+}
+
+fn write_flow(dir: &Path, name: &str, body: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn a_failing_flow_exits_1_and_names_location_and_evidence() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "fails.yaml",
+        "name: Fails
+app: com.tapflow.demo
+clean_state: true
+steps:
+  - assert_visible: {text: Not on this screen, timeout_ms: 500}
+",
+    );
+    let report = dir.path().join("report");
+    let out = tapflow()
+        .args([
+            "run",
+            &flow,
+            "--sim",
+            "1",
+            "--sim-latency",
+            "none",
+            "--report-dir",
+        ])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains(&format!("{flow}:5:5: WAIT_TIMEOUT")), "{all}");
+    assert!(all.contains("screenshot: "), "{all}");
+    assert!(report.join("result.json").exists());
+}
+
+#[test]
+fn invalid_flows_exit_3_before_any_device_is_touched() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "bad.yaml",
+        "name: Bad\nsteps:\n  - clik: Login\n",
+    );
+    let out = tapflow()
+        .args(["run", &flow, "--sim", "1", "--report-dir"])
+        .arg(dir.path().join("r"))
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{all}");
+    assert!(all.contains("did you mean"), "{all}");
+    assert!(!dir.path().join("r").exists());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["run", "no/such/dir"],
+        vec!["run", "flows/", "--shard", "3/2"],
+        vec!["run", "flows/", "--sim", "1", "--sim-faults", "bogus=1"],
+        vec!["run", "flows/", "--sim-faults", "fail=0.1"],
+    ] {
+        let out = tapflow().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+    }
+}
+
+#[test]
+fn secrets_never_appear_in_output_or_files() {
+    let secret = "TopSecret-Value-42";
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "secret.yaml",
+        "name: Secret
+app: com.tapflow.demo
+clean_state: true
+env:
+  PASSWORD: {secret: true}
+steps:
+  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
+  - assert_visible: {text: \"{{ PASSWORD }}\", timeout_ms: 2000}
+  - assert_visible: {text: \"not {{ PASSWORD }}\", timeout_ms: 300}
+",
+    );
+    let report = dir.path().join("report");
+    let out = tapflow()
+        .args(["run", &flow, "--sim", "1", "--sim-latency", "none", "--env"])
+        .arg(format!("PASSWORD={secret}"))
+        .arg("--report-dir")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    // The value is typed into a plain text field, so the UI tree shows it: the last step fails
+    // on purpose, its evidence (UI tree, hilog) is written, and still the value appears nowhere.
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(!all.contains(secret), "{all}");
+    assert!(all.contains("ui_tree: "), "{all}");
+    let mut files = 0;
+    for e in walkdir::WalkDir::new(&report) {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            files += 1;
+            let bytes = std::fs::read(e.path()).unwrap();
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(secret),
+                "{}",
+                e.path().display()
+            );
+        }
+    }
+    assert!(files >= 2);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_runs_finally_and_keeps_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "long.yaml",
+        "name: Long wait
+app: com.tapflow.demo
+finally:
+  - stop_app: com.tapflow.demo
+steps:
+  - run_app: com.tapflow.demo
+  - wait_for_element: {text: Never shown, timeout_ms: 60000}
+",
+    );
+    let report = dir.path().join("report");
+    let bin = assert_cmd::cargo::cargo_bin("tapflow");
+    let child = std::process::Command::new(bin)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "run",
+            &flow,
+            "--sim",
+            "1",
+            "--sim-latency",
+            "none",
+            "--report-dir",
+        ])
+        .arg(&report)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // result.json appears once the devices are checked; then give the flow time to reach its
+    // long wait (run_app takes well under a second without simulated latency).
+    let started = std::time::Instant::now();
+    let result = report.join("result.json");
+    while !result.exists() && started.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(130), "{all}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(40));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    assert_eq!(r["interrupted"], true);
+    assert_eq!(r["complete"], true);
+    let f = &r["flows"][0];
+    assert_eq!(f["status"], "interrupted", "{all}");
+    assert_eq!(f["steps"][0]["status"], "passed");
+    assert_eq!(f["steps"][1]["status"], "interrupted");
+    assert_eq!(f["finally"][0]["status"], "passed");
+}
+
+#[test]
+fn a_device_lost_mid_run_exits_4_and_keeps_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    write_flow(
+        dir.path(),
+        "lost_2.yaml",
+        "name: Never reached\nsteps:\n  - find_elements: {element_id: login}\n",
+    );
+    let flow = write_flow(
+        dir.path(),
+        "lost.yaml",
+        "name: Device goes away
+app: com.tapflow.demo
+steps:
+  - run_app: com.tapflow.demo
+  - repeat:
+      times: 200
+      steps:
+        - find_elements: {element_id: login}
+",
+    );
+    let report = dir.path().join("report");
+    let out = tapflow()
+        .args(["run", &flow, &flow.replace("lost.yaml", "lost_2.yaml")])
+        .args(["--sim", "1", "--sim-latency", "none"])
+        .args(["--sim-faults", "disconnect-after=60", "--report-dir"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(4), "{all}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("result.json")).unwrap())
+            .unwrap();
+    assert_eq!(r["flows"][0]["status"], "failed");
+    let code = r["flows"][0]["error"]["code"].as_str().unwrap();
+    assert!(
+        ["DEVICE_DISCONNECTED", "DEVICE_NOT_FOUND"].contains(&code),
+        "{code}"
+    );
+    // What ran before the loss is kept; the next flow is not run, with the reason.
+    assert_eq!(r["flows"][0]["steps"][0]["status"], "passed");
+    assert_eq!(r["flows"][1]["status"], "not_run");
+    assert!(
+        r["flows"][1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("was lost")
+    );
+}
+
+#[test]
+fn retries_recover_from_sim_faults() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write_flow(
+        dir.path(),
+        "flaky.yaml",
+        "name: Flaky
+app: com.tapflow.demo
+steps:
+  - run_app: com.tapflow.demo
+    retries: 6
+  - wait_for_element: {element_id: username, timeout_ms: 5000}
+    retries: 6
+  - click: {element_id: remember}
+    retries: 6
+  - find_elements: {element_id: remember}
+    retries: 6
+  - click: {element_id: login}
+    retries: 6
+",
+    );
+    let report = dir.path().join("report");
+    let out = tapflow()
+        .args(["run", &flow, "--sim", "1", "--sim-latency", "none"])
+        .args([
+            "--sim-faults",
+            "fail=0.25",
+            "--sim-seed",
+            "7",
+            "--report-dir",
+        ])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    assert!(all.contains("retry "), "no retry was needed: {all}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("result.json")).unwrap())
+            .unwrap();
+    let retried = r["flows"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["attempts"].as_array().unwrap().len() > 1)
+        .count();
+    assert!(retried >= 1);
+}
