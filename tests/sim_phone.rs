@@ -1012,3 +1012,41 @@ fn jscrash_file_has_the_real_section_order() {
     .unwrap();
     assert!(hilog.iter().all(|l| re.is_match(l)), "{hilog:#?}");
 }
+
+/// Found by `random_sessions_keep_dumps_well_formed`: Ctrl+C in the password field, then
+/// Ctrl+V in the username field, used to paste the password where the dump shows it.
+/// Secure inputs refuse to copy, as on a device.
+#[test]
+fn a_password_cannot_be_copied_out_of_its_field() {
+    let (mut p, t0) = phone();
+    start_demo(&mut p, t0);
+    p.set_clipboard("before");
+    tap_id(&mut p, "password", t0);
+    p.type_text("Hunter2secret", &mut no_drop, t0).unwrap();
+    p.key_event(
+        &[
+            KeyPress::Code(keycode::CTRL_LEFT),
+            KeyPress::Code(keycode::A),
+        ],
+        t0,
+    );
+    p.key_event(
+        &[
+            KeyPress::Code(keycode::CTRL_LEFT),
+            KeyPress::Code(keycode::C),
+        ],
+        t0,
+    );
+    assert_eq!(p.clipboard(), "before");
+    tap_id(&mut p, "username", t0);
+    p.key_event(
+        &[
+            KeyPress::Code(keycode::CTRL_LEFT),
+            KeyPress::Code(keycode::V),
+        ],
+        t0,
+    );
+    let dump = p.layout(&LayoutOptions::default()).unwrap().to_string();
+    assert!(!dump.contains("Hunter2secret"));
+    assert!(dump.contains("before"));
+}

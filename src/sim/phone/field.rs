@@ -9,6 +9,9 @@ pub struct FieldState {
     pub caret: usize,
     /// Ctrl+A selected everything: the next edit replaces (or deletes) the whole text.
     pub all_selected: bool,
+    /// A password field: its value can be typed and pasted into, never copied out (as on a
+    /// real device, where copy is disabled for secure inputs).
+    pub secret: bool,
 }
 
 impl FieldState {

@@ -120,7 +120,9 @@ impl Phone {
         if let Some(key) = &n.field_key {
             if let Some(p) = self.procs.get_mut(&bundle) {
                 p.focus = Some(key.clone());
-                p.fields.entry(key.clone()).or_default().move_end();
+                let field = p.fields.entry(key.clone()).or_default();
+                field.secret = n.password;
+                field.move_end();
             }
             self.logs.core(
                 now,

@@ -77,8 +77,9 @@ impl Phone {
                         let _ = self.insert_text(&clip, now);
                     }
                     keycode::C => {
-                        if let Some(t) = self.focused_field().map(|f| f.text.clone()) {
-                            self.clipboard = t;
+                        // Secure inputs refuse to copy, so a password never reaches the clipboard.
+                        if let Some(f) = self.focused_field().filter(|f| !f.secret) {
+                            self.clipboard = f.text.clone();
                         }
                     }
                     _ => {}
