@@ -85,7 +85,14 @@ impl ToolCatalog for RegistryCatalog {
         if !self.registered(tool) {
             return Vec::new();
         }
-        self.rules.check_static(tool, args)
+        let mut issues = self.rules.check_static(tool, args);
+        if tool == "press_key" {
+            // Key names are judged by the tool's own table (all official OpenHarmony keys),
+            // not by the interim catalog's subset, so validate accepts exactly what runs.
+            issues.retain(|i| i.code != "INVALID_KEY");
+            issues.extend(key_issue(args.get("key")));
+        }
+        issues
     }
 
     fn defaults(&self, tool: &str) -> Value {
@@ -125,6 +132,41 @@ impl ToolCatalog for RegistryCatalog {
     }
 }
 
+/// `press_key`'s `key` checked against the tool's own key table; templated values wait for the run.
+fn key_issue(key: Option<&Value>) -> Option<StaticIssue> {
+    use crate::tools::press_key::keys;
+    let verdict = match key? {
+        Value::String(s) if s.contains("{{") => return None,
+        Value::String(s) => keys::from_text(s),
+        Value::Number(n) => match n.as_i64() {
+            Some(code) => keys::from_code(code),
+            None => Err(format!("{n} is not a key code")),
+        },
+        _ => return None,
+    };
+    let message = verdict.err()?;
+    let mut issue = StaticIssue::new(Some("key"), "INVALID_KEY", message);
+    if let Some(Value::String(s)) = key {
+        // Compare spellings the way the tool reads them (case, separators and the KEYCODE_
+        // prefix do not matter), and suggest the official name.
+        let wanted = keys::normalize(s);
+        let spellings: Vec<(String, &str)> = keys::all()
+            .iter()
+            .map(|k| (keys::normalize(k.name), k.name))
+            .collect();
+        let hint =
+            crate::flow::suggest::closest(&wanted, spellings.iter().map(|(n, _)| n.as_str()))
+                .and_then(|n| spellings.iter().find(|(m, _)| m == n))
+                .map(|(_, official)| format!("did you mean `{official}`?"));
+        issue = issue.suggest(hint.unwrap_or_else(|| {
+            "use a KEYCODE_* name (Back, Home, Enter, Backspace, PageUp, …), a letter, a digit \
+             or a numeric code; type text with input_text"
+                .into()
+        }));
+    }
+    Some(issue)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +174,42 @@ mod tests {
 
     fn cat() -> RegistryCatalog {
         RegistryCatalog::new(Arc::new(Engine::new()))
+    }
+
+    #[test]
+    fn validate_accepts_every_key_the_tool_sends_and_nothing_else() {
+        let c = cat();
+        for k in crate::tools::press_key::keys::all() {
+            let args = json!({ "key": k.name });
+            let issues = c.check_static("press_key", &args);
+            assert_eq!(issues.is_empty(), k.code >= 0, "{}: {issues:?}", k.name);
+        }
+        // The reference's own examples.
+        for key in [
+            json!("KEYCODE_F24"),
+            json!("page-up"),
+            json!("Home"),
+            json!(2068),
+        ] {
+            assert!(
+                c.check_static("press_key", &json!({ "key": key }))
+                    .is_empty()
+            );
+        }
+        let issues = c.check_static("press_key", &json!({"key": "Bakc"}));
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].code, "INVALID_KEY");
+        assert!(format!("{issues:?}").contains("KEYCODE_BACK"), "{issues:?}");
+        assert_eq!(
+            c.check_static("press_key", &json!({"key": "2072 2038"}))
+                .len(),
+            1
+        );
+        assert_eq!(c.check_static("press_key", &json!({"key": 99999})).len(), 1);
+        assert!(
+            c.check_static("press_key", &json!({"key": "{{ KEY }}"}))
+                .is_empty()
+        );
     }
 
     #[test]
