@@ -189,6 +189,13 @@ fn runner(c: &mut Criterion) {
     rig.direct(5);
     rig.run(&one, 1);
     let direct = timed(&mut || rig.direct(STEPS));
+    // Control: the same direct calls made from one long-lived spawned thread, as the runner's
+    // worker makes them (separates the cost of running on another thread from the runner's own).
+    let direct_thread = std::thread::scope(|s| {
+        s.spawn(|| timed(&mut || rig.direct(STEPS)))
+            .join()
+            .expect("thread")
+    });
     let run_big = timed(&mut || rig.run(&big, STEPS));
     let run_one = timed(&mut || rig.run(&one, 1));
     let direct_step = ms(direct) / STEPS as f64;
@@ -200,6 +207,10 @@ fn runner(c: &mut Criterion) {
     );
     println!("| measure | time |\n|---|---:|");
     println!("| {STEPS} direct `Engine::call`s | {:.1} ms |", ms(direct));
+    println!(
+        "| {STEPS} direct `Engine::call`s from a spawned thread (control) | {:.1} ms |",
+        ms(direct_thread)
+    );
     println!(
         "| run of {STEPS} steps (`run::run`) | {:.1} ms |",
         ms(run_big)
@@ -213,6 +224,10 @@ fn runner(c: &mut Criterion) {
     println!(
         "| overhead per step, (runner − direct) / N | {:.3} ms |",
         runner_step - direct_step
+    );
+    println!(
+        "| overhead per step vs direct calls on a spawned thread | {:.3} ms |",
+        runner_step - ms(direct_thread) / STEPS as f64
     );
     println!(
         "| marginal overhead per step, (run(N) − run(1)) / (N−1) − direct | {:.3} ms |\n",
