@@ -230,6 +230,12 @@ fn cases() -> Vec<(&'static str, &'static str, Value, Screen)> {
         ),
         ("click by text", "click", json!({"text": "Login"}), Login),
         (
+            "click by text, verify",
+            "click",
+            json!({"text": "Login", "verify": true}),
+            Login,
+        ),
+        (
             "click by coordinates",
             "click",
             json!({"x": 630, "y": 866}),
