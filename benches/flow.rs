@@ -34,7 +34,7 @@ const SUITE: usize = 200;
 /// Steps in the runner-overhead plan.
 const STEPS: usize = 100;
 /// Timed repetitions behind each printed per-step figure (the median is printed).
-const REPS: usize = 5;
+const REPS: usize = 7;
 
 fn plan(c: &mut Criterion) {
     let (flows, loader) = corpus::sample(SUITE);
@@ -165,15 +165,9 @@ fn median(mut xs: Vec<Duration>) -> Duration {
 }
 
 fn timed(f: &mut dyn FnMut()) -> Duration {
-    median(
-        (0..REPS)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
+    let t = Instant::now();
+    f();
+    t.elapsed()
 }
 
 fn ms(d: Duration) -> f64 {
@@ -188,16 +182,23 @@ fn runner(c: &mut Criterion) {
     // Warm up both paths once (first dumps, caches), then time them.
     rig.direct(5);
     rig.run(&one, 1);
-    let direct = timed(&mut || rig.direct(STEPS));
-    // Control: the same direct calls made from one long-lived spawned thread, as the runner's
-    // worker makes them (separates the cost of running on another thread from the runner's own).
-    let direct_thread = std::thread::scope(|s| {
-        s.spawn(|| timed(&mut || rig.direct(STEPS)))
-            .join()
-            .expect("thread")
-    });
-    let run_big = timed(&mut || rig.run(&big, STEPS));
-    let run_one = timed(&mut || rig.run(&one, 1));
+    // The four measures are interleaved within each repetition, so a change of machine load
+    // during the measurement hits them alike (the overhead is a small difference of two
+    // large times).
+    let mut samples: [Vec<Duration>; 4] = Default::default();
+    for _ in 0..REPS {
+        samples[0].push(timed(&mut || rig.direct(STEPS)));
+        // Control: the same direct calls made from one spawned thread, as the runner's worker
+        // makes them (separates the cost of running on another thread from the runner's own).
+        samples[1].push(std::thread::scope(|s| {
+            s.spawn(|| timed(&mut || rig.direct(STEPS)))
+                .join()
+                .expect("thread")
+        }));
+        samples[2].push(timed(&mut || rig.run(&big, STEPS)));
+        samples[3].push(timed(&mut || rig.run(&one, 1)));
+    }
+    let [direct, direct_thread, run_big, run_one] = samples.map(median);
     let direct_step = ms(direct) / STEPS as f64;
     let runner_step = ms(run_big) / STEPS as f64;
     let marginal = (ms(run_big) - ms(run_one)) / (STEPS - 1) as f64;
