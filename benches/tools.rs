@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 use sim_provider::SimProvider;
 use tapflow::device::Point;
 use tapflow::sim::phone::hap::{build_hap, module_json};
+use tapflow::sim::phone::{KeyPress, keycode};
 use tapflow::sim::{FaultSpec, Latency};
 use tapflow::tools::{Engine, ToolConfig, ToolContext};
 
@@ -32,6 +33,11 @@ const TEST_BUNDLE: &str = "com.example.bench";
 enum Screen {
     Launcher,
     Login,
+    /// The login page left running (same window, so element handles stay live) with its
+    /// username field emptied and unfocused. The app must be on the login page already.
+    LoginField,
+    /// Logged in (the demo app logged `LOGIN_SUCCESS`), home page.
+    Home,
     Items,
     Dialog,
 }
@@ -124,6 +130,21 @@ impl Bench {
         let serial = self.provider.serial();
         let mut ph = self.provider.simulator().phone(&serial).unwrap();
         let now = SystemTime::now();
+        if matches!(screen, Screen::LoginField) {
+            // Focus the field, select all, delete, then Back drops the focus (keyboard).
+            let u = self.coords.username;
+            ph.click(u.x, u.y, now);
+            ph.key_event(
+                &[
+                    KeyPress::Code(keycode::CTRL_LEFT),
+                    KeyPress::Code(keycode::A),
+                ],
+                now,
+            );
+            ph.key_event(&[KeyPress::Code(keycode::DEL)], now);
+            ph.key_event(&[KeyPress::Back], now);
+            return;
+        }
         let _ = ph.force_stop(DEMO, now);
         if ph.bundles().iter().all(|b| b != TEST_BUNDLE) {
             ph.install_hap(&self.hap, true, now).unwrap();
@@ -158,7 +179,19 @@ impl Bench {
     }
 }
 
-/// (label, tool, arguments, starting screen)
+/// The element handle of the demo app's username field, as `find_elements` returns it on the
+/// bench's own (realistic) phone, on a freshly started login page. The `input_text` cases then
+/// start from [`Screen::LoginField`] (the same window, field emptied), so the handle stays live
+/// for every iteration (`resolved_via: element_handle`; restarting the app gives a new window
+/// id, and the handle would be refreshed through its `lookup_hint` instead).
+fn username_handle(b: &Bench) -> Value {
+    b.bring(Screen::Login);
+    let r = b.call("find_elements", &json!({"element_id": "username"}));
+    r["elements"][0]["element_handle"].clone()
+}
+
+/// (label, tool, arguments, starting screen). Cases starting from [`Screen::LoginField`] get
+/// the username field's `element_handle` filled in when they run.
 fn cases() -> Vec<(&'static str, &'static str, Value, Screen)> {
     use Screen::*;
     vec![
@@ -196,6 +229,12 @@ fn cases() -> Vec<(&'static str, &'static str, Value, Screen)> {
             Login,
         ),
         ("click by text", "click", json!({"text": "Login"}), Login),
+        (
+            "click by text, verify",
+            "click",
+            json!({"text": "Login", "verify": true}),
+            Login,
+        ),
         (
             "click by coordinates",
             "click",
@@ -265,6 +304,25 @@ fn cases() -> Vec<(&'static str, &'static str, Value, Screen)> {
             json!({}),
             Login,
         ),
+        // The field is emptied before every iteration, the window kept (`Screen::LoginField`).
+        (
+            "input_text handle \"security\" (sentinel paste)",
+            "input_text",
+            json!({"text": "security"}),
+            LoginField,
+        ),
+        (
+            "input_text handle \"中文🎉\" (native paste)",
+            "input_text",
+            json!({"text": "中文🎉"}),
+            LoginField,
+        ),
+        (
+            "logs_query markers LOGIN_SUCCESS (device)",
+            "logs_query",
+            json!({"mode": "markers", "marker_keywords": ["LOGIN_SUCCESS"], "seconds": 120}),
+            Home,
+        ),
     ]
 }
 
@@ -275,7 +333,11 @@ fn tools(c: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(2));
     group.warm_up_time(Duration::from_millis(300));
-    for (label, tool, args, screen) in cases() {
+    for (label, tool, mut args, screen) in cases() {
+        if matches!(screen, Screen::LoginField) {
+            // Minted on the window the case then keeps (a restart would stale it).
+            args["element_handle"] = username_handle(&b);
+        }
         // One counted call first: round trips and dumps are counts, not timings.
         b.bring(screen);
         let mut counted = args.clone();
@@ -285,8 +347,10 @@ fn tools(c: &mut Criterion) {
         let wall = started.elapsed().as_millis();
         let cost = &r["cost"];
         println!(
-            "{label}: device_round_trips={} ui_dumps={} one_call_wall_ms={wall}",
-            cost["device_round_trips"], cost["ui_dumps"]
+            "{label}: device_round_trips={} ui_dumps={} one_call_wall_ms={wall}{}",
+            cost["device_round_trips"],
+            cost["ui_dumps"],
+            detail(tool, &r)
         );
         rows.push((
             label,
@@ -307,6 +371,21 @@ fn tools(c: &mut Criterion) {
     println!("|---|---:|---:|---:|");
     for (label, rt, dumps, wall) in rows {
         println!("| {label} | {rt} | {dumps} | {wall} |");
+    }
+}
+
+/// What decided a call's round trips, where the result says (input route, marker found).
+fn detail(tool: &str, r: &Value) -> String {
+    match tool {
+        "input_text" => format!(
+            " input_strategy={} resolved_via={} verified={} text={}",
+            r["input_strategy"], r["resolved_via"], r["verified"], r["actual_text"]
+        ),
+        "logs_query" => format!(
+            " source_used={} matched={} match_count={} lines_scanned={}",
+            r["source_used"], r["matched"], r["match_count"], r["lines_scanned"]
+        ),
+        _ => String::new(),
     }
 }
 
