@@ -12,7 +12,8 @@ pub mod tools_cmd;
 
 use clap::{Parser, Subcommand};
 
-/// Exit codes, documented in `docs/cli.md`.
+/// Exit codes, documented in `docs/run.md` ("Exit codes"); `validate` uses 0/3, `tool` 0/1,
+/// `devices` 0/4.
 pub mod exit {
     pub const SUCCESS: i32 = 0;
     /// A flow or tool call failed.
