@@ -101,48 +101,40 @@ pub fn status_bar(phone: &Phone, m: Metrics) -> Vec<ScreenNode> {
     clock_row.children.push(clock);
     left.children.push(clock_row);
     let mut right = node("Row", "sbgright", "", px(950, 33, 1260, 111), &mut acc);
-    let mut battery = node(
-        "Row",
-        "PluginRootComponent_Stack_status_bar_battery",
-        "",
-        px(1090, 33, 1220, 111),
+    // Each status-bar indicator is a Row plugin holding one component, as SceneBoard draws it.
+    let battery = status_item(
+        (
+            "battery",
+            "Text",
+            "BatteryComponent-batteryIcon_Text_batterySoc",
+            "85",
+        ),
+        (1090, 1220, 1185),
+        &px,
         &mut acc,
     );
-    battery.children.push(node(
-        "Text",
-        "BatteryComponent-batteryIcon_Text_batterySoc",
-        "85",
-        px(1090, 47, 1185, 97),
-        &mut acc,
-    ));
-    let mut signal = node(
-        "Row",
-        "PluginRootComponent_Stack_status_bar_signal",
-        "",
-        px(1040, 33, 1083, 111),
+    let signal = status_item(
+        (
+            "signal",
+            "Image",
+            "SignalComponent-SignalIcon_Image_cellularImage",
+            "",
+        ),
+        (1040, 1083, 1083),
+        &px,
         &mut acc,
     );
-    signal.children.push(node(
-        "Image",
-        "SignalComponent-SignalIcon_Image_cellularImage",
-        "",
-        px(1040, 47, 1083, 97),
-        &mut acc,
-    ));
-    let mut wifi = node(
-        "Row",
-        "PluginRootComponent_Stack_status_bar_wifi",
-        "",
-        px(970, 33, 1034, 111),
+    let wifi = status_item(
+        (
+            "wifi",
+            "Image",
+            "WifiComponent-WifiIcon_Image_wifiImage",
+            "",
+        ),
+        (970, 1034, 1034),
+        &px,
         &mut acc,
     );
-    wifi.children.push(node(
-        "Image",
-        "WifiComponent-WifiIcon_Image_wifiImage",
-        "",
-        px(970, 47, 1034, 97),
-        &mut acc,
-    ));
     right.children = vec![battery, signal, wifi];
     rc.children = vec![background, left, right];
     stack.children.push(rc);
@@ -211,4 +203,24 @@ pub fn default_page(label: &str, m: Metrics, bottom: i32) -> ScreenNode {
     let t = Bounds::new(m.px(48), mid - m.px(50), m.w - m.px(48), mid + m.px(50));
     col.children.push(node("Text", "", label, t, &mut acc));
     col
+}
+
+/// One status-bar plugin: `(plugin, child type, child id, text)` and `(left, row right, child
+/// right)` in reference pixels, scaled by `px`.
+fn status_item(
+    (plugin, kind, id, text): (&str, &str, &str, &str),
+    (left, row_right, child_right): (i32, i32, i32),
+    px: &dyn Fn(i32, i32, i32, i32) -> Bounds,
+    acc: &mut i64,
+) -> ScreenNode {
+    let mut row = node(
+        "Row",
+        &format!("PluginRootComponent_Stack_status_bar_{plugin}"),
+        "",
+        px(left, 33, row_right, 111),
+        acc,
+    );
+    row.children
+        .push(node(kind, id, text, px(left, 47, child_right, 97), acc));
+    row
 }
