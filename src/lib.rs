@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod device;
 pub mod flow;
+pub mod hostfs;
 pub mod logs;
 pub mod plan;
 pub mod run;

@@ -1,0 +1,31 @@
+//! The host-path policy: the one place that decides whether tapflow may read or write a file on
+//! the host, and that does the reading and writing without following links out of the allowed
+//! roots. Every host file a tool, the flow loader or the runner touches on a caller's behalf goes
+//! through a [`PathPolicy`] (screenshot `local_path`, `logs_query` files, `install_app`
+//! `hap_path`, `build_app` `project_path`, flow and sub-flow files, the report directory,
+//! evidence).
+//!
+//! The rules, in order:
+//! 1. the path is made absolute against the policy's base directory and normalised lexically, and
+//!    must lie under a root (so `..` and foreign absolute paths are refused before their existence
+//!    is revealed);
+//! 2. the real path of what exists (the file to read, or the deepest existing parent of a file to
+//!    write) must lie under a root too, so a symlink inside a root cannot point out of it;
+//! 3. a file to write whose final component is a symlink is refused, and files are created with
+//!    `O_NOFOLLOW | O_CREAT | O_EXCL` under a temporary name, then renamed (or hard-linked, when
+//!    an existing file must not be replaced) into place: a link planted between the check and the
+//!    write is replaced, never followed;
+//! 4. files to read are opened with `O_NOFOLLOW | O_NONBLOCK`, must be regular files (a FIFO, a
+//!    device such as `/dev/zero`, a directory are refused) and are read with a size bound.
+//!
+//! Owns `src/hostfs/**`. Uses nothing else in the crate; reads no environment (the CLI builds the
+//! roots from `tapflow.toml`, `TAPFLOW_ALLOWED_ROOTS` or server flags and passes them down).
+
+mod error;
+mod policy;
+mod read;
+mod write;
+
+pub use error::{HostPathError, PathErrorKind};
+pub use policy::{Expect, PathPolicy, normalize_lexically};
+pub use write::{Overwrite, WriteTarget};

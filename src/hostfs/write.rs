@@ -1,0 +1,170 @@
+//! Writing a host file under the policy: the bytes go into a new file created with
+//! `O_CREAT | O_EXCL` (which never follows a link) beside the target, which is then renamed over
+//! the target or, when an existing file must not be replaced, hard-linked to it (which fails if
+//! anything, a link included, is there). A reader never sees half a file, and a link planted at
+//! the target after the check is replaced or refused, never written through.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::error::{HostPathError, PathErrorKind};
+use super::policy::{PathPolicy, io};
+
+/// What to do when the target already exists as a regular file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overwrite {
+    /// Replace it (screenshots, report files tapflow rewrites).
+    Replace,
+    /// Refuse with [`PathErrorKind::Exists`] (files a caller names that may belong to someone else).
+    Never,
+}
+
+/// A checked file to write, from [`PathPolicy::prepare_write`].
+#[derive(Clone, Debug)]
+pub struct WriteTarget {
+    given: String,
+    path: PathBuf,
+    existed: bool,
+    policy: PathPolicy,
+}
+
+impl WriteTarget {
+    pub(crate) fn new(given: &str, path: PathBuf, existed: bool, policy: PathPolicy) -> Self {
+        WriteTarget {
+            given: given.to_string(),
+            path,
+            existed,
+            policy,
+        }
+    }
+
+    /// The real path the file will have (real parent directory + file name).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether a regular file was there when the path was checked.
+    pub fn existed(&self) -> bool {
+        self.existed
+    }
+
+    /// Writes `bytes` and returns the final path.
+    pub fn write(&self, bytes: &[u8], overwrite: Overwrite) -> Result<PathBuf, HostPathError> {
+        if overwrite == Overwrite::Never && self.existed {
+            return Err(self.exists());
+        }
+        let dir = self.path.parent().unwrap_or(Path::new("/"));
+        let name = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let prefix = format!(".{name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o644));
+        }
+        let mut tmp = builder
+            .tempfile_in(dir)
+            .map_err(|e| io(&self.given, dir, e))?;
+        tmp.write_all(bytes)
+            .and_then(|()| tmp.flush())
+            .map_err(|e| io(&self.given, &self.path, e))?;
+        match overwrite {
+            Overwrite::Replace => tmp.persist(&self.path).map(drop).map_err(|e| e.error),
+            Overwrite::Never => tmp
+                .persist_noclobber(&self.path)
+                .map(drop)
+                .map_err(|e| e.error),
+        }
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                self.exists()
+            } else {
+                io(&self.given, &self.path, e)
+            }
+        })?;
+        // The directory may have been swapped for a link while we wrote: judge where the file
+        // landed, and take it back if that is outside the roots.
+        let landed = std::fs::canonicalize(dir).map_err(|e| io(&self.given, dir, e))?;
+        if !self.policy.is_inside(&landed) {
+            let _ = std::fs::remove_file(landed.join(&name));
+            let mut e = HostPathError::new(
+                PathErrorKind::NotAllowed,
+                &self.given,
+                format!(
+                    "{} moved outside the allowed directories while it was written",
+                    dir.display()
+                ),
+            )
+            .at(&landed);
+            e.roots = self.policy.roots().to_vec();
+            return Err(e);
+        }
+        Ok(self.path.clone())
+    }
+
+    fn exists(&self) -> HostPathError {
+        HostPathError::new(
+            PathErrorKind::Exists,
+            &self.given,
+            format!(
+                "{} already exists and tapflow does not replace files it did not create; \
+                 choose a new name",
+                self.path.display()
+            ),
+        )
+        .at(&self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn writes_replaces_or_refuses() {
+        let root = tempfile::tempdir().unwrap();
+        let p = PathPolicy::new(root.path(), [root.path().to_path_buf()]);
+        let t = p.prepare_write("out/a.log").unwrap();
+        let path = t.write(b"one", Overwrite::Never).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"one");
+        let t = p.prepare_write("out/a.log").unwrap();
+        assert!(t.existed());
+        assert_eq!(
+            t.write(b"two", Overwrite::Never).unwrap_err().kind,
+            PathErrorKind::Exists
+        );
+        t.write(b"three", Overwrite::Replace).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"three");
+        let leftovers: Vec<_> = fs::read_dir(root.path().join("out"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(leftovers.len(), 1, "no temp file left: {leftovers:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_after_the_check_is_replaced_not_followed() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let victim = outside.path().join("victim.txt");
+        fs::write(&victim, "keep").unwrap();
+        let p = PathPolicy::new(root.path(), [root.path().to_path_buf()]);
+        let t = p.prepare_write("shot.png").unwrap();
+        std::os::unix::fs::symlink(&victim, root.path().join("shot.png")).unwrap();
+        assert_eq!(
+            t.write(b"png", Overwrite::Never).unwrap_err().kind,
+            PathErrorKind::Exists
+        );
+        t.write(b"png", Overwrite::Replace).unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+        let m = fs::symlink_metadata(root.path().join("shot.png")).unwrap();
+        assert!(m.is_file());
+    }
+}
