@@ -22,6 +22,9 @@ pub enum PathErrorKind {
     TooLarge,
     /// The file exists and the caller asked never to replace one.
     Exists,
+    /// A name a build tool, shell or editor would run or obey (`hvigorw`, `Makefile`, `*.sh`,
+    /// hidden files; see `names.rs`), refused for files whose content a caller chooses.
+    Runnable,
     /// The operating system refused (permissions, disk full, …).
     Io,
 }
@@ -37,6 +40,7 @@ impl PathErrorKind {
             PathErrorKind::WrongType => "WRONG_FILE_TYPE",
             PathErrorKind::TooLarge => "FILE_TOO_LARGE",
             PathErrorKind::Exists => "FILE_EXISTS",
+            PathErrorKind::Runnable => "RUNNABLE_NAME",
             PathErrorKind::Io => "IO_ERROR",
         }
     }

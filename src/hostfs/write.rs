@@ -48,7 +48,32 @@ impl WriteTarget {
         self.existed
     }
 
-    /// Writes `bytes` and returns the final path.
+    /// Refuses a target whose name, or a directory of which below the root, is one a build tool,
+    /// shell or editor would run or obey (see [`super::names`]). Callers writing content a
+    /// caller chose (`logs_query` `save_path`) check this before writing.
+    pub fn refuse_runnable(&self) -> Result<(), HostPathError> {
+        let below = self
+            .policy
+            .below_root(&self.path)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| self.path.file_name().map(PathBuf::from).unwrap_or_default());
+        match super::names::runnable_path(&below) {
+            None => Ok(()),
+            Some(why) => Err(HostPathError::new(
+                PathErrorKind::Runnable,
+                &self.given,
+                format!(
+                    "{} is {why}; tapflow never writes a file a build tool or shell would run \
+                     (choose a name such as snapshot.log)",
+                    self.path.display()
+                ),
+            )
+            .at(&self.path)),
+        }
+    }
+
+    /// Writes `bytes` and returns the final path. The file is created with mode 0644 (less the
+    /// umask): tapflow never writes an executable file.
     pub fn write(&self, bytes: &[u8], overwrite: Overwrite) -> Result<PathBuf, HostPathError> {
         if overwrite == Overwrite::Never && self.existed {
             return Err(self.exists());
@@ -141,11 +166,52 @@ mod tests {
         );
         t.write(b"three", Overwrite::Replace).unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"three");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o111, 0, "never executable: {mode:o}");
+        }
         let leftovers: Vec<_> = fs::read_dir(root.path().join("out"))
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(leftovers.len(), 1, "no temp file left: {leftovers:?}");
+    }
+
+    #[test]
+    fn runnable_names_are_refused_below_the_root() {
+        let root = tempfile::tempdir().unwrap();
+        let p = PathPolicy::new(root.path(), [root.path().to_path_buf()]);
+        for bad in [
+            "hvigorw",
+            "sub/Makefile",
+            "x.sh",
+            ".git/x.log",
+            "a/.hvigor/b.log",
+        ] {
+            let t = p.prepare_write(bad).unwrap();
+            assert_eq!(
+                t.refuse_runnable().unwrap_err().kind,
+                PathErrorKind::Runnable,
+                "{bad}"
+            );
+        }
+        assert!(
+            p.prepare_write("logs/snap.log")
+                .unwrap()
+                .refuse_runnable()
+                .is_ok()
+        );
+        // A hidden directory above the root is the root's business, not the caller's.
+        let hidden = root.path().join(".tapflow");
+        let p = PathPolicy::new(&hidden, [hidden.clone()]);
+        assert!(
+            p.prepare_write("snap.log")
+                .unwrap()
+                .refuse_runnable()
+                .is_ok()
+        );
     }
 
     #[cfg(unix)]
