@@ -77,6 +77,20 @@ impl HostPathError {
         self
     }
 
+    /// An existing file the caller must not replace.
+    pub fn exists(given: &str, path: &std::path::Path) -> Self {
+        HostPathError::new(
+            PathErrorKind::Exists,
+            given,
+            format!(
+                "{} already exists and tapflow does not replace files it did not create; \
+                 choose a new name",
+                path.display()
+            ),
+        )
+        .at(path)
+    }
+
     /// Details for an error envelope: the kind, the path, and the roots when relevant.
     pub fn details(&self) -> serde_json::Value {
         let mut d = serde_json::json!({

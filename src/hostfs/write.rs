@@ -133,16 +133,7 @@ impl WriteTarget {
     }
 
     fn exists(&self) -> HostPathError {
-        HostPathError::new(
-            PathErrorKind::Exists,
-            &self.given,
-            format!(
-                "{} already exists and tapflow does not replace files it did not create; \
-                 choose a new name",
-                self.path.display()
-            ),
-        )
-        .at(&self.path)
+        HostPathError::exists(&self.given, &self.path)
     }
 }
 
