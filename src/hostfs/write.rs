@@ -49,27 +49,11 @@ impl WriteTarget {
     }
 
     /// Refuses a target whose name, or a directory of which below the root, is one a build tool,
-    /// shell or editor would run or obey (see [`super::names`]). Callers writing content a
-    /// caller chose (`logs_query` `save_path`) check this before writing.
+    /// shell or editor would run or obey (see [`super::names`]), judged on the real path.
+    /// [`PathPolicy::prepare_inert_write`] checks this (lexically first, so nothing is created
+    /// for a refused path).
     pub fn refuse_runnable(&self) -> Result<(), HostPathError> {
-        let below = self
-            .policy
-            .below_root(&self.path)
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| self.path.file_name().map(PathBuf::from).unwrap_or_default());
-        match super::names::runnable_path(&below) {
-            None => Ok(()),
-            Some(why) => Err(HostPathError::new(
-                PathErrorKind::Runnable,
-                &self.given,
-                format!(
-                    "{} is {why}; tapflow never writes a file a build tool or shell would run \
-                     (choose a name such as snapshot.log)",
-                    self.path.display()
-                ),
-            )
-            .at(&self.path)),
-        }
+        refuse_runnable(&self.policy, &self.given, &self.path)
     }
 
     /// Writes `bytes` and returns the final path. The file is created with mode 0644 (less the
@@ -137,6 +121,40 @@ impl WriteTarget {
     }
 }
 
+impl PathPolicy {
+    /// A file whose content a caller chooses (`logs_query` `save_path`): as
+    /// [`Self::prepare_write`], and refused with [`PathErrorKind::Runnable`] when its name or a
+    /// directory below its root is one a build tool, shell or editor would run or obey. The name
+    /// is judged before anything is created, and again on the real path.
+    pub fn prepare_inert_write(&self, given: &str) -> Result<WriteTarget, HostPathError> {
+        let lexical = self.check_lexical(given)?;
+        refuse_runnable(self, given, &lexical)?;
+        let target = self.prepare_write(given)?;
+        target.refuse_runnable()?;
+        Ok(target)
+    }
+}
+
+fn refuse_runnable(policy: &PathPolicy, given: &str, path: &Path) -> Result<(), HostPathError> {
+    let below = policy
+        .below_root(path)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| path.file_name().map(PathBuf::from).unwrap_or_default());
+    match super::names::runnable_path(&below) {
+        None => Ok(()),
+        Some(why) => Err(HostPathError::new(
+            PathErrorKind::Runnable,
+            given,
+            format!(
+                "{} is {why}; tapflow never writes a file a build tool or shell would run \
+                 (choose a name such as snapshot.log)",
+                path.display()
+            ),
+        )
+        .at(path)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,28 +199,33 @@ mod tests {
             ".git/x.log",
             "a/.hvigor/b.log",
         ] {
-            let t = p.prepare_write(bad).unwrap();
             assert_eq!(
-                t.refuse_runnable().unwrap_err().kind,
+                p.prepare_inert_write(bad).unwrap_err().kind,
                 PathErrorKind::Runnable,
                 "{bad}"
             );
         }
-        assert!(
-            p.prepare_write("logs/snap.log")
-                .unwrap()
-                .refuse_runnable()
-                .is_ok()
+        assert_eq!(
+            fs::read_dir(root.path()).unwrap().count(),
+            0,
+            "nothing created for a refused name"
         );
+        // A link to a directory is judged by where it really leads.
+        #[cfg(unix)]
+        {
+            fs::create_dir(root.path().join("proj")).unwrap();
+            std::os::unix::fs::symlink(root.path().join(".hidden"), root.path().join("p")).unwrap();
+            fs::create_dir(root.path().join(".hidden")).unwrap();
+            assert_eq!(
+                p.prepare_inert_write("p/x.log").unwrap_err().kind,
+                PathErrorKind::Runnable
+            );
+        }
+        assert!(p.prepare_inert_write("logs/snap.log").is_ok());
         // A hidden directory above the root is the root's business, not the caller's.
         let hidden = root.path().join(".tapflow");
         let p = PathPolicy::new(&hidden, [hidden.clone()]);
-        assert!(
-            p.prepare_write("snap.log")
-                .unwrap()
-                .refuse_runnable()
-                .is_ok()
-        );
+        assert!(p.prepare_inert_write("snap.log").is_ok());
     }
 
     #[cfg(unix)]

@@ -65,10 +65,7 @@ pub fn read_text(
 pub fn prepare_snapshot(paths: &PathPolicy, given: &str) -> Result<WriteTarget, LogsError> {
     let param = "save_path";
     let target = paths
-        .prepare_write(given)
-        .map_err(|e| path_error(param, true, e))?;
-    target
-        .refuse_runnable()
+        .prepare_inert_write(given)
         .map_err(|e| path_error(param, true, e))?;
     if target.existed() {
         return Err(path_error(
