@@ -7,6 +7,7 @@ pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
 pub mod run_cmd;
+pub mod setup;
 pub mod sim_cmd;
 pub mod tools_cmd;
 
