@@ -55,8 +55,8 @@ fn diagnostics(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<Value>) {
     let mut a = vec!["validate", "--format", "json"];
     a.extend_from_slice(args);
     let o = run(dir, &a);
-    let v: Value = serde_json::from_str(&o.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", o.all()));
+    let v: Value =
+        serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", o.all()));
     (o.code, v["diagnostics"].as_array().unwrap().clone())
 }
 
@@ -82,7 +82,10 @@ fn assert_one_diagnostic_at_the_call(dir: &Path, target: &str, why: &str) {
     assert_eq!(diags.len(), 1, "{target}: {diags:#?}");
     let d = &diags[0];
     assert_eq!(d["file"], "flows/caller.yaml");
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(3), Some(15)));
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(3), Some(15))
+    );
     assert_eq!(d["code"], "run-flow-missing");
     assert_eq!(d["text"], target);
     let message = d["message"].as_str().unwrap();
@@ -96,7 +99,14 @@ fn assert_nothing_leaks(dir: &Path, foreign: &[&str]) {
         vec!["validate", "--format", "json", "flows/caller.yaml"],
         vec!["plan", "flows/caller.yaml"],
         vec!["plan", "--format", "json", "flows/caller.yaml"],
-        vec!["run", "flows/caller.yaml", "--sim", "1", "--sim-latency", "none"],
+        vec![
+            "run",
+            "flows/caller.yaml",
+            "--sim",
+            "1",
+            "--sim-latency",
+            "none",
+        ],
     ] {
         let o = run(dir, &args);
         assert_eq!(o.code, Some(3), "{args:?}: {}", o.all());
@@ -128,10 +138,19 @@ fn run_flow_out_of_the_project_prints_nothing_of_the_file() {
     caller(dir.path(), target);
     let (_, diags) = diagnostics(dir.path(), &["flows/caller.yaml"]);
     assert_eq!(diags.len(), 1, "{diags:#?}");
-    assert!(diags[0]["message"].as_str().unwrap().contains("outside the flow root"));
+    assert!(
+        diags[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the flow root")
+    );
     assert_nothing_leaks(dir.path(), &["root:x:0:0", "/bin/bash", "nologin"]);
     // A sibling of the flow's directory is outside it too (no tapflow.toml here).
-    write(dir.path(), "common/secret.yaml", b"TOKEN: sibling-secret-77\n");
+    write(
+        dir.path(),
+        "common/secret.yaml",
+        b"TOKEN: sibling-secret-77\n",
+    );
     caller(dir.path(), "../common/secret.yaml");
     assert_one_diagnostic_at_the_call(dir.path(), "../common/secret.yaml", "outside the flow root");
     assert_nothing_leaks(dir.path(), &["sibling-secret-77"]);
@@ -214,14 +233,22 @@ fn the_project_directory_is_the_flow_root_with_a_project_file() {
 
 fn mixed_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "flows/a_good.yaml", b"name: Good\nsteps:\n  - click: Login\n");
+    write(
+        dir.path(),
+        "flows/a_good.yaml",
+        b"name: Good\nsteps:\n  - click: Login\n",
+    );
     // Latin-1 "Grüße" on line 3: the first bad byte is the 0xFC after "Gr" (column 15).
     write(
         dir.path(),
         "flows/b_latin1.yaml",
         b"name: Latin-1\nsteps:\n  - click: \"Gr\xfc\xdfe\"\n  - clik: afterwards-not-reported\n",
     );
-    write(dir.path(), "flows/c_typo.yaml", b"name: Typo\nsteps:\n  - clik: Login\n");
+    write(
+        dir.path(),
+        "flows/c_typo.yaml",
+        b"name: Typo\nsteps:\n  - clik: Login\n",
+    );
     dir
 }
 
@@ -266,7 +293,11 @@ fn a_non_utf8_file_is_one_diagnostic_at_its_first_bad_byte_and_hides_nothing() {
     ] {
         let o = run(dir.path(), &args);
         assert_eq!(o.code, Some(3), "{args:?}: {}", o.all());
-        assert!(o.stderr.contains("flows/b_latin1.yaml:3:15"), "{}", o.stderr);
+        assert!(
+            o.stderr.contains("flows/b_latin1.yaml:3:15"),
+            "{}",
+            o.stderr
+        );
         assert!(o.stderr.contains("c_typo.yaml"), "{}", o.stderr);
     }
 }
