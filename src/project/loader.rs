@@ -112,7 +112,7 @@ impl FlowLoader {
         &self,
         path: &str,
         name: &str,
-    ) -> Result<SourceFile, (SourceFile, Diagnostic)> {
+    ) -> Result<SourceFile, Box<(SourceFile, Diagnostic)>> {
         match self.read(path) {
             Ok(text) => Ok(SourceFile::new(name, text)),
             Err(ReadError::NotUtf8 {
@@ -133,7 +133,7 @@ impl FlowLoader {
                     "not UTF-8",
                 )
                 .with_help("save the file as UTF-8");
-                Err((src, d))
+                Err(Box::new((src, d)))
             }
             Err(e) => {
                 let src = SourceFile::new(name, "");
@@ -144,7 +144,7 @@ impl FlowLoader {
                     format!("cannot read {name}: {}", e.describe(self.roots())),
                     "cannot be read",
                 );
-                Err((src, d))
+                Err(Box::new((src, d)))
             }
         }
     }
@@ -228,7 +228,7 @@ mod tests {
             l.load("bad.yaml").unwrap_err(),
             "it is not UTF-8 text (first invalid byte at line 3, column 15)"
         );
-        let (src, d) = l.read_source("bad.yaml", "bad.yaml").unwrap_err();
+        let (src, d) = *l.read_source("bad.yaml", "bad.yaml").unwrap_err();
         assert_eq!((d.line, d.column, d.code.as_str()), (3, 15, "invalid-utf8"));
         assert_eq!(d.file, "bad.yaml");
         assert!(!src.text().contains("- x"), "nothing past the bad byte");

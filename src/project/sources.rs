@@ -45,7 +45,7 @@ impl FlowSources {
             match out.loader.read_source(&f.path.display().to_string(), &name) {
                 Ok(src) if flow::is_subflow_path(&name) => out.subflows.push(src),
                 Ok(src) => out.flows.push(src),
-                Err(problem) => out.problems.push(problem),
+                Err(problem) => out.problems.push(*problem),
             }
         }
         out
