@@ -1523,8 +1523,9 @@ fn two_devices_need_a_device_id() {
         ..tapflow::sim::SimOptions::default()
     }));
     let provider = SimProvider::new(sim.clone(), tmp.path());
+    let config = ToolConfig::rooted_at(tmp.path());
     let e = Env {
-        ctx: ToolContext::new(provider.clone(), ToolConfig::default()),
+        ctx: ToolContext::new(provider.clone(), config),
         provider,
         engine: Engine::new(),
         tmp,
