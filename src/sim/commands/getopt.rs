@@ -58,14 +58,13 @@ impl Getopt {
             return None;
         }
         let skipped = self.optind;
-        if self.pos == 0 {
-            // Skip operands: the next word that starts with `-` and is not `-` alone.
-            let i = (self.optind..self.args.len()).find(|&i| {
-                let a = self.args[i].as_bytes();
-                a.len() > 1 && a[0] == b'-'
-            })?;
-            self.optind = i;
-        }
+        // Skip operands: the next word that starts with `-` and is not `-` alone. musl scans on
+        // every call, also in the middle of a cluster (`optind` was moved back to the operands).
+        let i = (self.optind..self.args.len()).find(|&i| {
+            let a = self.args[i].as_bytes();
+            a.len() > 1 && a[0] == b'-'
+        })?;
+        self.optind = i;
         let resumed = self.optind;
         let ret = self.core(short, long);
         if resumed > skipped {
@@ -218,7 +217,7 @@ mod tests {
     fn unknown_missing_and_permutation() {
         let (o, g) = all(&["bm", "clean", "-x", "-n"]);
         assert_eq!(o, vec![Opt::Unknown('x' as i32), Opt::Missing('n' as i32)]);
-        assert_eq!(g.optind, 4);
+        assert_eq!(g.args, argv(&["bm", "-x", "-n", "clean"]));
         let (o, _) = all(&["bm", "clean", "--nope"]);
         assert_eq!(o, vec![Opt::Unknown(0)]);
         // Operands move behind the options: optind ends at the first operand.

@@ -73,7 +73,7 @@ impl Phone {
         let mut v: Vec<ProcInfo> = system_processes()
             .iter()
             .map(|&(pid, name, uid)| {
-                let rss = spread(name, 8_000, 260_000);
+                let rss = spread(name, 2_000, 65_000) * PAGE_KB;
                 ProcInfo {
                     pid,
                     name: name.to_string(),
@@ -98,6 +98,7 @@ impl Phone {
                 + fields
                 + if p.dialog.is_some() { 2_048 } else { 0 }
                 + if p.ui { 24_576 } else { 0 };
+            let rss = rss / PAGE_KB * PAGE_KB;
             v.push(ProcInfo {
                 pid: p.pid,
                 name: p.bundle.clone(),
