@@ -465,7 +465,7 @@ fn bundle_manager_texts() {
     assert_eq!(first, "com.tapflow.demo:");
     let v: Value = serde_json::from_str(json).unwrap();
     assert!(v.is_object());
-    assert!(json.starts_with("{\n  \""), "pretty JSON");
+    assert!(json.starts_with("{\n    \""), "pretty JSON, indent 4");
     assert_eq!(
         sh(&s, "bm dump -n com.nope.app"),
         "error: failed to get information and the parameters may be wrong.\n"

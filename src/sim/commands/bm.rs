@@ -49,8 +49,12 @@ fn dump(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             let phone = ctx.phone();
             match phone.bundle_dump(bundle) {
                 Some(v) => {
-                    // Two-space pretty JSON, as in the captured `bm dump -n` outputs.
-                    let Ok(buf) = serde_json::to_vec_pretty(&v) else {
+                    // Four-space pretty JSON: the bundle manager dumps with `DUMP_INDENT` 4, as the
+                    // verbatim capture (`bm_dump_n_kuaishou_abridged_readme.txt`) shows.
+                    let mut buf = Vec::new();
+                    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+                    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+                    let Ok(()) = serde::Serialize::serialize(&v, &mut ser) else {
                         return CmdResult::fail_out(
                             "error: failed to get information and the parameters may be wrong.\n",
                             1,

@@ -15,6 +15,10 @@ pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
         Some("force-stop") => force_stop(ctx, &args[1..]),
         Some("dump") => dump::run(ctx, &args[1..]),
         Some("help") | None => CmdResult::ok(texts::HELP),
+        Some("test") => CmdResult::fail_out(
+            "error: failed to start user test.\n(the simulated device has no test runner)\n",
+            1,
+        ),
         Some(other) => CmdResult::fail_out(
             format!(
                 "aa: '{other}' is not a valid aa command. See 'aa help'.\n{}",
