@@ -508,3 +508,29 @@ fn gap6_bm_dump_a_lists_the_system_bundles_of_a_phone() {
     assert!(ours.len() >= 28, "{}", ours.len());
     assert!(ours.contains(&DEMO) && ours.contains(&RECORDER));
 }
+
+/// `--latency none` answers a slow swipe at once; `realistic` spends its distance / velocity
+/// (2300 px at 200 px/s = 11.5 s of device time). Checked against the transport's deadline, as a
+/// killed process would be, not by timing the test.
+#[test]
+fn gap6_latency_none_skips_a_swipes_duration() {
+    use std::time::Duration;
+    use tapflow::sim::{Latency, SimOptions, Simulator};
+    let swipe: Vec<String> = ["shell", "uitest uiInput swipe 600 2500 600 200 200"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let cwd = tempfile::tempdir().unwrap();
+    let run = |latency| {
+        let sim = Simulator::new(SimOptions {
+            latency,
+            ..Default::default()
+        });
+        sim.handle_with_timeout(&swipe, cwd.path(), Duration::from_secs(3))
+    };
+    assert_eq!(run(Latency::None).unwrap().stdout_text(), "No Error\n");
+    assert!(
+        run(Latency::Realistic).is_err(),
+        "a realistic 11.5 s swipe outlives a 3 s deadline"
+    );
+}

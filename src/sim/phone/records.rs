@@ -63,15 +63,14 @@ pub struct AbilityRecords {
     pub processes: Vec<ProcessRow>,
 }
 
+/// A service extension record: `(record id, start time)`, `(keep alive, connected)`.
 fn service(
     bundle: &str,
     module: &str,
     ability: &str,
-    record_id: u32,
-    start_time: u64,
+    (record_id, start_time): (u32, u64),
     app_state: &'static str,
-    keep_alive: bool,
-    connected: bool,
+    (keep_alive, connected): (bool, bool),
 ) -> ExtensionRow {
     ExtensionRow {
         bundle: bundle.into(),
@@ -103,21 +102,17 @@ impl Phone {
                 super::loader::IME_BUNDLE,
                 "default",
                 "InputService",
-                17,
-                216_720_436,
+                (17, 216_720_436),
                 "BEGIN",
-                false,
-                true,
+                (false, true),
             ),
             service(
                 "com.ohos.medialibrary.medialibrarydata",
                 "entry",
                 "DataShareExtAbility",
-                12,
-                216_719_751,
+                (12, 216_719_751),
                 "BEGIN",
-                false,
-                true,
+                (false, true),
             ),
             ExtensionRow {
                 bundle: scb.into(),
@@ -142,21 +137,17 @@ impl Phone {
                 scb,
                 "phone_sceneboard",
                 scb_main,
-                7,
-                216_719_372,
+                (7, 216_719_372),
                 "BACKGROUND",
-                true,
-                true,
+                (true, true),
             ),
             service(
                 scb,
                 "themeservice_core",
                 "ThemeServiceAbility",
-                15,
-                216_720_075,
+                (15, 216_720_075),
                 "BACKGROUND",
-                true,
-                false,
+                (true, false),
             ),
         ];
         let mut next_record = 200;
@@ -186,15 +177,13 @@ impl Phone {
                     &p.bundle,
                     &module,
                     ext,
-                    next_record,
-                    started,
+                    (next_record, started),
                     if self.foreground.as_deref() == Some(p.bundle.as_str()) {
                         "FOREGROUND"
                     } else {
                         "BACKGROUND"
                     },
-                    false,
-                    false,
+                    (false, false),
                 ));
             }
         }

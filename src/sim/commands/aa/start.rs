@@ -24,6 +24,11 @@ use crate::sim::phone::{Want, WantParam};
 use crate::sim::shell::DeviceCtx;
 
 const SHORT: &str = "ch:d:a:b:e:t:p:s:m:u:A:U:CDESNR";
+
+/// What the window options accept (`STRING_REGEX_ALL_NUMBERS`).
+static NUMBER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"^(-)?([0-9]|[1-9][0-9]+)(\.[0-9]+)?$").expect("valid regex")
+});
 /// Short options `IsStartOption` recognises when counting a parameter's words.
 const SHORT_CHARS: &str = "chdabetpsmuAUCDESNR";
 
@@ -219,8 +224,7 @@ fn parse(args: &[String]) -> (Request, Parse) {
                             WH => "wh",
                             _ => "ww",
                         };
-                        let number = regex::Regex::new(r"^(-)?([0-9]|[1-9][0-9]+)(\.[0-9]+)?$")
-                            .is_ok_and(|re| re.is_match(&v));
+                        let number = NUMBER.is_match(&v);
                         if !number {
                             p.fail(&format!("invalid argument for option --{name}\n"));
                             continue;
