@@ -205,6 +205,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
 
     // Every secret of the plan, in every form, for everything printed from here on.
     let masker = Masker::for_plan(&compiled.plan);
+    run::mask::log_masker().set(masker.clone());
     let fancy = !args.no_progress && std::io::stderr().is_terminal();
     let result = if fancy {
         let sink = BarProgress::new(masker.clone());

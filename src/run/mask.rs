@@ -6,12 +6,15 @@
 //! - [`Masker::text`] for text (log lines, progress lines, messages, crash files);
 //! - [`Masker::bytes`] for bytes that may not be UTF-8;
 //! - [`Masker::value`] / [`Masker::mask_value`] / [`Masker::to_value`] for JSON, *before* it is
-//!   serialised: masking the decoded strings covers any escaping the serialiser then chooses.
+//!   serialised: masking the decoded strings covers any escaping the serialiser then chooses;
+//! - [`SharedMasker`] for output set up before the plan's secrets are known (the log
+//!   subscriber): a handle filled in once the plan is compiled, and a masking `io::Write`.
 //!
 //! A secret is looked for in every form tapflow itself can give it ([`encodings`]): as is;
 //! JSON-escaped as serde_json writes it (`"` → `\"`, `\` → `\\`, control characters as `\n` or
 //! `\u00XX`); single-quoted for the device's `sh` as the hdc backend quotes it (`'` → `'\''`,
-//! see `device::hdc::quote`) and that JSON-escaped; percent-encoded (upper-case hex: the URI
+//! see `device::hdc::quote`) and that JSON-escaped; both as Rust's `{:?}` prints them (how
+//! `tracing` shows an hdc argv with `-v`); percent-encoded (upper-case hex: the URI
 //! component set, the form set with `+` for space, and every non-alphanumeric byte); HTML-escaped
 //! as handlebars writes it; XML-escaped (all five entities, or only `&`, `<`, `>`). A multi-line
 //! secret is also looked for line by line (a log prints each line as its own record), in the same
@@ -23,7 +26,8 @@
 //! no secrets every call returns its input borrowed.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::io::Write;
+use std::sync::{Arc, RwLock};
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
@@ -50,6 +54,12 @@ const FORM: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'.')
     .remove(b'_')
     .remove(b'*');
+
+/// The inside of Rust's `{:?}` of a string (as `tracing` fields and debug output print argv).
+fn debug_inner(s: &str) -> String {
+    let quoted = format!("{s:?}");
+    quoted[1..quoted.len() - 1].to_string()
+}
 
 fn json_inner(s: &str) -> String {
     let quoted = Value::String(s.to_string()).to_string();
@@ -80,8 +90,10 @@ fn xml(s: &str, all: bool) -> String {
 fn forms(s: &str, out: &mut Vec<String>) {
     let shell = shell_inner(s);
     out.push(json_inner(&shell));
+    out.push(debug_inner(&shell));
     out.push(shell);
     out.push(json_inner(s));
+    out.push(debug_inner(s));
     out.push(utf8_percent_encode(s, COMPONENT).to_string());
     out.push(utf8_percent_encode(s, FORM).to_string().replace("%20", "+"));
     out.push(utf8_percent_encode(s, NON_ALPHANUMERIC).to_string());
@@ -231,6 +243,56 @@ impl Masker {
     }
 }
 
+/// A [`Masker`] that is filled in later: output that starts before the plan is compiled (the
+/// `tracing` subscriber of `-v`, which prints every hdc argv) holds a handle, and the CLI sets
+/// the run's masker once it knows the secrets.
+#[derive(Clone, Default)]
+pub struct SharedMasker(Arc<RwLock<Masker>>);
+
+impl SharedMasker {
+    pub fn set(&self, masker: Masker) {
+        *self.0.write().unwrap_or_else(|p| p.into_inner()) = masker;
+    }
+
+    pub fn get(&self) -> Masker {
+        self.0.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// `inner`, masked: each `write` call is masked as a whole, so a writer that receives one
+    /// record per call (as `tracing_subscriber::fmt` writes an event) is masked record by
+    /// record. Usable as a `MakeWriter`: `move || shared.writer(std::io::stderr())`.
+    pub fn writer<W: Write>(&self, inner: W) -> MaskingWriter<W> {
+        MaskingWriter {
+            inner,
+            masker: self.get(),
+        }
+    }
+}
+
+/// The process's log masker: the `tracing` subscriber's writer masks through it, and
+/// `tapflow run` sets it to the run's masker as soon as the plan is compiled.
+pub fn log_masker() -> &'static SharedMasker {
+    static LOG: std::sync::OnceLock<SharedMasker> = std::sync::OnceLock::new();
+    LOG.get_or_init(SharedMasker::default)
+}
+
+/// An `io::Write` that masks every buffer before passing it on (see [`SharedMasker::writer`]).
+pub struct MaskingWriter<W: Write> {
+    inner: W,
+    masker: Masker,
+}
+
+impl<W: Write> Write for MaskingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write_all(&self.masker.bytes(buf))?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,6 +339,23 @@ mod tests {
             "<td>******</td>"
         );
         assert_eq!(m.bytes(secret.as_bytes()).as_ref(), MASK.as_bytes());
+        let argv = vec!["shell".to_string(), cmd];
+        assert_eq!(
+            m.text(&format!("argv={argv:?}")),
+            r#"argv=["shell", "uitest 'inputText' '******'"]"#
+        );
+    }
+
+    #[test]
+    fn a_shared_masker_masks_what_is_written_after_it_is_set() {
+        let shared = SharedMasker::default();
+        let mut early = shared.writer(Vec::new());
+        early.write_all(b"no secrets yet: pw1").unwrap();
+        assert_eq!(early.inner, b"no secrets yet: pw1");
+        shared.set(Masker::new(["pw1"]));
+        let mut w = shared.writer(Vec::new());
+        w.write_all(b"hdc argv [\"pw1\"]").unwrap();
+        assert_eq!(w.inner, b"hdc argv [\"******\"]");
     }
 
     #[test]
@@ -337,6 +416,7 @@ mod tests {
             let text = format!("{pre}{secret}{post}");
             let cmd = crate::device::hdc::quote::command_line("uitest", &[text.as_str()]);
             let outputs = [
+                format!("argv={:?}", [&cmd]),
                 text.clone(),
                 serde_json::to_string(&json!({ "k": text })).unwrap(),
                 serde_json::to_string_pretty(&json!([{ "message": cmd }])).unwrap(),

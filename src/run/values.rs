@@ -292,6 +292,43 @@ steps:
         assert_eq!(v.secret_values(), vec!["12-34".to_string()]);
     }
 
+    /// Values from outside the flow are data: their braces reach the device as written, and
+    /// `\{{` in the flow is a literal `{{`.
+    #[test]
+    fn outside_values_are_data_and_escapes_are_literal() {
+        let text = "name: D
+env:
+  PIN: {default: \"12-34\", secret: true}
+  NOTE: x
+steps:
+  - click: {text: '{{ NOTE }}/{{ CFG }}/\\{{ PIN }}/{{ PIN }}'}
+";
+        let opts = PlanOptions {
+            env: [("NOTE".to_string(), "{{ PIN }}\\".to_string())].into(),
+            project_env: [("CFG".to_string(), "{{PIN}}".to_string())].into(),
+            ..PlanOptions::default()
+        };
+        let c = compile(
+            &[SourceFile::new("d.yaml", text)],
+            &[],
+            &BuiltinCatalog::new(),
+            &MapLoader::new(),
+            &opts,
+        );
+        assert!(!c.has_errors(), "{:?}", c.diagnostics);
+        let fp = &c.plan.flows[0];
+        let crate::plan::Action::Tool { args, .. } = &fp.steps[0].action else {
+            panic!("a tool step")
+        };
+        let v = Vars::for_flow(fp);
+        assert_eq!(
+            v.resolve(fp, args, true).unwrap()["text"],
+            "{{ PIN }}\\/{{PIN}}/{{ PIN }}/12-34"
+        );
+        let note = fp.variables.iter().find(|v| v.name == "NOTE").unwrap();
+        assert_eq!(note.value, "{{ PIN }}\\");
+    }
+
     #[test]
     fn kept_results_keep_their_type_and_missing_ones_are_errors() {
         let fp = flow();

@@ -1,5 +1,6 @@
 //! An independent oracle of the forms in which tapflow could write a secret (raw, JSON-escaped
-//! as serde_json writes it, single-quoted for `sh` as the hdc backend does, percent-encoded,
+//! as serde_json writes it, single-quoted for `sh` as the hdc backend does, Rust's `{:?}` of
+//! both (tracing fields), percent-encoded,
 //! HTML/XML-escaped, and each line of a multi-line secret), and a grep of files and outputs for
 //! them. Deliberately written without `tapflow::run::mask`, so the tests do not trust the list
 //! the masker computes for itself.
@@ -16,6 +17,11 @@ pub const MIN_LINE_CHARS: usize = 4;
 
 fn json_inner(s: &str) -> String {
     let q = serde_json::to_string(s).unwrap();
+    q[1..q.len() - 1].to_string()
+}
+
+fn debug_inner(s: &str) -> String {
+    let q = format!("{s:?}");
     q[1..q.len() - 1].to_string()
 }
 
@@ -52,6 +58,8 @@ fn forms(s: &str) -> Vec<String> {
         json_inner(s),
         shell_inner(s),
         json_inner(&shell_inner(s)),
+        debug_inner(s),
+        debug_inner(&shell_inner(s)),
         percent(s, b"-._~", false),
         percent(s, b"-._*", true),
         percent(s, b"", false),
