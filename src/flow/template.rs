@@ -45,14 +45,22 @@ pub enum Piece<'a> {
     },
 }
 
-/// Decodes `text` into pieces, with each reference's byte range.
-fn decode(text: &str) -> Result<Vec<(Piece<'_>, (usize, usize))>, TemplateError> {
+/// What decoding meets, in order; every text is a slice of the input (no allocation).
+enum Event<'a> {
+    Text(&'a str),
+    Ref {
+        path: &'a str,
+        raw: &'a str,
+        range: (usize, usize),
+    },
+}
+
+/// Decodes `text`, calling `on` for each literal slice and each reference.
+fn decode<'a>(text: &'a str, mut on: impl FnMut(Event<'a>)) -> Result<(), TemplateError> {
     let bytes = text.as_bytes();
-    let mut out: Vec<(Piece<'_>, (usize, usize))> = Vec::new();
-    let mut lit = String::new();
-    // Start of the literal text not yet copied into `lit`.
+    // Start of the literal text not yet passed on.
     let mut i = 0;
-    // Where the next `{{` is searched from (may be past `i` after a lone literal `{`).
+    // Where the next `{{` is searched from.
     let mut from = 0;
     while let Some(pos) = text[from..].find("{{") {
         let p = from + pos;
@@ -61,17 +69,18 @@ fn decode(text: &str) -> Result<Vec<(Piece<'_>, (usize, usize))>, TemplateError>
             .rev()
             .take_while(|b| **b == b'\\')
             .count();
-        lit.push_str(&text[i..p - run]);
-        lit.extend(std::iter::repeat_n('\\', run / 2));
+        on(Event::Text(&text[i..p - run]));
+        // n backslashes before `{{` stand for n/2 of them.
+        on(Event::Text(&text[p - run..p - run + run / 2]));
         if run % 2 == 1 {
-            lit.push_str("{{");
+            on(Event::Text(&text[p..p + 2]));
             i = p + 2;
             from = i;
             continue;
         }
         if bytes.get(p + 2) == Some(&b'{') {
             // `{{{`: the first brace is literal; the reference opens one further on.
-            lit.push('{');
+            on(Event::Text(&text[p..p + 1]));
             i = p + 1;
             from = i;
             continue;
@@ -92,46 +101,47 @@ fn decode(text: &str) -> Result<Vec<(Piece<'_>, (usize, usize))>, TemplateError>
                 range: (p, end),
             });
         }
-        if !lit.is_empty() {
-            out.push((Piece::Text(Cow::Owned(std::mem::take(&mut lit))), (0, 0)));
-        }
-        out.push((
-            Piece::Ref {
-                path: inner.to_string(),
-                raw: Cow::Borrowed(&text[p..end]),
-            },
-            (p, end),
-        ));
+        on(Event::Ref {
+            path: inner,
+            raw: &text[p..end],
+            range: (p, end),
+        });
         i = end;
         from = end;
     }
-    lit.push_str(&text[i..]);
-    if !lit.is_empty() {
-        // A text without any reference or escape stays borrowed.
-        let piece = if lit.len() == text.len() {
-            Piece::Text(Cow::Borrowed(text))
-        } else {
-            Piece::Text(Cow::Owned(lit))
-        };
-        out.push((piece, (0, 0)));
-    }
-    Ok(out)
+    on(Event::Text(&text[i..]));
+    Ok(())
 }
 
-/// Decodes `text` into literal text and references.
+/// Decodes `text` into literal text (adjacent slices merged) and references.
 pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, TemplateError> {
-    Ok(decode(text)?.into_iter().map(|(p, _)| p).collect())
+    let mut out: Vec<Piece<'_>> = Vec::new();
+    decode(text, |e| match e {
+        Event::Text("") => {}
+        Event::Text(t) => match out.last_mut() {
+            Some(Piece::Text(prev)) => prev.to_mut().push_str(t),
+            _ => out.push(Piece::Text(Cow::Borrowed(t))),
+        },
+        Event::Ref { path, raw, .. } => out.push(Piece::Ref {
+            path: path.to_string(),
+            raw: Cow::Borrowed(raw),
+        }),
+    })?;
+    Ok(out)
 }
 
 /// Finds every reference in `text`.
 pub fn scan(text: &str) -> Result<Vec<VarRef>, TemplateError> {
-    Ok(decode(text)?
-        .into_iter()
-        .filter_map(|(p, range)| match p {
-            Piece::Ref { path, .. } => Some(VarRef { path, range }),
-            Piece::Text(_) => None,
-        })
-        .collect())
+    let mut refs = Vec::new();
+    decode(text, |e| {
+        if let Event::Ref { path, range, .. } = e {
+            refs.push(VarRef {
+                path: path.to_string(),
+                range,
+            });
+        }
+    })?;
+    Ok(refs)
 }
 
 fn is_path(s: &str) -> bool {
@@ -248,17 +258,24 @@ pub fn render(
     text: &str,
     mut lookup: impl FnMut(&str) -> Option<String>,
 ) -> Result<String, String> {
-    let Ok(ps) = pieces(text) else {
-        return Ok(text.to_string());
-    };
     let mut out = String::with_capacity(text.len());
-    for p in ps {
-        match p {
-            Piece::Text(t) => out.push_str(&t),
-            Piece::Ref { path, .. } => out.push_str(&lookup(&path).ok_or(path)?),
-        }
+    let mut missing = None;
+    let decoded = decode(text, |e| match e {
+        Event::Text(t) => out.push_str(t),
+        Event::Ref { path, .. } => match lookup(path) {
+            Some(v) => out.push_str(&v),
+            None => {
+                missing.get_or_insert_with(|| path.to_string());
+            }
+        },
+    });
+    if decoded.is_err() {
+        return Ok(text.to_string());
     }
-    Ok(out)
+    match missing {
+        Some(path) => Err(path),
+        None => Ok(out),
+    }
 }
 
 /// How `text` reads to a person: escapes resolved, references shown as written.
@@ -266,22 +283,21 @@ pub fn display(text: &str) -> Cow<'_, str> {
     if !text.contains("{{") {
         return Cow::Borrowed(text);
     }
-    match pieces(text) {
-        Ok(ps) => Cow::Owned(
-            ps.iter()
-                .map(|p| match p {
-                    Piece::Text(t) => t.as_ref(),
-                    Piece::Ref { raw, .. } => raw.as_ref(),
-                })
-                .collect(),
-        ),
+    let mut out = String::with_capacity(text.len());
+    let decoded = decode(text, |e| match e {
+        Event::Text(t) => out.push_str(t),
+        Event::Ref { raw, .. } => out.push_str(raw),
+    });
+    match decoded {
+        Ok(()) => Cow::Owned(out),
         Err(_) => Cow::Borrowed(text),
     }
 }
 
 /// True when the string still contains a reference (to be resolved at run time).
 pub fn has_refs(text: &str) -> bool {
-    text.contains("{{") && scan(text).is_ok_and(|r| !r.is_empty())
+    let mut any = false;
+    text.contains("{{") && decode(text, |e| any |= matches!(e, Event::Ref { .. })).is_ok() && any
 }
 
 #[cfg(test)]
