@@ -13,9 +13,9 @@ use assert_cmd::Command;
 #[path = "common/leaks.rs"]
 mod leaks;
 use leaks::assert_nowhere;
-use tapflow::cli::catalog::RegistryCatalog;
 use tapflow::device::hdc::{HdcClient, HdcConfig};
 use tapflow::flow::SourceFile;
+use tapflow::plan::RegistryCatalog;
 use tapflow::plan::{PlanOptions, SourceLoader, compile};
 use tapflow::run::{self, CollectEvents, DeviceChoice, RunOptions};
 use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
