@@ -29,32 +29,65 @@ async fn every_tool_is_listed_with_schemas_annotations_and_policy() {
     let engine = tapflow::mcp::engine();
     let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
     let registry: Vec<String> = engine.tools().map(|t| t.name.to_string()).collect();
-    assert_eq!(names, registry, "the MCP list is the registry, in registry order");
+    assert_eq!(
+        names, registry,
+        "the MCP list is the registry, in registry order"
+    );
     for t in &tools {
         let v = serde_json::to_value(t).unwrap();
         assert_eq!(v["inputSchema"]["type"], "object", "{}", t.name);
         assert_eq!(v["outputSchema"]["type"], "object", "{}", t.name);
-        assert!(v["title"].as_str().is_some_and(|s| !s.is_empty()), "{}", t.name);
-        for hint in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
-            assert!(v["annotations"][hint].is_boolean(), "{} lacks {hint}", t.name);
+        assert!(
+            v["title"].as_str().is_some_and(|s| !s.is_empty()),
+            "{}",
+            t.name
+        );
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
+            assert!(
+                v["annotations"][hint].is_boolean(),
+                "{} lacks {hint}",
+                t.name
+            );
         }
         let policy = &v["_meta"]["policy"];
-        assert!(policy["risk"].is_string() && policy["needs_approval"].is_boolean(), "{}", t.name);
+        assert!(
+            policy["risk"].is_string() && policy["needs_approval"].is_boolean(),
+            "{}",
+            t.name
+        );
         let d = t.description.as_deref().unwrap_or("");
         // Each says when to use the tool and what to use instead (the model: agent-device's
         // `press`).
-        assert!(d.contains("Use "), "{}: the description names no alternative: {d}", t.name);
+        assert!(
+            d.contains("Use "),
+            "{}: the description names no alternative: {d}",
+            t.name
+        );
     }
     let approval: BTreeSet<&str> = tools
         .iter()
-        .filter(|t| t.input_schema.get("properties").and_then(|p| p.get("approval")).is_some())
+        .filter(|t| {
+            t.input_schema
+                .get("properties")
+                .and_then(|p| p.get("approval"))
+                .is_some()
+        })
         .map(|t| t.name.as_ref())
         .collect();
     for t in ["install_app", "uninstall_app", "clear_app_data"] {
         assert!(approval.contains(t), "{t} takes an approval: {approval:?}");
     }
     let get_ui_tree = tools.iter().find(|t| t.name == "get_ui_tree").unwrap();
-    assert!(get_ui_tree.input_schema["properties"].get("response_level").is_some());
+    assert!(
+        get_ui_tree.input_schema["properties"]
+            .get("response_level")
+            .is_some()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -76,37 +109,65 @@ async fn every_tool_answers_with_the_reference_envelope() {
     for (name, args, ok) in plan.drain(..) {
         let r = s.call(name, args.clone()).await;
         validate(&tool(name), &r);
-        assert_eq!(r.is_error, Some(!ok), "{name} {args}: {:#}", r.structured_content.unwrap());
+        assert_eq!(
+            r.is_error,
+            Some(!ok),
+            "{name} {args}: {:#}",
+            r.structured_content.unwrap()
+        );
         let text = r.content[0].as_text().unwrap().text.clone();
         assert_eq!(text, format!("{name}: ok"), "the short text block");
         called.insert(name);
     }
-    let found = s.ok("find_elements", json!({"element_id": "username"})).await;
+    let found = s
+        .ok("find_elements", json!({"element_id": "username"}))
+        .await;
     called.insert("find_elements");
     handle = found["elements"][0]["element_handle"].clone();
     let typed = s
-        .ok("input_text", json!({"element_handle": handle, "text": "alice"}))
+        .ok(
+            "input_text",
+            json!({"element_handle": handle, "text": "alice"}),
+        )
         .await;
     assert_eq!(typed["verified"], true, "{typed:#}");
     called.insert("input_text");
     let mut plan: Vec<(&str, Value)> = vec![
         ("click", json!({"element_id": "login"})),
-        ("wait_for_element", json!({"text": "Hello, alice!", "timeout_ms": 8000})),
+        (
+            "wait_for_element",
+            json!({"text": "Hello, alice!", "timeout_ms": 8000}),
+        ),
         ("wait_for_stable", json!({})),
         ("screenshot", json!({})),
-        ("logs_query", json!({"mode": "markers", "marker_keywords": ["LOGIN_SUCCESS user=alice"], "seconds": 120})),
+        (
+            "logs_query",
+            json!({"mode": "markers", "marker_keywords": ["LOGIN_SUCCESS user=alice"], "seconds": 120}),
+        ),
         ("long_press", json!({"text": "Hello, alice!"})),
         ("press_key", json!({"key": "Back"})),
         ("run_app", json!({"bundle_name": DEMO})),
         ("swipe", json!({"direction": "up"})),
-        ("drag", json!({"from_x": 300, "from_y": 1500, "to_x": 300, "to_y": 900})),
+        (
+            "drag",
+            json!({"from_x": 300, "from_y": 1500, "to_x": 300, "to_y": 900}),
+        ),
         ("stop_app", json!({"bundle_name": DEMO})),
         ("run_app", json!({"bundle_name": DEMO})),
-        ("input_text", json!({"element_id": "username", "text": "bob"})),
+        (
+            "input_text",
+            json!({"element_id": "username", "text": "bob"}),
+        ),
         ("click", json!({"element_id": "login"})),
-        ("wait_for_element", json!({"text": "Hello, bob!", "timeout_ms": 8000})),
+        (
+            "wait_for_element",
+            json!({"text": "Hello, bob!", "timeout_ms": 8000}),
+        ),
         ("click", json!({"element_id": "open_items"})),
-        ("scroll_until_visible", json!({"text": "Item 42", "direction": "up", "max_swipes": 30, "speed": 4000})),
+        (
+            "scroll_until_visible",
+            json!({"text": "Item 42", "direction": "up", "max_swipes": 30, "speed": 4000}),
+        ),
         ("clear_app_data", json!({"bundle_name": DEMO})),
         ("install_app", json!({"hap_path": hello})),
         ("uninstall_app", json!({"bundle_name": "com.example.hello"})),
@@ -118,47 +179,78 @@ async fn every_tool_answers_with_the_reference_envelope() {
         assert_eq!(r.is_error, Some(false), "{name} {args}: {sc:#}");
         assert_eq!(sc["tool"], name);
         assert!(sc["meta"]["request_id"].is_string() && sc["meta"]["duration_ms"].is_u64());
-        assert_eq!(sc["meta"]["lane"]["device"], format!("local/{}", s.serial(0)));
+        assert_eq!(
+            sc["meta"]["lane"]["device"],
+            format!("local/{}", s.serial(0))
+        );
         called.insert(name);
     }
     // build_app runs host code: the call path over MCP (its builds are tested with the fake
     // SDK in tests/tools_build_app.rs); a project that does not exist is the contract's error.
-    let r = s.call("build_app", json!({"project_path": "no/such/project"})).await;
+    let r = s
+        .call("build_app", json!({"project_path": "no/such/project"}))
+        .await;
     validate(&tool("build_app"), &r);
     assert_eq!(r.is_error, Some(true));
-    assert_eq!(r.structured_content.unwrap()["error"]["code"], "INVALID_PROJECT_PATH");
-    assert_eq!(r.content[0].as_text().unwrap().text.split(':').next(), Some("build_app"));
+    assert_eq!(
+        r.structured_content.unwrap()["error"]["code"],
+        "INVALID_PROJECT_PATH"
+    );
+    assert_eq!(
+        r.content[0].as_text().unwrap().text.split(':').next(),
+        Some("build_app")
+    );
     called.insert("build_app");
 
     let listed: BTreeSet<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     let missing: Vec<&&str> = listed.difference(&called).collect();
-    assert!(missing.is_empty(), "tools not exercised over MCP: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "tools not exercised over MCP: {missing:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn errors_are_tool_results_except_unknown_tools() {
     let s = start(1, McpOptions::default()).await;
     // A bad argument is the agent's to read: isError with the contract's code.
-    let (code, _) = s.err("wait_for_element", json!({"text": "x", "state": "later"})).await;
+    let (code, _) = s
+        .err("wait_for_element", json!({"text": "x", "state": "later"}))
+        .await;
     assert_eq!(code, "INVALID_WAIT_STATE");
     let (code, _) = s.err("click", json!({"x": 1, "text": "Login"})).await;
     assert_eq!(code, "PARAM_CONFLICT");
-    let (code, _) = s.err("get_ui_tree", json!({"response_level": "huge"})).await;
+    let (code, _) = s
+        .err("get_ui_tree", json!({"response_level": "huge"}))
+        .await;
     assert_eq!(code, "INVALID_PARAM");
     // An unknown tool is a protocol error (-32602), not a result.
     let e = s.try_call("tap_everything", json!({})).await.unwrap_err();
     let text = format!("{e}");
-    assert!(text.contains("unknown tool") && text.contains("-32602"), "{text}");
+    assert!(
+        text.contains("unknown tool") && text.contains("-32602"),
+        "{text}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn approval_is_required_validated_and_echoed() {
-    let s = start(1, McpOptions { require_approval: true, ..McpOptions::default() }).await;
+    let s = start(
+        1,
+        McpOptions {
+            require_approval: true,
+            ..McpOptions::default()
+        },
+    )
+    .await;
     let hello = hap(&s, "hello.hap", "com.example.hello");
     let (code, _) = s.err("install_app", json!({"hap_path": hello})).await;
     assert_eq!(code, "APPROVAL_REQUIRED");
     let (code, _) = s
-        .err("install_app", json!({"hap_path": hello, "approval": {"approved": true, "approved_by": "qa"}}))
+        .err(
+            "install_app",
+            json!({"hap_path": hello, "approval": {"approved": true, "approved_by": "qa"}}),
+        )
         .await;
     assert_eq!(code, "INVALID_APPROVAL");
     let (code, _) = s
@@ -166,7 +258,12 @@ async fn approval_is_required_validated_and_echoed() {
         .await;
     assert_eq!(code, "APPROVAL_EXPIRED");
     let approval = json!({"approved": true, "approved_by": "qa-lead", "reason": "smoke test of build 42", "expires_at": "2999-01-01T00:00:00Z"});
-    let r = s.call("install_app", json!({"hap_path": hello, "approval": approval})).await;
+    let r = s
+        .call(
+            "install_app",
+            json!({"hap_path": hello, "approval": approval}),
+        )
+        .await;
     let sc = r.structured_content.unwrap();
     assert_eq!(sc["ok"], true, "{sc:#}");
     assert_eq!(sc["meta"]["approval"]["approved_by"], "qa-lead");
@@ -189,13 +286,23 @@ async fn tool_globs_and_the_device_allowlist() {
     let names: Vec<String> = s.tools().await.iter().map(|t| t.name.to_string()).collect();
     assert!(!names.iter().any(|n| n.ends_with("_app")), "{names:?}");
     assert!(names.contains(&"click".to_string()));
-    let e = s.try_call("install_app", json!({"hap_path": "x.hap"})).await.unwrap_err();
+    let e = s
+        .try_call("install_app", json!({"hap_path": "x.hap"}))
+        .await
+        .unwrap_err();
     assert!(format!("{e}").contains("not served"), "{e}");
 
     let allowed = start(2, McpOptions::default()).await;
     let first = allowed.serial(0);
     drop(allowed);
-    let s = start(2, McpOptions { allow_devices: vec![first.clone()], ..McpOptions::default() }).await;
+    let s = start(
+        2,
+        McpOptions {
+            allow_devices: vec![first.clone()],
+            ..McpOptions::default()
+        },
+    )
+    .await;
     s.ok("list_windows", json!({"device_id": first})).await;
     let other = s.serial(1);
     let (code, _) = s.err("list_windows", json!({"device_id": other})).await;
@@ -213,7 +320,9 @@ async fn response_levels_on_the_demo_login_page() {
     let tool = tools.iter().find(|t| t.name == "get_ui_tree").unwrap();
     let mut sizes = Vec::new();
     for level in ["digest", "default", "full"] {
-        let r = s.call("get_ui_tree", json!({"response_level": level})).await;
+        let r = s
+            .call("get_ui_tree", json!({"response_level": level}))
+            .await;
         validate(tool, &r);
         let sc = r.structured_content.clone().unwrap();
         sizes.push((level, serde_json::to_string(&sc).unwrap().len()));
@@ -226,8 +335,11 @@ async fn response_levels_on_the_demo_login_page() {
                 assert!(first.iter().any(|e| e["id"] == "login"), "{d:#}");
                 // A digest handle works as is.
                 let login = first.iter().find(|e| e["id"] == "username").unwrap();
-                s.ok("input_text", json!({"element_handle": login["element_handle"], "text": "carol"}))
-                    .await;
+                s.ok(
+                    "input_text",
+                    json!({"element_handle": login["element_handle"], "text": "carol"}),
+                )
+                .await;
             }
             "default" => assert!(sc["result"]["ui_tree"].is_object()),
             _ => assert!(sc["result"]["cost"]["ui_dumps"].as_u64().unwrap() >= 1),

@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
+use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::{RoleClient, RunningService};
-use rmcp::ServiceExt;
 use serde_json::{Map, Value};
 use tapflow::mcp::call::Core;
 use tapflow::mcp::{McpOptions, TapflowMcp};
@@ -70,7 +70,9 @@ impl Server {
 
     /// One `tools/call`; panics on a JSON-RPC error.
     pub async fn call(&self, tool: &str, args: Value) -> CallToolResult {
-        self.try_call(tool, args).await.unwrap_or_else(|e| panic!("{tool}: {e}"))
+        self.try_call(tool, args)
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: {e}"))
     }
 
     pub async fn try_call(
@@ -100,7 +102,11 @@ impl Server {
     pub async fn err(&self, tool: &str, args: Value) -> (String, Value) {
         let r = self.call(tool, args.clone()).await;
         let sc = r.structured_content.clone().unwrap_or_default();
-        assert_eq!(r.is_error, Some(true), "{tool} {args} unexpectedly succeeded: {sc:#}");
+        assert_eq!(
+            r.is_error,
+            Some(true),
+            "{tool} {args} unexpectedly succeeded: {sc:#}"
+        );
         (
             sc["error"]["code"].as_str().unwrap_or_default().to_string(),
             sc,
