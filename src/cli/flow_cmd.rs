@@ -11,9 +11,9 @@ use super::exit;
 use crate::flow::{self, DiagnosticReport, SourceFile};
 use crate::plan::{self, Compiled, PlanOptions, SourceLoader, ToolCatalog};
 
-/// The tool catalog flows are checked against: the tool registry (`cli::catalog`).
+/// The tool catalog flows are checked against: the tool registry (`plan::RegistryCatalog`).
 pub fn catalog() -> Box<dyn ToolCatalog> {
-    Box::new(super::catalog::RegistryCatalog::new(std::sync::Arc::new(
+    Box::new(crate::plan::RegistryCatalog::new(std::sync::Arc::new(
         crate::tools::Engine::new(),
     )))
 }

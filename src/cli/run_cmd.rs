@@ -18,13 +18,13 @@ mod progress;
 
 use progress::{BarProgress, PlainProgress, print_summary};
 
-use super::catalog::RegistryCatalog;
 use super::exit;
 use super::flow_cmd::{
     Format, FsLoader, load_project_config, parse_env, print_diagnostics, tapflow_environment,
 };
 use crate::device::hdc::{HdcClient, HdcConfig};
 use crate::flow::{self, SourceFile};
+use crate::plan::RegistryCatalog;
 use crate::plan::{self, PlanOptions};
 use crate::run::{
     self, CancelToken, DeviceChoice, RunOptions, RunResult, Shard, Status, TagFilter,
