@@ -14,6 +14,9 @@ use serde_json::{Value, json};
 use tapflow::mcp::McpOptions;
 use tapflow::sim::phone::hap::{build_hap, module_json};
 
+/// A flow that logs in on the demo app (clean state first).
+const LOGIN_FLOW: &str = "name: MCP login\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - input_text: {element_id: username, text: alice}\n  - click: {element_id: login}\n  - wait_for_element: {text: \"Hello, alice!\", timeout_ms: 8000}\n";
+
 /// A signed test package written into the server's scratch directory.
 fn hap(s: &Server, name: &str, bundle: &str) -> String {
     let bytes = build_hap(&module_json(bundle, 1, "1.0.0", "MainAbility"), None, true);
@@ -201,6 +204,40 @@ async fn every_tool_answers_with_the_reference_envelope() {
         Some("build_app")
     );
     called.insert("build_app");
+
+    // The flow tools.
+    let v = s
+        .ok(
+            "validate_flow",
+            json!({"yaml": "name: x\nsteps:\n  - clik: Login\n"}),
+        )
+        .await;
+    assert_eq!(v["valid"], false);
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(3), Some(5)),
+        "{v:#}"
+    );
+    assert!(d.to_string().contains("click"), "did you mean: {d}");
+    called.insert("validate_flow");
+    let p = s.ok("plan_flow", json!({"yaml": LOGIN_FLOW})).await;
+    assert_eq!(p["valid"], true, "{p:#}");
+    assert!(p["plan"]["flows"][0]["steps"].as_array().unwrap().len() >= 3);
+    called.insert("plan_flow");
+    let r = s.call("run_flow", json!({"yaml": LOGIN_FLOW})).await;
+    validate(&tool("run_flow"), &r);
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["result"]["passed"], true, "{sc:#}");
+    let run_id = sc["result"]["run_id"].as_str().unwrap().to_string();
+    assert!(std::path::Path::new(sc["result"]["result_path"].as_str().unwrap()).is_file());
+    called.insert("run_flow");
+    let g = s.ok("get_run", json!({"run_id": run_id})).await;
+    assert_eq!(g["status"], "passed");
+    assert_eq!(g["run_id"], run_id);
+    called.insert("get_run");
+    let (code, _) = s.err("get_run", json!({"run_id": "../etc"})).await;
+    assert_eq!(code, "INVALID_PARAM");
 
     let listed: BTreeSet<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     let missing: Vec<&&str> = listed.difference(&called).collect();

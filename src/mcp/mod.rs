@@ -11,6 +11,7 @@
 
 pub mod call;
 pub mod catalog;
+pub mod flow_tools;
 pub mod http;
 pub mod lanes;
 pub mod levels;
@@ -23,8 +24,11 @@ pub mod stdio;
 pub use options::McpOptions;
 pub use server::TapflowMcp;
 
-/// The engine the server serves: every built-in tool, plus the flow tools once they are
-/// registered (see `docs/mcp.md`).
+/// The engine the server serves: every built-in tool, then the flow tools.
 pub fn engine() -> crate::tools::Engine {
-    crate::tools::Engine::new()
+    let mut e = crate::tools::Engine::new();
+    for def in flow_tools::defs() {
+        e.register(def);
+    }
+    e
 }
