@@ -23,6 +23,14 @@ if MAJOR is None:
     MAJOR = int(version("mcp").split(".")[0])
 
 DEMO = "com.tapflow.demo"
+LOGIN_FLOW = """name: MCP login
+app: com.tapflow.demo
+clean_state: true
+steps:
+  - input_text: {element_id: username, text: bob}
+  - click: {element_id: login}
+  - wait_for_element: {text: "Hello, bob!", timeout_ms: 8000}
+"""
 facts = {"sdk": MAJOR}
 
 
@@ -71,7 +79,7 @@ class Agent:
 
 async def scenario(agent, session_cancel):
     facts["tools"] = len(agent.schemas)
-    for t in ["run_app", "find_elements", "click", "input_text", "wait_for_element", "screenshot", "logs_query"]:
+    for t in ["run_app", "find_elements", "click", "input_text", "wait_for_element", "screenshot", "logs_query", "run_flow", "get_run"]:
         if t not in agent.schemas:
             fail(f"tools/list lacks {t}")
     # A known starting state: the demo app stopped, its data cleared (logged out).
@@ -108,10 +116,26 @@ async def scenario(agent, session_cancel):
     )
     if not logs["result"]["matched"]:
         fail(f"marker not found: {logs['result']}")
+    # A whole flow, with one progress notification per step.
+    flow_progress = []
+
+    async def on_flow_progress(p, total, message):
+        flow_progress.append(message or "")
+
+    ran = await agent.call("run_flow", {"yaml": LOGIN_FLOW}, progress=on_flow_progress)
+    if not ran["result"]["passed"]:
+        fail(f"run_flow did not pass: {json.dumps(ran['result'])[:2000]}")
+    steps = [m for m in flow_progress if m.startswith("step ")]
+    if len(steps) < 3:
+        fail(f"run_flow: expected a progress notification per step, got {flow_progress}")
+    facts["run_flow_progress"] = len(flow_progress)
+    got = await agent.call("get_run", {"run_id": ran["result"]["run_id"]})
+    if got["result"]["status"] != "passed":
+        fail(f"get_run: {got['result']['status']}")
     # Cancellation of a long wait: the element never appears; the client gives up after 0.8 s.
     started = time.monotonic()
     await session_cancel(agent, "wait_for_element", {"text": "never there", "timeout_ms": 60000})
-    after = await agent.call("find_elements", {"text": "Hello, alice!"})
+    after = await agent.call("find_elements", {"text": "Hello, bob!"})
     facts["after_cancel_s"] = round(time.monotonic() - started, 3)
     facts["after_cancel_lane_waited_ms"] = after["meta"]["lane"]["waited_ms"]
     if after["meta"]["lane"]["waited_ms"] > 5000:
