@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::flow::{DiagnosticReport, SourceFile};
 use crate::hostfs::PathPolicy;
@@ -113,10 +113,15 @@ pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled,
 }
 
 /// The diagnostics as results carry them.
-fn diagnostics(c: &Compiled) -> (usize, usize, Vec<Value>) {
+fn diagnostics(c: &Compiled) -> (usize, usize, Vec<Map<String, Value>>) {
     let report = DiagnosticReport::new(&c.diagnostics);
     let v = serde_json::to_value(&report).unwrap_or(Value::Null);
-    let list = v["diagnostics"].as_array().cloned().unwrap_or_default();
+    let list = v["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.as_object().cloned())
+        .collect();
     (report.errors, report.warnings, list)
 }
 
@@ -130,7 +135,7 @@ pub struct Validated {
     pub warnings: usize,
     /// Every diagnostic: severity, code, message, file, line, column, end_line, end_column,
     /// the underlined text, a label and, when known, a suggestion.
-    pub diagnostics: Vec<Value>,
+    pub diagnostics: Vec<Map<String, Value>>,
 }
 
 impl Tool for ValidateFlow {
@@ -162,10 +167,10 @@ pub struct Planned {
     pub valid: bool,
     pub errors: usize,
     pub warnings: usize,
-    pub diagnostics: Vec<Value>,
+    pub diagnostics: Vec<Map<String, Value>>,
     /// The compiled plan (step ids, tools with every argument and default, deadlines); null
     /// when the flow has errors.
-    pub plan: Value,
+    pub plan: Option<Map<String, Value>>,
 }
 
 impl Tool for PlanFlow {
@@ -187,9 +192,11 @@ impl Tool for PlanFlow {
             warnings,
             diagnostics,
             plan: if errors == 0 {
-                serde_json::to_value(&c.plan).unwrap_or(Value::Null)
+                serde_json::to_value(&c.plan)
+                    .ok()
+                    .and_then(|v| v.as_object().cloned())
             } else {
-                Value::Null
+                None
             },
         })
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::{FlowSource, MAX_FLOW_BYTES, compile, diagnostics, policy, step_engine};
 use crate::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
@@ -24,11 +24,11 @@ pub struct RunSummary {
     pub passed: bool,
     pub duration_ms: u64,
     /// Counts of flows and steps by status.
-    pub totals: Value,
+    pub totals: Map<String, Value>,
     /// Each flow: id, name, device, status, duration_ms, error.
-    pub flows: Vec<Value>,
+    pub flows: Vec<Map<String, Value>>,
     /// The first failing step: flow, step id, title, error (code, message, evidence paths).
-    pub failing_step: Option<Value>,
+    pub failing_step: Option<Map<String, Value>>,
     /// The run's directory and its reports (result.json, artifact manifest).
     pub run_dir: String,
     pub result_path: String,
@@ -44,7 +44,11 @@ fn status_name(s: Status) -> String {
 
 fn summarise(r: &RunResult, dir: &std::path::Path) -> RunSummary {
     let v = serde_json::to_value(r).unwrap_or(Value::Null);
-    let flows: Vec<Value> = v["flows"]
+    let obj = |v: Value| match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    let flows: Vec<Map<String, Value>> = v["flows"]
         .as_array()
         .into_iter()
         .flatten()
@@ -54,11 +58,12 @@ fn summarise(r: &RunResult, dir: &std::path::Path) -> RunSummary {
                 "status": f["status"], "duration_ms": f["duration_ms"], "error": f["error"],
             })
         })
+        .map(obj)
         .collect();
     let failing_step =
         v["flows"].as_array().into_iter().flatten().find_map(|f| {
             f["steps"].as_array().into_iter().flatten().find_map(|s| {
-                (s["status"] == "failed").then(|| json!({ "flow": f["id"], "step": s }))
+                (s["status"] == "failed").then(|| obj(json!({ "flow": f["id"], "step": s })))
             })
         });
     RunSummary {
@@ -66,7 +71,7 @@ fn summarise(r: &RunResult, dir: &std::path::Path) -> RunSummary {
         status: status_name(r.status),
         passed: r.status == Status::Passed,
         duration_ms: r.duration_ms,
-        totals: v["totals"].clone(),
+        totals: obj(v["totals"].clone()),
         flows,
         failing_step,
         run_dir: dir.display().to_string(),
