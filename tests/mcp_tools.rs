@@ -385,3 +385,39 @@ async fn response_levels_on_the_demo_login_page() {
     eprintln!("get_ui_tree structuredContent bytes on the demo login page: {sizes:?}");
     assert!(sizes[0].1 < sizes[1].1, "digest is smaller: {sizes:?}");
 }
+
+/// The bytes of get_ui_tree's structuredContent at each level, for the real 1.5 MB layout
+/// fixture served by the simulated device (docs/mcp.md quotes them).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn response_levels_on_the_large_real_layout() {
+    let s = start(1, McpOptions::default()).await;
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/harmonyos/layout_haptest_vmall_web_keyboard_large_pretty.json"),
+    )
+    .unwrap();
+    s.provider
+        .simulator()
+        .phone(&s.serial(0))
+        .unwrap()
+        .show_recorded_layout(&text)
+        .unwrap();
+    let tools = s.tools().await;
+    let tool = tools.iter().find(|t| t.name == "get_ui_tree").unwrap();
+    let mut sizes = Vec::new();
+    for level in ["digest", "default", "full"] {
+        let r = s.call("get_ui_tree", json!({"response_level": level})).await;
+        validate(tool, &r);
+        let sc = r.structured_content.unwrap();
+        assert_eq!(sc["ok"], true, "{level}");
+        sizes.push((level, serde_json::to_string(&sc).unwrap().len()));
+        if level == "digest" {
+            let d = &sc["result"];
+            assert!(d["counts"]["nodes"].as_u64().unwrap() > 300, "{d:#}");
+            assert_eq!(d["first"].as_array().unwrap().len(), 25);
+            assert!(d["omitted"].as_u64().unwrap() > 0);
+        }
+    }
+    eprintln!("get_ui_tree structuredContent bytes on the 1.5 MB fixture: {sizes:?}");
+    assert!(sizes[0].1 * 20 < sizes[1].1, "a digest is a small fraction: {sizes:?}");
+}
