@@ -27,9 +27,16 @@ fn once(args: &[&str]) -> (Duration, Duration, usize) {
     )
     .unwrap();
     out.read_line(&mut line).unwrap();
-    assert!(line.contains("\"id\":1") && line.contains("protocolVersion"), "{line}");
+    assert!(
+        line.contains("\"id\":1") && line.contains("protocolVersion"),
+        "{line}"
+    );
     let initialized = started.elapsed();
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
     writeln!(stdin, r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list"}}"#).unwrap();
     line.clear();
     out.read_line(&mut line).unwrap();

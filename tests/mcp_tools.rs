@@ -406,7 +406,9 @@ async fn response_levels_on_the_large_real_layout() {
     let tool = tools.iter().find(|t| t.name == "get_ui_tree").unwrap();
     let mut sizes = Vec::new();
     for level in ["digest", "default", "full"] {
-        let r = s.call("get_ui_tree", json!({"response_level": level})).await;
+        let r = s
+            .call("get_ui_tree", json!({"response_level": level}))
+            .await;
         validate(tool, &r);
         let sc = r.structured_content.unwrap();
         assert_eq!(sc["ok"], true, "{level}");
@@ -419,5 +421,8 @@ async fn response_levels_on_the_large_real_layout() {
         }
     }
     eprintln!("get_ui_tree structuredContent bytes on the 1.5 MB fixture: {sizes:?}");
-    assert!(sizes[0].1 * 20 < sizes[1].1, "a digest is a small fraction: {sizes:?}");
+    assert!(
+        sizes[0].1 * 20 < sizes[1].1,
+        "a digest is a small fraction: {sizes:?}"
+    );
 }

@@ -60,12 +60,11 @@ fn summarise(r: &RunResult, dir: &std::path::Path) -> RunSummary {
         })
         .map(obj)
         .collect();
-    let failing_step =
-        v["flows"].as_array().into_iter().flatten().find_map(|f| {
-            f["steps"].as_array().into_iter().flatten().find_map(|s| {
-                (s["status"] == "failed").then(|| obj(json!({ "flow": f["id"], "step": s })))
-            })
-        });
+    let failing_step = v["flows"].as_array().into_iter().flatten().find_map(|f| {
+        f["steps"].as_array().into_iter().flatten().find_map(|s| {
+            (s["status"] == "failed").then(|| obj(json!({ "flow": f["id"], "step": s })))
+        })
+    });
     RunSummary {
         run_id: r.run_id.clone(),
         status: status_name(r.status),
