@@ -50,7 +50,7 @@ impl Reporter {
     }
 
     /// The sink the tool's signals report into.
-    pub fn sink(&self) -> Arc<dyn Fn(&str) + Send + Sync> {
+    pub fn sink(&self) -> crate::tools::context::signals::Progress {
         let slot = self.slot.clone();
         Arc::new(move |m: &str| {
             if let Some(tx) = slot.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {

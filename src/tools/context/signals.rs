@@ -16,7 +16,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 type Hook = Box<dyn FnOnce() + Send>;
-type Progress = Arc<dyn Fn(&str) + Send + Sync>;
+/// Where progress messages go.
+pub type Progress = Arc<dyn Fn(&str) + Send + Sync>;
 
 #[derive(Default)]
 struct CancelState {
@@ -44,7 +45,7 @@ impl std::fmt::Debug for Signals {
 
 impl Signals {
     /// Cancellable signals; `progress` receives the tool's progress messages.
-    pub fn new(progress: Option<Arc<dyn Fn(&str) + Send + Sync>>) -> Self {
+    pub fn new(progress: Option<Progress>) -> Self {
         Signals {
             cancel: Some(Arc::new(CancelState::default())),
             progress,
@@ -53,7 +54,7 @@ impl Signals {
 
     /// The same cancellation, with progress going to `progress` instead (`None`: dropped).
     /// A flow run hands this to its steps so that only step events reach the client.
-    pub fn with_progress(&self, progress: Option<Arc<dyn Fn(&str) + Send + Sync>>) -> Self {
+    pub fn with_progress(&self, progress: Option<Progress>) -> Self {
         Signals {
             cancel: self.cancel.clone(),
             progress,
