@@ -155,3 +155,51 @@ pub async fn serve(
         .await
         .map_err(|e| format!("HTTP server failed: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(bind: &str, token: Option<&str>) -> HttpOptions {
+        HttpOptions {
+            bind: bind.parse().unwrap(),
+            token: token.map(str::to_string),
+            allow_hosts: Vec::new(),
+            allow_origins: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn exposure_needs_a_token_off_loopback() {
+        assert!(check_exposure(&opts("127.0.0.1:0", None)).is_ok());
+        assert!(check_exposure(&opts("[::1]:8765", None)).is_ok());
+        let e = check_exposure(&opts("0.0.0.0:8765", None)).unwrap_err();
+        assert!(e.contains("--token-file"), "{e}");
+        assert!(check_exposure(&opts("192.168.1.5:8765", None)).is_err());
+        assert!(check_exposure(&opts("0.0.0.0:8765", Some("t0k"))).is_ok());
+        assert!(check_exposure(&opts("0.0.0.0:8765", Some("  "))).is_err());
+    }
+
+    #[test]
+    fn allowlists_name_the_bound_port_only() {
+        let bound: SocketAddr = "127.0.0.1:8765".parse().unwrap();
+        let hosts = allowed_hosts(bound, &["mcp.local:8765".into()]);
+        assert_eq!(
+            hosts,
+            [
+                "127.0.0.1:8765",
+                "localhost:8765",
+                "[::1]:8765",
+                "mcp.local:8765"
+            ]
+        );
+        let lan: SocketAddr = "192.168.1.5:9000".parse().unwrap();
+        assert!(allowed_hosts(lan, &[]).contains(&"192.168.1.5:9000".to_string()));
+        let origins = allowed_origins(bound, &[]);
+        assert!(
+            origins
+                .iter()
+                .all(|o| o.starts_with("http://") && o.ends_with(":8765"))
+        );
+    }
+}
