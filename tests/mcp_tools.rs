@@ -426,3 +426,62 @@ async fn response_levels_on_the_large_real_layout() {
         "a digest is a small fraction: {sizes:?}"
     );
 }
+
+/// Flow tools with host paths (inside / outside the allowed roots) and a failing run that
+/// points at its evidence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn flow_tools_with_paths_and_a_failing_run() {
+    let s = start(1, McpOptions::default()).await;
+    let dir = s.tmp.path().join("flows");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fails.yaml");
+    std::fs::write(
+        &file,
+        "name: fails\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - wait_for_element: {text: \"Not on this page\", timeout_ms: 500}\n",
+    )
+    .unwrap();
+    let v = s
+        .ok("validate_flow", json!({"path": "flows/fails.yaml"}))
+        .await;
+    assert_eq!(v["valid"], true, "{v:#}");
+    let (code, _) = s
+        .err("validate_flow", json!({"path": "/etc/hostname"}))
+        .await;
+    assert_eq!(code, "PATH_NOT_ALLOWED");
+    let (code, _) = s
+        .err("validate_flow", json!({"path": "flows/missing.yaml"}))
+        .await;
+    assert_eq!(code, "FILE_NOT_FOUND");
+    let (code, _) = s
+        .err("validate_flow", json!({"yaml": "x", "path": "y"}))
+        .await;
+    assert_eq!(code, "PARAM_CONFLICT");
+    let (code, sc) = s
+        .err(
+            "run_flow",
+            json!({"yaml": "name: x\nsteps:\n  - clik: a\n"}),
+        )
+        .await;
+    assert_eq!(code, "FLOW_INVALID");
+    assert!(sc["error"]["details"]["diagnostics"][0]["line"].is_u64());
+
+    let r = s
+        .ok("run_flow", json!({"path": file.to_str().unwrap()}))
+        .await;
+    assert_eq!(r["passed"], false);
+    let failing = &r["failing_step"];
+    assert_eq!(failing["step"]["error"]["code"], "WAIT_TIMEOUT", "{r:#}");
+    // The evidence of the failed step is on disk, under the run directory.
+    let run_dir = std::path::PathBuf::from(r["run_dir"].as_str().unwrap());
+    let text = failing.to_string();
+    let evidence: Vec<&str> = text
+        .split('"')
+        .filter(|p| p.starts_with("artifacts/"))
+        .collect();
+    assert!(!evidence.is_empty(), "no evidence paths in {failing:#}");
+    for p in evidence {
+        assert!(run_dir.join(p).is_file(), "{p} missing");
+    }
+    let g = s.ok("get_run", json!({"run_id": r["run_id"]})).await;
+    assert_eq!(g["failing_step"], r["failing_step"]);
+}
