@@ -21,6 +21,9 @@ pub struct ToolConfig {
     pub screenshots_dir: PathBuf,
     /// Where run reports go (an allowed root).
     pub reports_dir: PathBuf,
+    /// The project directory (the directory of `tapflow.toml`, else the working directory; an
+    /// allowed root): the flow root of flows the MCP server reads.
+    pub project_dir: PathBuf,
     /// The host-path policy every host file a tool reads or writes goes through (screenshot
     /// `local_path`, `logs_query` files, `install_app` `hap_path`, `build_app` `project_path`).
     /// Relative paths resolve against its base, the working directory. The runner and the MCP
@@ -96,6 +99,7 @@ impl Default for ToolConfig {
             default_hdc_server: None,
             screenshots_dir: PathBuf::from("screenshots"),
             reports_dir: PathBuf::from("reports"),
+            project_dir: PathBuf::from("/"),
             paths: PathPolicy::deny_all(),
             launch_verify_timeout_ms: 5000,
             build: BuildSettings::default(),
@@ -203,6 +207,7 @@ impl ToolConfig {
             default_hdc_server: non_empty("HARMONYOS_HDC_SERVER"),
             screenshots_dir,
             reports_dir,
+            project_dir,
             paths: PathPolicy::new(absolutize(cwd, Path::new(".")), roots),
             launch_verify_timeout_ms: num("TAPFLOW_LAUNCH_VERIFY_TIMEOUT_MS", 5000)?,
             build,
@@ -223,6 +228,7 @@ impl ToolConfig {
         ToolConfig {
             screenshots_dir: dir.join("screenshots"),
             reports_dir: dir.join("reports"),
+            project_dir: dir.clone(),
             paths: PathPolicy::new(dir.clone(), [dir]),
             ..ToolConfig::default()
         }
@@ -307,6 +313,7 @@ mod tests {
         };
         let c = ToolConfig::configure(&HashMap::new(), cwd, &sources).unwrap();
         assert_eq!(c.reports_dir, PathBuf::from("/work/p/out"));
+        assert_eq!(c.project_dir, PathBuf::from("/work/p"));
         assert_eq!(
             roots(&c),
             [
