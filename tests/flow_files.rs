@@ -313,3 +313,52 @@ fn a_non_utf8_sub_flow_is_reported_at_the_call() {
         "not UTF-8 text (first invalid byte at line 2, column 12)",
     );
 }
+
+// ---------- the MCP server's flow tools ----------
+
+/// `validate_flow` as the MCP server serves it (the same engine call, without the transport):
+/// flows given by path, and inline flows, read their sub-flows through the same loader.
+#[test]
+fn the_mcp_flow_tools_read_flows_through_the_same_loader() {
+    use tapflow::tools::{NoBackend, ToolConfig, ToolContext};
+    let dir = tempfile::tempdir().unwrap();
+    caller(dir.path(), "/proc/self/environ");
+    let engine = tapflow::mcp::engine();
+    let ctx = ToolContext::new(
+        std::sync::Arc::new(NoBackend("no device needed".into())),
+        ToolConfig::rooted_at(dir.path()),
+    );
+    let path = dir.path().join("flows/caller.yaml").display().to_string();
+    let inline = "steps:\n  - click: Login\n  - run_flow: ../../../../etc/passwd\n".to_string();
+    for (args, line) in [
+        (serde_json::json!({ "path": path }), 3),
+        (serde_json::json!({ "yaml": inline }), 3),
+    ] {
+        let e = engine.call("validate_flow", args.clone(), &ctx);
+        assert!(e.ok(), "{args}: {:?}", e.structured.error);
+        let r = e.result();
+        assert_eq!(r["valid"], false);
+        let diags = r["diagnostics"].as_array().unwrap();
+        assert_eq!(diags.len(), 1, "{r:#}");
+        assert_eq!(diags[0]["code"], "run-flow-missing");
+        assert_eq!(diags[0]["line"], line);
+        assert!(
+            diags[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("outside the flow root"),
+            "{r:#}"
+        );
+        let all = e.to_value().to_string();
+        for leak in ["PATH=", "root:x:0:0"] {
+            assert!(!all.contains(leak), "{args} printed {leak}: {all}");
+        }
+    }
+    // A flow path outside the allowed roots is refused before it is read.
+    let e = engine.call(
+        "validate_flow",
+        serde_json::json!({"path": "/proc/self/environ"}),
+        &ctx,
+    );
+    assert_eq!(e.structured.error.unwrap().code, "PATH_NOT_ALLOWED");
+}
