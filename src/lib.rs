@@ -3,7 +3,7 @@
 //! Module map (dependencies point downwards only; see `../shared/docs/design.md`):
 //! `cli` → `mcp` → `run` → `plan` → `flow`; `run` → `tools` → `ui`, `logs`, `device`;
 //! `plan` → `tools` (declarations only: `plan::RegistryCatalog`, never a device call);
-//! `sim` → `device` types only.
+//! `sim` → `device` types only. `suggest` is a leaf (strings only) that every module may use.
 
 pub mod cli;
 pub mod device;
@@ -13,5 +13,6 @@ pub mod logs;
 pub mod plan;
 pub mod run;
 pub mod sim;
+pub mod suggest;
 pub mod tools;
 pub mod ui;

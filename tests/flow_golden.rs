@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use tapflow::flow::{DiagnosticReport, SourceFile, render_text};
-use tapflow::plan::{BuiltinCatalog, PlanOptions, SourceLoader, compile, render};
+use tapflow::plan::{PlanOptions, RegistryCatalog, SourceLoader, compile, render};
 
 struct DirLoader(PathBuf);
 
@@ -57,7 +57,7 @@ fn check(path: &Path, actual: &str) -> Option<String> {
 fn compile_one(dir: &Path, name: &str) -> tapflow::plan::Compiled {
     let text = std::fs::read_to_string(dir.join(name)).unwrap();
     let src = SourceFile::new(name, text);
-    let catalog = BuiltinCatalog::new();
+    let catalog = RegistryCatalog::builtin();
     let opts = PlanOptions {
         devices: vec!["emulator-1".into()],
         ..PlanOptions::default()

@@ -8,7 +8,7 @@ use std::path::Path;
 use tapflow::flow::ast::{CONTROL_STEPS, STEP_OPTIONS};
 use tapflow::flow::{SourceFile, yaml};
 use tapflow::plan::schema_check::generic;
-use tapflow::plan::{BuiltinCatalog, ToolCatalog, flow_schema::flow_schema};
+use tapflow::plan::{RegistryCatalog, ToolCatalog, flow_schema::flow_schema};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -24,7 +24,7 @@ fn yaml_to_json(path: &Path) -> serde_json::Value {
 #[test]
 fn committed_schema_matches_the_generated_one() {
     let generated =
-        serde_json::to_string_pretty(&flow_schema(&BuiltinCatalog::new())).unwrap() + "\n";
+        serde_json::to_string_pretty(&flow_schema(&RegistryCatalog::builtin())).unwrap() + "\n";
     let path = root().join("schemas/flow.schema.json");
     if std::env::var_os("TAPFLOW_BLESS").is_some() {
         std::fs::write(&path, &generated).unwrap();
@@ -38,7 +38,7 @@ fn committed_schema_matches_the_generated_one() {
 
 #[test]
 fn schema_accepts_valid_flows_and_rejects_malformed_ones() {
-    let schema = flow_schema(&BuiltinCatalog::new());
+    let schema = flow_schema(&RegistryCatalog::builtin());
     let validator = jsonschema::validator_for(&schema).expect("the schema itself is valid");
     let valid = root().join("tests/golden/flow/valid");
     for name in ["login.yaml", "blocks.yaml"] {
@@ -61,7 +61,7 @@ fn schema_accepts_valid_flows_and_rejects_malformed_ones() {
 
 #[test]
 fn step_options_collide_with_no_tool_parameter_or_control_step() {
-    let catalog = BuiltinCatalog::new();
+    let catalog = RegistryCatalog::builtin();
     for tool in catalog.tool_names() {
         let props = catalog.input_schema(tool).unwrap()["properties"]
             .as_object()

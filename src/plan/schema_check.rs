@@ -11,9 +11,9 @@ use serde_json::{Map, Number, Value};
 
 use crate::flow::Diagnostic;
 use crate::flow::source::{SourceFile, Span};
-use crate::flow::suggest::did_you_mean;
 use crate::flow::template;
 use crate::flow::yaml::{Node, Value as Y};
+use crate::suggest::did_you_mean;
 
 /// Context for one check: the file, the schema root (for `$ref`), and how strings are
 /// substituted (statically known variables replaced, the rest left for run time).
@@ -205,8 +205,11 @@ impl<'a> SchemaCheck<'a> {
             if let Some(c) = b.get("const") {
                 out.push(c.as_str().map_or_else(|| c.to_string(), str::to_string));
             } else if let Some(e) = b.get("enum").and_then(Value::as_array) {
+                // `null` in an optional parameter's enumeration means "not given", which a
+                // flow says by leaving the parameter out: never offer it as a value.
                 out.extend(
                     e.iter()
+                        .filter(|c| !c.is_null())
                         .map(|c| c.as_str().map_or_else(|| c.to_string(), str::to_string)),
                 );
             } else if b.get("type") != Some(&Value::String("null".into())) {
@@ -332,6 +335,7 @@ impl<'a> SchemaCheck<'a> {
         {
             let names: Vec<String> = allowed
                 .iter()
+                .filter(|a| !a.is_null())
                 .map(|a| a.as_str().map_or_else(|| a.to_string(), str::to_string))
                 .collect();
             let shown = v.as_str().map_or_else(|| v.to_string(), str::to_string);
@@ -388,6 +392,7 @@ fn describe(schema: &Value) -> String {
     if let Some(e) = schema.get("enum").and_then(Value::as_array) {
         let names: Vec<String> = e
             .iter()
+            .filter(|a| !a.is_null())
             .map(|a| a.as_str().map_or_else(|| a.to_string(), str::to_string))
             .collect();
         return format!("one of {}", names.join(", "));

@@ -309,7 +309,7 @@ mod resolve_tests {
     use serde_json::json;
 
     use crate::flow::SourceFile;
-    use crate::plan::{BuiltinCatalog, MapLoader, PlanOptions, compile};
+    use crate::plan::{MapLoader, PlanOptions, RegistryCatalog, compile};
 
     fn flow() -> FlowPlan {
         let text = "name: V
@@ -324,7 +324,7 @@ steps:
         let c = compile(
             &[SourceFile::new("v.yaml", text)],
             &[],
-            &BuiltinCatalog::new(),
+            &RegistryCatalog::builtin(),
             &MapLoader::new(),
             &PlanOptions::default(),
         );

@@ -15,7 +15,9 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::tools::build_app::{BuildAppParams, BuildAppResult, BuildConfig, BuildError, codes};
+use crate::tools::build_app::{
+    BuildAppParams, BuildAppResult, BuildConfig, BuildError, check_args, codes,
+};
 use crate::tools::config::{BuildSettings, ToolConfig};
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
@@ -64,6 +66,38 @@ impl Tool for BuildApp {
 
     type Params = BuildAppArgs;
     type Output = BuildAppResult;
+
+    /// The rules that need no file system: a project path given (`INVALID_PROJECT_PATH`; that
+    /// it exists is checked when the build starts), build mode, target, module name for
+    /// `har`/`hsp` (`MISSING_MODULE_NAME`), plain product and module names.
+    fn check(args: &BuildAppArgs) -> Result<(), ToolError> {
+        let blank = args
+            .0
+            .get("project_path")
+            .and_then(Value::as_str)
+            .is_none_or(|p| p.trim().is_empty());
+        if blank {
+            return Err(ToolError::new(
+                codes::INVALID_PROJECT_PATH,
+                "project_path is required: the project's root directory",
+            )
+            .at("project_path"));
+        }
+        let params: BuildAppParams = serde_json::from_value(Value::Object(args.0.clone()))
+            .map_err(|e| {
+                ToolError::invalid_param(
+                    "arguments",
+                    crate::tools::decode::clip(&format!("invalid build_app arguments: {e}")),
+                )
+            })?;
+        check_args(&params).map(drop).map_err(tool_error)
+    }
+
+    /// The configured build budget (`TAPFLOW_BUILD_TIMEOUT_MS`, default 600 s): the contract
+    /// asks for at least 60 s, 120 s for cold builds.
+    fn budget_ms(_args: &BuildAppArgs, config: &ToolConfig) -> Option<u64> {
+        Some(config.build.timeout_ms)
+    }
 
     fn run(args: BuildAppArgs, call: &mut Call<'_>) -> Result<BuildAppResult, ToolError> {
         let params = decode(args, call.config())?;

@@ -39,6 +39,10 @@ pub(crate) fn four(
         ("to_y", to_y),
     ];
     let given = all_or_none(named).map_err(|missing| {
+        let at = named
+            .iter()
+            .find(|(_, v)| v.is_some())
+            .map_or("from_x", |(n, _)| n);
         ToolError::new(
             "MISSING_PARAMS",
             format!(
@@ -47,6 +51,7 @@ pub(crate) fn four(
             ),
         )
         .with_details(json!({ "missing": missing }))
+        .at(at)
     })?;
     let Some([fx, fy, tx, ty]) = given else {
         return Ok(None);

@@ -5,7 +5,10 @@
 //! `INVALID_PARAM` (unless the tool names a code for that field's type), a value outside a
 //! published enumeration or range is the tool's code for that field (`INVALID_WAIT_STATE`, …).
 //! Only then are they deserialised into the tool's parameter type. Explicit `null` means
-//! "not given" for every parameter (agents often send nulls for the defaults).
+//! "not given" for every parameter the tool has (agents often send nulls for the defaults); a
+//! parameter the tool does not have is refused even when it is `null`, since it is a typo or a
+//! misunderstanding either way. Values echoed in messages are clipped ([`clip`]): an argument of
+//! megabytes never comes back whole.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -54,28 +57,24 @@ pub fn check(
     let props = schema.get("properties").and_then(Value::as_object);
     let mut out = Map::new();
     for (name, value) in map {
-        if value.is_null() {
-            continue;
-        }
         let Some(prop) = props.and_then(|p| p.get(&name)) else {
             let known: Vec<&str> = props
                 .map(|p| p.keys().map(String::as_str).collect())
                 .unwrap_or_default();
-            let suggestion = known
-                .iter()
-                .map(|k| (strsim::jaro_winkler(k, &name), *k))
-                .filter(|(s, _)| *s > 0.8)
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, k)| k.to_string());
-            let mut msg = format!("unknown parameter `{name}`");
+            let suggestion = crate::suggest::closest(&name, known.iter().copied());
+            let shown = clip(&name);
+            let mut msg = format!("unknown parameter `{shown}`");
             if let Some(s) = &suggestion {
                 msg.push_str(&format!(" (did you mean `{s}`?)"));
             }
-            return Err(ToolError::invalid_param(&name, msg).with_details(json!({
+            return Err(ToolError::invalid_param(&shown, msg).with_details(json!({
                 "known_parameters": known,
                 "suggestion": suggestion,
             })));
         };
+        if value.is_null() {
+            continue;
+        }
         match accepts(&value, prop) {
             Accept::Ok => {}
             Accept::WrongType(expected) => {
@@ -89,11 +88,12 @@ pub fn check(
                 .with_details(json!({ "param": name, "expected": expected })));
             }
             Accept::NotAllowed(why) => {
+                let shown = clip(&value.to_string());
                 return Err(ToolError::new(
                     codes.value_code(&name),
-                    format!("parameter `{name}`: {value} is not allowed: {why}"),
+                    format!("parameter `{name}`: {shown} is not allowed: {why}"),
                 )
-                .with_details(json!({ "param": name, "value": value })));
+                .with_details(json!({ "param": name, "value": shown })));
             }
         }
         out.insert(name, value);
@@ -101,11 +101,23 @@ pub fn check(
     Ok(out)
 }
 
+/// The longest piece of an argument a message or `details` repeats (in characters).
+pub const ECHO_LIMIT: usize = 120;
+
+/// `text` as messages may echo it: whole when short, else its first [`ECHO_LIMIT`] characters
+/// and how long it really was (`…(10485760 bytes)`).
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(ECHO_LIMIT) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}…({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 /// Deserialises checked arguments into a tool's parameter type.
 pub fn deserialize<P: DeserializeOwned>(map: Map<String, Value>) -> Result<P, ToolError> {
     serde_json::from_value(Value::Object(map)).map_err(|e| {
         // Rare after `check` (e.g. an integer too large for its Rust type).
-        ToolError::invalid_param("arguments", format!("invalid arguments: {e}"))
+        ToolError::invalid_param("arguments", clip(&format!("invalid arguments: {e}")))
     })
 }
 

@@ -62,6 +62,7 @@ impl Tool for GetUiTree {
     const DESCRIPTION: &'static str = "Fetch the UI layout tree of the whole screen, or of one window validated by bundle_name / window_id.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
+    const SHORTHAND: Option<&'static str> = Some("bundle_name");
     type Params = Params;
     type Output = Output;
 

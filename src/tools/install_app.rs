@@ -26,6 +26,25 @@ pub struct Output {
     pub installed: bool,
 }
 
+/// The package path as given (device-free): required (`MISSING_HAP_PATH`), ending in `.hap`
+/// or `.app` (`INVALID_APP_PACKAGE`).
+fn package(p: &Params) -> Result<String, ToolError> {
+    let Some(given) = p.hap_path.clone().filter(|s| !s.trim().is_empty()) else {
+        return Err(ToolError::new("MISSING_HAP_PATH", "hap_path is required").at("hap_path"));
+    };
+    let lower = given.trim().to_lowercase();
+    if !(lower.ends_with(".hap") || lower.ends_with(".app")) {
+        let shown = crate::tools::decode::clip(&given);
+        return Err(ToolError::new(
+            "INVALID_APP_PACKAGE",
+            format!("{shown} is not a .hap or .app package"),
+        )
+        .with_details(json!({ "hap_path": shown }))
+        .at("hap_path"));
+    }
+    Ok(given)
+}
+
 impl Tool for InstallApp {
     const NAME: &'static str = "install_app";
     const TITLE: &'static str = "Install app";
@@ -39,21 +58,16 @@ impl Tool for InstallApp {
     };
     const HINTS: Hints = presets::IDEMPOTENT;
     const REQUIRED: &'static [&'static str] = &["hap_path"];
+    const SHORTHAND: Option<&'static str> = Some("hap_path");
     type Params = Params;
     type Output = Output;
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        package(p).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let Some(given) = p.hap_path.filter(|s| !s.trim().is_empty()) else {
-            return Err(ToolError::new("MISSING_HAP_PATH", "hap_path is required"));
-        };
-        let lower = given.trim().to_lowercase();
-        if !(lower.ends_with(".hap") || lower.ends_with(".app")) {
-            return Err(ToolError::new(
-                "INVALID_APP_PACKAGE",
-                format!("{given} is not a .hap or .app package"),
-            )
-            .with_details(json!({ "hap_path": given })));
-        }
+        let given = package(&p)?;
         let path = call.config().host_path(given.trim());
         if !path.is_file() {
             return Err(ToolError::new(

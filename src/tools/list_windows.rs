@@ -59,6 +59,7 @@ impl Tool for ListWindows {
     const DESCRIPTION: &'static str = "List the device's windows with z-order, bounds and which application window is in the foreground.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
+    const SHORTHAND: Option<&'static str> = Some("bundle_name");
     type Params = Params;
     type Output = Output;
 

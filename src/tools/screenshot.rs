@@ -1,9 +1,11 @@
 //! `screenshot`: the full screen or a region, written to a host file.
 //!
 //! Default file: `<screenshots dir>/screenshot_<device>_<UTC time>_<8 hex>.png` (the directory
-//! is created). The image format follows the file extension (`.png`, `.jpg`/`.jpeg`); the file
-//! must lie under an allowed host root (`PATH_NOT_ALLOWED`). A region needs all four bounds
-//! (`PARAM_CONFLICT` otherwise, or with `display_id`, which applies to full screenshots only).
+//! is created). The image format follows the file extension (`.png`, `.jpg`/`.jpeg`); a name
+//! without an extension gets `.png` (the result's `local_path` is the file written), any other
+//! extension is `INVALID_PARAM`. The file must lie under an allowed host root
+//! (`PATH_NOT_ALLOWED`). A region needs all four bounds (`PARAM_CONFLICT` otherwise, or with
+//! `display_id`, which applies to full screenshots only).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -55,6 +57,90 @@ fn shot_error(msg: String) -> ToolError {
     ToolError::new("SCREENSHOT_ERROR", msg)
 }
 
+/// The region, when all four bounds are given (device-free): `PARAM_CONFLICT` for some of
+/// them or for a region with `display_id`, `INVALID_PARAM` for an empty or negative one.
+fn region(p: &Params) -> Result<Option<Bounds>, ToolError> {
+    let parts = [
+        ("left", p.left),
+        ("top", p.top),
+        ("right", p.right),
+        ("bottom", p.bottom),
+    ];
+    let region = match all_or_none(parts) {
+        Ok(None) => None,
+        Ok(Some([left, top, right, bottom])) => {
+            let b = Bounds::new(left, top, right, bottom);
+            if b.left < 0 || b.top < 0 || b.is_empty() {
+                return Err(ToolError::invalid_param(
+                    "right",
+                    format!(
+                        "region {b} is empty or negative (need 0 <= left < right, 0 <= top < bottom)"
+                    ),
+                ));
+            }
+            Some(b)
+        }
+        Err(missing) => {
+            let given = parts
+                .iter()
+                .find(|(_, v)| v.is_some())
+                .map_or("left", |(n, _)| n);
+            return Err(ToolError::new(
+                "PARAM_CONFLICT",
+                format!(
+                    "a region needs left, top, right and bottom together; missing {}",
+                    missing.join(", ")
+                ),
+            )
+            .with_details(json!({ "missing": missing }))
+            .at(given));
+        }
+    };
+    if region.is_some() && p.display_id.is_some() {
+        return Err(ToolError::new(
+            "PARAM_CONFLICT",
+            "display_id applies to full screenshots only",
+        )
+        .at("display_id"));
+    }
+    Ok(region)
+}
+
+/// The `local_path` the call gives, if any (blank counts as not given).
+fn given_path(p: &Params) -> Option<&str> {
+    p.local_path
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// The file to write and its format (device-free): `.png`, `.jpg` or `.jpeg` (any case); a name
+/// without an extension gets `.png`; anything else is `INVALID_PARAM`.
+fn image_file(given: &str) -> Result<(String, ImageFormat), ToolError> {
+    let refuse = |why: &str| {
+        ToolError::invalid_param(
+            "local_path",
+            format!("{}: {why}", crate::tools::decode::clip(given)),
+        )
+    };
+    if given.ends_with(['/', '\\']) {
+        return Err(refuse(
+            "names a directory; give a file name such as shot.png",
+        ));
+    }
+    let ext = std::path::Path::new(given)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        None => Ok((format!("{given}.png"), ImageFormat::Png)),
+        Some("png") => Ok((given.to_string(), ImageFormat::Png)),
+        Some("jpg") | Some("jpeg") => Ok((given.to_string(), ImageFormat::Jpeg)),
+        Some(_) => Err(refuse(
+            "must end with .png, .jpg or .jpeg (or have no extension, for .png)",
+        )),
+    }
+}
+
 impl Tool for Screenshot {
     const NAME: &'static str = "screenshot";
     const TITLE: &'static str = "Screenshot";
@@ -62,54 +148,26 @@ impl Tool for Screenshot {
         "Take a full-screen or region screenshot and save it as a PNG or JPEG file on the host.";
     const POLICY: Policy = presets::READ_TO_HOST_FILE;
     const HINTS: Hints = presets::IDEMPOTENT;
+    const SHORTHAND: Option<&'static str> = Some("local_path");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("takeScreenshot", "")];
     type Params = Params;
     type Output = Output;
 
-    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let parts = [
-            ("left", p.left),
-            ("top", p.top),
-            ("right", p.right),
-            ("bottom", p.bottom),
-        ];
-        let region = match all_or_none(parts) {
-            Ok(None) => None,
-            Ok(Some([left, top, right, bottom])) => {
-                let b = Bounds::new(left, top, right, bottom);
-                if b.left < 0 || b.top < 0 || b.is_empty() {
-                    return Err(ToolError::invalid_param(
-                        "right",
-                        format!(
-                            "region {b} is empty or negative (need 0 <= left < right, 0 <= top < bottom)"
-                        ),
-                    ));
-                }
-                Some(b)
-            }
-            Err(missing) => {
-                return Err(ToolError::new(
-                    "PARAM_CONFLICT",
-                    format!(
-                        "a region needs left, top, right and bottom together; missing {}",
-                        missing.join(", ")
-                    ),
-                )
-                .with_details(json!({ "missing": missing })));
-            }
-        };
-        if region.is_some() && p.display_id.is_some() {
-            return Err(ToolError::new(
-                "PARAM_CONFLICT",
-                "display_id applies to full screenshots only",
-            ));
+    fn check(p: &Params) -> Result<(), ToolError> {
+        region(p)?;
+        if let Some(name) = given_path(p) {
+            image_file(name)?;
         }
-        let path = match p
-            .local_path
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
-            Some(given) => call.config().host_path(given),
+        Ok(())
+    }
+
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let region = region(&p)?;
+        let (path, format) = match given_path(&p) {
+            Some(given) => {
+                let (name, format) = image_file(given)?;
+                (call.config().host_path(&name), format)
+            }
             None => {
                 let serial: String = call
                     .device_id()?
@@ -118,23 +176,8 @@ impl Tool for Screenshot {
                     .collect();
                 let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
                 let tag = &uuid::Uuid::new_v4().simple().to_string()[..8];
-                call.config()
-                    .screenshots_dir
-                    .join(format!("screenshot_{serial}_{stamp}_{tag}.png"))
-            }
-        };
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        let format = match ext.as_deref() {
-            Some("png") => ImageFormat::Png,
-            Some("jpg") | Some("jpeg") => ImageFormat::Jpeg,
-            _ => {
-                return Err(ToolError::invalid_param(
-                    "local_path",
-                    format!("{} must end with .png, .jpg or .jpeg", path.display()),
-                ));
+                let name = format!("screenshot_{serial}_{stamp}_{tag}.png");
+                (call.config().screenshots_dir.join(name), ImageFormat::Png)
             }
         };
         if !call.config().may_write(&path) {

@@ -71,10 +71,14 @@ pub enum TargetMode {
     Search(SearchArgs),
 }
 
-/// Picks the mode: exactly one of coordinates, a handle, search criteria.
+/// Picks the mode: exactly one of coordinates, a handle, search criteria. Device-free (tools
+/// call it from [`crate::tools::Tool::check`] and again in `run`).
 /// `PARAM_CONFLICT` when several are given (scope/refinement parameters count as search mode
 /// except `bundle_name` next to a handle, which scopes its refresh), `MISSING_PARAMS` when none
-/// or half a coordinate pair is, `INVALID_ELEMENT_HANDLE` for a malformed handle.
+/// or half a coordinate pair is, `INVALID_PARAM` for a negative coordinate,
+/// `INVALID_ELEMENT_HANDLE` for a malformed handle, `INVALID_PARAM` (naming the text
+/// criterion) for a regular expression that does not compile. Each error names the parameter
+/// at fault: for a conflict, the first parameter of the mode given last.
 pub fn choose_mode(
     x: Option<i32>,
     y: Option<i32>,
@@ -83,14 +87,21 @@ pub fn choose_mode(
 ) -> Result<TargetMode, ToolError> {
     let coords = x.is_some() || y.is_some();
     let with_handle = handle.is_some();
-    let search_given = if with_handle {
-        search.has_criteria()
-            || search.match_mode.is_some()
-            || search.index.is_some()
-            || search.window_id.is_some()
-    } else {
-        search.any_given()
-    };
+    let text_param = search.text_param.unwrap_or("text");
+    let search_params: Vec<&str> = [
+        (text_param, search.text.is_some()),
+        ("element_type", search.element_type.is_some()),
+        ("element_id", search.element_id.is_some()),
+        // Next to a handle, bundle_name scopes the handle's refresh.
+        ("bundle_name", search.bundle_name.is_some() && !with_handle),
+        ("window_id", search.window_id.is_some()),
+        ("match_mode", search.match_mode.is_some()),
+        ("index", search.index.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(name, given)| given.then_some(name))
+    .collect();
+    let search_given = !search_params.is_empty();
     let modes = [coords, with_handle, search_given]
         .iter()
         .filter(|m| **m)
@@ -106,11 +117,20 @@ pub fn choose_mode(
         if search_given {
             given.push("search criteria");
         }
+        let at = if search_given {
+            search_params[0]
+        } else {
+            "element_handle"
+        };
         return Err(ToolError::new(
             "PARAM_CONFLICT",
             format!("give one target mode only, got {}", given.join(" and ")),
         )
-        .with_details(json!({ "modes": given })));
+        .with_details(json!({
+            "modes": given,
+            "suggestion": format!("keep one: coordinates (x, y), element_handle, or search criteria ({text_param}, element_type, element_id)"),
+        }))
+        .at(at));
     }
     if coords {
         return match (x, y) {
@@ -123,10 +143,15 @@ pub fn choose_mode(
                 }
                 Ok(TargetMode::Point(Point::new(x, y)))
             }
-            _ => Err(
-                ToolError::new("MISSING_PARAMS", "coordinate mode needs both x and y")
-                    .with_details(json!({ "missing": if x.is_none() { "x" } else { "y" } })),
-            ),
+            _ => {
+                let (given, missing) = if x.is_none() { ("y", "x") } else { ("x", "y") };
+                Err(ToolError::new(
+                    "MISSING_PARAMS",
+                    format!("coordinate mode needs both x and y; `{missing}` is missing"),
+                )
+                .with_details(json!({ "missing": missing }))
+                .at(given))
+            }
         };
     }
     if let Some(h) = handle {
@@ -135,19 +160,24 @@ pub fn choose_mode(
                 "INVALID_ELEMENT_HANDLE",
                 format!("element_handle must be the object find_elements returns ({{window_id, id, compid, type}}): {e}"),
             )
+            .at("element_handle")
         })?;
-        crate::ui::handle::validate(&h).map_err(|m| ToolError::new("INVALID_ELEMENT_HANDLE", m))?;
+        crate::ui::handle::validate(&h)
+            .map_err(|m| ToolError::new("INVALID_ELEMENT_HANDLE", m).at("element_handle"))?;
         if let (Some(b), Some(hint)) = (search.bundle_name, h.lookup_hint.as_mut()) {
             hint.bundle_name = Some(b);
         }
         return Ok(TargetMode::Handle(h));
     }
     if search.has_criteria() {
+        search.selector(text_param)?;
         return Ok(TargetMode::Search(search));
     }
     Err(ToolError::new(
         "MISSING_PARAMS",
-        "give a target: x and y, element_handle, or search criteria (text, element_type, element_id)",
+        format!(
+            "give a target: x and y, element_handle, or search criteria ({text_param}, element_type, element_id)"
+        ),
     ))
 }
 

@@ -73,8 +73,13 @@ impl Tool for WaitForStable {
     const DESCRIPTION: &'static str = "Wait until the UI tree stays unchanged for a quiet window (within a deadline) and report what changed since the call began.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
+    const SHORTHAND: Option<&'static str> = Some("bundle_name");
     type Params = Params;
     type Output = Output;
+
+    fn budget_ms(p: &Params, _config: &crate::tools::ToolConfig) -> Option<u64> {
+        Some(p.timeout_ms)
+    }
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let started = call.started();

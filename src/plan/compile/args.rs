@@ -8,33 +8,23 @@ use super::Compiler;
 use crate::flow::Diagnostic;
 use crate::flow::ast::{self, Condition, Str};
 use crate::flow::source::{SourceFile, Span};
-use crate::flow::suggest::did_you_mean;
 use crate::flow::template;
 use crate::flow::yaml::{Key, Node, Value as Y};
 use crate::plan::model::*;
 use crate::plan::schema_check::{SchemaCheck, generic};
 use crate::plan::scope::Scope;
+use crate::suggest::did_you_mean;
 
-/// Tool names of other tools users reach for, with ours.
-const FOREIGN_NAMES: &[(&str, &str)] = &[
-    ("tapOn", "`click`"),
-    ("tap", "`click`"),
-    ("doubleTapOn", "`click` with `count: 2`"),
-    ("longPressOn", "`long_press`"),
-    ("inputText", "`input_text`"),
-    ("type", "`input_text`"),
-    ("pressKey", "`press_key`"),
-    ("back", "`press_key: Back`"),
-    (
-        "launchApp",
-        "`run_app` (or `clean_state: true` on the flow)",
-    ),
-    ("takeScreenshot", "`screenshot`"),
-    ("assertVisible", "`assert_visible`"),
-    ("assertNotVisible", "`assert_not_visible`"),
-    ("extendedWaitUntil", "`wait_for_element`"),
-    ("runFlow", "`run_flow`"),
-    ("scroll", "`swipe`"),
+/// Other runners' names for the flow's own control steps (each tool declares its own names,
+/// `Tool::KNOWN_AS`).
+/// The tool behind `assert_visible`, `assert_not_visible` and element conditions: the flow
+/// format defines them as waits (`state: found` / `gone`).
+pub(crate) const ASSERT_TOOL: &str = "wait_for_element";
+
+const FOREIGN_CONTROL_STEPS: &[(&str, &str)] = &[
+    ("assertVisible", "assert_visible"),
+    ("assertNotVisible", "assert_not_visible"),
+    ("runFlow", "run_flow"),
 ];
 
 impl Compiler<'_> {
@@ -42,8 +32,13 @@ impl Compiler<'_> {
         let n = name.value.as_str();
         let help = if matches!(n, "sleep" | "wait" | "delay" | "pause") {
             Some("tapflow has no fixed sleep: wait for what you need with `wait_for_element` or `assert_visible` (with `timeout_ms`), or add `retries: {count: 2, delay: 1s}` to a step".to_string())
-        } else if let Some((_, ours)) = FOREIGN_NAMES.iter().find(|(f, _)| *f == n) {
-            Some(format!("tapflow calls this {ours}"))
+        } else if let Some((tool, note)) = self.catalog.known_as(n) {
+            Some(match note {
+                "" => format!("tapflow calls this `{tool}`"),
+                note => format!("tapflow calls this `{tool}` {note}"),
+            })
+        } else if let Some((_, ours)) = FOREIGN_CONTROL_STEPS.iter().find(|(f, _)| *f == n) {
+            Some(format!("tapflow calls this `{ours}`"))
         } else {
             let mut names = self.catalog.tool_names();
             names.extend(ast::CONTROL_STEPS.iter().copied());
@@ -160,6 +155,17 @@ impl Compiler<'_> {
                         "remove it; choose devices with `tapflow run --device` or `tapflow.toml`",
                     ),
                 );
+            } else if let Some(help) = self.step_option_inside(tool, schema, &k.name) {
+                self.push(
+                    Diagnostic::error(
+                        src,
+                        k.span,
+                        "step-option-in-params",
+                        format!("`{}` is not a parameter of `{tool}`", k.name),
+                        "a step option, not a parameter",
+                    )
+                    .with_help(help),
+                );
             } else if let Some((_, why)) = forbidden.iter().find(|(p, _)| *p == k.name) {
                 self.push(
                     Diagnostic::error(
@@ -221,6 +227,28 @@ impl Compiler<'_> {
         ok.then_some(merged)
     }
 
+    /// When `key`, written among `tool`'s parameters, is a step option (or `name`, which other
+    /// runners use for what tapflow calls `label`), the help that says where it belongs.
+    fn step_option_inside(&self, tool: &str, schema: &Value, key: &str) -> Option<String> {
+        let is_param = schema.get("properties").and_then(|p| p.get(key)).is_some();
+        if is_param {
+            return None;
+        }
+        let option = match key {
+            "name" | "title" | "description" => "label",
+            k if ast::STEP_OPTIONS.contains(&k) => k,
+            _ => return None,
+        };
+        let renamed = if option == key {
+            String::new()
+        } else {
+            format!(" (tapflow calls it `{option}`)")
+        };
+        Some(format!(
+            "`{option}`{renamed} is a step option: it sits beside the tool, not inside its parameters; write `- {tool}: …` and, on the next line, `  {option}: …`"
+        ))
+    }
+
     pub(super) fn assert_step(
         &mut self,
         src: &SourceFile,
@@ -229,12 +257,12 @@ impl Compiler<'_> {
         args: &Node,
         scope: &Scope,
     ) -> Option<Value> {
-        let Some(schema) = self.catalog.input_schema("wait_for_element") else {
+        let Some(schema) = self.catalog.input_schema(ASSERT_TOOL) else {
             self.push(Diagnostic::error(
                 src,
                 at,
                 "unknown-step",
-                "assertions need the `wait_for_element` tool, which this catalog lacks",
+                format!("assertions need the `{ASSERT_TOOL}` tool, which this catalog lacks"),
                 "unavailable",
             ));
             return None;
@@ -242,7 +270,7 @@ impl Compiler<'_> {
         let entries = self.selector_entries(src, args)?;
         let mut v = self.check_args(
             src,
-            "wait_for_element",
+            ASSERT_TOOL,
             at,
             &entries,
             schema,
@@ -267,13 +295,20 @@ impl Compiler<'_> {
                 self.push(Diagnostic::error(src, node.span, "wrong-type", format!("an element must be its text or a mapping such as `{{element_id: banner}}`, found {}", node.type_name()), "expected text or a mapping"));
                 None
             }
-            _ => Some(vec![(
-                Key {
-                    name: "text".into(),
-                    span: node.span,
-                },
-                node.clone(),
-            )]),
+            _ => {
+                // A bare value is what the waiting tool's own shorthand fills.
+                let Some(param) = self.catalog.scalar_shorthand(ASSERT_TOOL) else {
+                    self.push(Diagnostic::error(src, node.span, "wrong-type", format!("`{ASSERT_TOOL}` has no shorthand; give the element as a mapping such as `{{element_id: banner}}`"), "expected a mapping"));
+                    return None;
+                };
+                Some(vec![(
+                    Key {
+                        name: param.to_string(),
+                        span: node.span,
+                    },
+                    node.clone(),
+                )])
+            }
         }
     }
 
@@ -293,10 +328,10 @@ impl Compiler<'_> {
             (&c.not_visible, &mut out.not_visible, "gone"),
         ] {
             let Some(node) = node else { continue };
-            let schema = match self.catalog.input_schema("wait_for_element") {
+            let schema = match self.catalog.input_schema(ASSERT_TOOL) {
                 Some(s) => s,
                 None => {
-                    self.push(Diagnostic::error(src, node.span, "unknown-step", "element conditions need the `wait_for_element` tool, which this catalog lacks", "unavailable"));
+                    self.push(Diagnostic::error(src, node.span, "unknown-step", format!("element conditions need the `{ASSERT_TOOL}` tool, which this catalog lacks"), "unavailable"));
                     ok = false;
                     continue;
                 }
@@ -307,7 +342,7 @@ impl Compiler<'_> {
             };
             match self.check_args(
                 src,
-                "wait_for_element",
+                ASSERT_TOOL,
                 node.span,
                 &entries,
                 schema,

@@ -58,6 +58,9 @@ impl Default for PlanOptions {
 
 /// Largest accepted retry count (per step and per retry block).
 pub const MAX_RETRIES: u64 = 10;
+/// Most passes of a `repeat` block (its `times`, and the cap of a `while` loop); the runner
+/// stops there.
+pub const MAX_REPEAT: u64 = 10_000;
 /// Extra time a step's deadline gets over its tool's own wait budget (`timeout_ms`, …).
 pub const DEADLINE_MARGIN_MS: u64 = 5_000;
 /// Deepest accepted nesting of blocks and sub-flows.
@@ -353,9 +356,9 @@ impl<'a> Compiler<'a> {
             }
             StepKind::Assert { visible, args } => {
                 let args = self.assert_step(src, step.span, *visible, args, scope)?;
-                tool_for_result = Some("wait_for_element".into());
+                tool_for_result = Some(args::ASSERT_TOOL.into());
                 Action::Tool {
-                    tool: "wait_for_element".into(),
+                    tool: args::ASSERT_TOOL.into(),
                     args,
                 }
             }
@@ -369,11 +372,34 @@ impl<'a> Compiler<'a> {
             } => {
                 let times = times.as_ref().map(|t| {
                     self.check_node_vars(src, t, scope);
+                    let too_many = |this: &mut Self, n: u64| {
+                        this.push(
+                            Diagnostic::error(
+                                src,
+                                t.span,
+                                "out-of-range",
+                                format!("`repeat` runs at most {MAX_REPEAT} times, found {n}"),
+                                "too many",
+                            )
+                            .with_help("a loop that long is waiting for something: use `while` with a condition, or wait_for_element"),
+                        );
+                    };
+                    if let Y::Int(n) = t.value
+                        && n > 0
+                        && n as u64 > MAX_REPEAT
+                    {
+                        too_many(self, n as u64);
+                    }
                     match &t.value {
                         Y::Str(s) => {
                             let v = self.subst(scope, s);
                             match v.trim().parse::<u64>() {
-                                Ok(n) => Value::from(n),
+                                Ok(n) => {
+                                    if n > MAX_REPEAT {
+                                        too_many(self, n);
+                                    }
+                                    Value::from(n)
+                                }
                                 Err(_) => {
                                     // Known now and not a count: say so before the run.
                                     if !template::has_refs(&v) && !scope.lenient {
@@ -458,8 +484,8 @@ impl<'a> Compiler<'a> {
             }
         }
         let expect = self.expectations(src, o, tool_for_result.as_deref(), scope);
-        let deadline_ms = if let Action::Tool { args, .. } = &action {
-            Some(self.deadline(ctx, step, args))
+        let deadline_ms = if let Action::Tool { tool, args } = &action {
+            Some(self.deadline(ctx, step, tool, args))
         } else {
             o.deadline.map(|d| d.ms)
         };
@@ -503,12 +529,9 @@ impl<'a> Compiler<'a> {
     }
 
     /// The deadline of one attempt of a tool step: explicit, or the default raised to cover
-    /// the tool's own wait budget.
-    fn deadline(&mut self, ctx: &Ctx, step: &Step, args: &Value) -> u64 {
-        let budget = ["timeout_ms", "realtime_wait_ms"]
-            .iter()
-            .filter_map(|p| args.get(*p).and_then(Value::as_u64))
-            .max();
+    /// the tool's own time budget (from its own timeout parameters and settings).
+    fn deadline(&mut self, ctx: &Ctx, step: &Step, tool: &str, args: &Value) -> u64 {
+        let budget = self.catalog.budget_ms(tool, args);
         match (step.options.deadline, budget) {
             (Some(d), Some(b)) if d.ms < b => {
                 self.push(Diagnostic::warning(ctx.src, d.span, "deadline-too-short", format!("the step deadline ({} ms) is shorter than the tool's own wait ({b} ms)", d.ms), "the step will be cut short")

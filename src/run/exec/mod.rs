@@ -35,7 +35,7 @@ pub mod codes {
 }
 
 /// Most passes of a `repeat` with only a `while` (the flow's deadline bounds it as well).
-pub const MAX_REPEAT: u64 = 10_000;
+pub const MAX_REPEAT: u64 = crate::plan::MAX_REPEAT;
 
 pub fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)

@@ -184,45 +184,26 @@ impl Tool for InputText {
         value: &[],
         wrong_type: &[("element_handle", "INVALID_ELEMENT_HANDLE")],
     };
+    const SHORTHAND: Option<&'static str> = Some("text");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("inputText", ""), ("type", "")];
     type Params = Params;
     type Output = Output;
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        checked(p).map(drop)
+    }
+
+    fn budget_ms(_p: &Params, config: &crate::tools::ToolConfig) -> Option<u64> {
+        // Focus, then verification, each against its own deadline.
+        Some(config.input_focus_timeout_ms + config.input_verify_timeout_ms)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let Some(text) = p.text else {
-            return Err(ToolError::new(
-                "MISSING_TEXT",
-                "text is required (an empty string clears the field in replace mode)",
-            ));
-        };
-        let mode = p.mode.unwrap_or_default();
-        if text.is_empty() && mode == InputMode::Append {
-            return Err(ToolError::new(
-                "MISSING_TEXT",
-                "empty text is only allowed in replace mode (it clears the field); append needs text",
-            )
-            .with_details(json!({ "mode": "append" })));
-        }
-        let search = SearchArgs {
-            text_param: Some("element_text"),
-            text: p.element_text,
-            element_type: p.element_type,
-            element_id: p.element_id,
-            bundle_name: p.bundle_name,
-            ..SearchArgs::default()
-        };
-        let target = choose_mode(p.x, p.y, p.element_handle, search)?;
+        let (text, mode, target) = checked(&p)?;
         let strategy = Strategy::for_text(&text);
         let mut out = Output::new(&text, mode, strategy);
         let outcome = match &target {
-            TargetMode::Point(at) => {
-                if text.is_empty() {
-                    return Err(ToolError::new(
-                        "MISSING_TEXT",
-                        "coordinate mode cannot select or read the field, so it cannot clear it: give text, or target the field by element_handle or search criteria",
-                    ));
-                }
-                at_point(call, *at, &text, &mut out)
-            }
+            TargetMode::Point(at) => at_point(call, *at, &text, &mut out),
             _ => into_field(call, &target, &text, mode, strategy, &mut out),
         };
         out.elapsed_ms = call.started().elapsed().as_millis() as u64;
@@ -231,6 +212,50 @@ impl Tool for InputText {
             Err(e) => Err(with_partial(e, &out)),
         }
     }
+}
+
+/// The device-free rules: text given (empty only where it can clear the field; no NUL), one
+/// target mode. Returns the text, the mode and the target.
+fn checked(p: &Params) -> Result<(String, InputMode, TargetMode), ToolError> {
+    let Some(text) = p.text.clone() else {
+        return Err(ToolError::new(
+            "MISSING_TEXT",
+            "text is required (an empty string clears the field in replace mode)",
+        )
+        .at("text"));
+    };
+    if text.contains('\0') {
+        return Err(ToolError::invalid_param(
+            "text",
+            "text contains a NUL character, which no device command can carry",
+        ));
+    }
+    let mode = p.mode.unwrap_or_default();
+    if text.is_empty() && mode == InputMode::Append {
+        return Err(ToolError::new(
+            "MISSING_TEXT",
+            "empty text is only allowed in replace mode (it clears the field); append needs text",
+        )
+        .with_details(json!({ "mode": "append" }))
+        .at("text"));
+    }
+    let search = SearchArgs {
+        text_param: Some("element_text"),
+        text: p.element_text.clone(),
+        element_type: p.element_type.clone(),
+        element_id: p.element_id.clone(),
+        bundle_name: p.bundle_name.clone(),
+        ..SearchArgs::default()
+    };
+    let target = choose_mode(p.x, p.y, p.element_handle.clone(), search)?;
+    if text.is_empty() && matches!(target, TargetMode::Point(_)) {
+        return Err(ToolError::new(
+            "MISSING_TEXT",
+            "coordinate mode cannot select or read the field, so it cannot clear it: give text, or target the field by element_handle or search criteria",
+        )
+        .at("text"));
+    }
+    Ok((text, mode, target))
 }
 
 /// The error with the partial result merged under its own details (its own keys win).
