@@ -108,9 +108,7 @@ fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
         }
         Some(s) => s.to_string(),
     };
-    serde_json::from_str(&text).map_err(|e| {
-        ToolError::invalid_param("arguments", format!("arguments are not valid JSON: {e}"))
-    })
+    crate::tools::decode::parse_arguments(&text)
 }
 
 /// The device provider for CLI calls: the hdc backend over the `hdc` executable (`--hdc PATH`

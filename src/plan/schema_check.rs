@@ -64,6 +64,19 @@ impl<'a> SchemaCheck<'a> {
             .push(Diagnostic::error(self.src, span, code, msg, label).with_help_opt(help));
     }
 
+    /// A tool's parameters: like [`SchemaCheck::object`], except that a required parameter
+    /// left out is not reported here: the tool reports its absence with its own code (its
+    /// device-free rules run next).
+    pub fn params(
+        &mut self,
+        entries: &[(crate::flow::yaml::Key, Node)],
+        schema: &'a Value,
+        owner: &str,
+        owner_span: Span,
+    ) -> Value {
+        self.object_with(entries, schema, owner, owner_span, false)
+    }
+
     /// Checks a mapping of parameters against an object schema. `owner` names it in messages
     /// (e.g. "`click`"); `owner_span` is underlined for missing parameters.
     pub fn object(
@@ -72,6 +85,17 @@ impl<'a> SchemaCheck<'a> {
         schema: &'a Value,
         owner: &str,
         owner_span: Span,
+    ) -> Value {
+        self.object_with(entries, schema, owner, owner_span, true)
+    }
+
+    fn object_with(
+        &mut self,
+        entries: &[(crate::flow::yaml::Key, Node)],
+        schema: &'a Value,
+        owner: &str,
+        owner_span: Span,
+        required: bool,
     ) -> Value {
         let schema = self.resolve(schema);
         let props = schema
@@ -106,7 +130,11 @@ impl<'a> SchemaCheck<'a> {
                 }
             }
         }
-        if let Some(required) = schema.get("required").and_then(Value::as_array) {
+        if let Some(required) = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .filter(|_| required)
+        {
             for r in required.iter().filter_map(Value::as_str) {
                 if !out.contains_key(r) && !entries.iter().any(|(k, _)| k.name == r) {
                     let example = example_for(props.get(r).map(|p| self.resolve(p)));

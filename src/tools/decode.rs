@@ -113,6 +113,101 @@ pub fn clip(text: &str) -> String {
     }
 }
 
+/// Parses call arguments from JSON text (`tapflow tool`), refusing what `serde_json::Value`
+/// would silently accept: a key given twice in one object (the last would win, at any depth)
+/// is `INVALID_PARAM` naming the key.
+pub fn parse_arguments(text: &str) -> Result<Value, ToolError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde::de::DeserializeSeed::deserialize(Strict, &mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| {
+            let msg = e.to_string();
+            match msg.strip_prefix(DUPLICATE) {
+                Some(rest) => {
+                    let key = rest.split(" at line ").next().unwrap_or(rest);
+                    ToolError::invalid_param(
+                        key,
+                        format!("parameter `{key}` is given twice; give each parameter once"),
+                    )
+                }
+                None => ToolError::invalid_param(
+                    "arguments",
+                    format!("arguments are not valid JSON: {}", clip(&msg)),
+                ),
+            }
+        })?;
+    Ok(value)
+}
+
+const DUPLICATE: &str = "duplicate key: ";
+
+/// Builds a `Value` like serde_json does, but fails on a repeated object key.
+struct Strict;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Strict {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strict {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(Strict)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(Strict)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Strict)?;
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "{DUPLICATE}{}",
+                    clip(&key)
+                )));
+            }
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
 /// Deserialises checked arguments into a tool's parameter type.
 pub fn deserialize<P: DeserializeOwned>(map: Map<String, Value>) -> Result<P, ToolError> {
     serde_json::from_value(Value::Object(map)).map_err(|e| {
@@ -347,6 +442,52 @@ mod tests {
         assert_eq!(e.code, "INVALID_PARAM");
         assert_eq!(e.details["param"], "stat");
         assert_eq!(e.details["suggestion"], "state");
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_at_any_depth() {
+        let e = parse_arguments(r#"{"text":"a","text":"b"}"#).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.param()),
+            ("INVALID_PARAM", Some("text"))
+        );
+        let e = parse_arguments(r#"{"element_handle":{"id":"1","id":"2"}}"#).unwrap_err();
+        assert_eq!(e.param(), Some("id"));
+        assert_eq!(
+            parse_arguments(r#"{"a":[1,{"b":null}],"c":1.5,"d":18446744073709551615}"#).unwrap(),
+            json!({"a":[1,{"b":null}],"c":1.5,"d":18446744073709551615u64})
+        );
+        assert!(parse_arguments("{} x").is_err());
+        assert!(
+            parse_arguments("{")
+                .unwrap_err()
+                .message
+                .contains("not valid JSON")
+        );
+    }
+
+    #[test]
+    fn unknown_parameters_are_refused_even_when_null() {
+        let e = check(json!({"stat": null}), &schema(), &CODES).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.param()),
+            ("INVALID_PARAM", Some("stat"))
+        );
+    }
+
+    #[test]
+    fn echoed_values_are_clipped() {
+        let huge = "x".repeat(10 * 1024 * 1024);
+        let e = check(json!({"state": huge}), &schema(), &CODES).unwrap_err();
+        assert!(e.message.len() < 400, "{}", e.message.len());
+        assert!(
+            e.message.contains("(10485762 bytes)"),
+            "{}",
+            &e.message[..200]
+        );
+        assert!(e.details.to_string().len() < 400);
+        let e = check(json!({ huge.clone(): 1 }), &schema(), &CODES).unwrap_err();
+        assert!(e.message.len() < 400 && e.details.to_string().len() < 1000);
     }
 
     #[test]

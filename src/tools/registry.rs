@@ -274,7 +274,8 @@ impl Engine {
         let started = Instant::now();
         let Some(def) = self.tools.get(tool) else {
             let err = unknown_tool(self, tool);
-            return Envelope::new(tool, Err(err), started.elapsed().as_millis() as u64);
+            let shown = decode::clip(tool);
+            return Envelope::new(&shown, Err(err), started.elapsed().as_millis() as u64);
         };
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| run_def(def, args, ctx, started)))

@@ -140,7 +140,7 @@ impl Compiler<'_> {
         forbidden: &[(&str, &str)],
     ) -> Option<Value> {
         let run_level = self.catalog.run_level_params();
-        let mut kept = Vec::new();
+        let mut kept: Vec<(Key, Node)> = Vec::new();
         for (k, v) in entries {
             if run_level.contains(&k.name.as_str()) {
                 self.push(
@@ -182,9 +182,19 @@ impl Compiler<'_> {
                 kept.push((k.clone(), v.clone()));
             }
         }
+        // A parameter written as YAML null is not given (as in a bare tool call); the tool's
+        // rules then judge its absence. Remember how it was written, for the hint below.
+        let mut nulls: Vec<(String, String)> = Vec::new();
+        kept.retain(|(k, v)| {
+            if v.value != Y::Null {
+                return true;
+            }
+            nulls.push((k.name.clone(), src.slice(v.span).trim().to_string()));
+            false
+        });
         let subst = |s: &str| self.subst(scope, s);
         let mut check = SchemaCheck::new(src, schema, &subst);
-        let value = check.object(&kept, schema, &format!("`{tool}`"), at);
+        let value = check.params(&kept, schema, &format!("`{tool}`"), at);
         let failed = !check.diags.is_empty();
         self.diags.extend(check.diags);
         if failed {
@@ -204,15 +214,27 @@ impl Compiler<'_> {
         let issues = self.catalog.check_static(tool, &merged);
         let ok = issues.is_empty();
         for issue in issues {
-            let span = issue
+            let written = issue
                 .param
                 .as_deref()
-                .and_then(|p| entries.iter().find(|(k, _)| k.name == p))
-                .map_or(at, |(_, v)| v.span);
+                .and_then(|p| entries.iter().find(|(k, _)| k.name == p));
+            let span = written.map_or(at, |(_, v)| v.span);
             let label = issue
                 .param
                 .as_deref()
                 .map_or_else(|| format!("`{tool}`"), |p| format!("`{p}`"));
+            let mut help = issue.suggestion;
+            if let Some(p) = issue.param.as_deref() {
+                if let Some((_, raw)) = nulls.iter().find(|(n, _)| n == p) {
+                    help = Some(if raw.is_empty() || raw == "~" {
+                        format!("`{p}` has no value: give it one, or remove it")
+                    } else {
+                        format!("`{raw}` is YAML's null; quote it (\"{raw}\") for the text")
+                    });
+                } else if written.is_none() && help.is_none() {
+                    help = Some(format!("add `{p}: …`"));
+                }
+            }
             self.push(
                 Diagnostic::error(
                     src,
@@ -221,7 +243,7 @@ impl Compiler<'_> {
                     format!("{tool}: {}", issue.message),
                     format!("{label} ({})", issue.code),
                 )
-                .with_help_opt(issue.suggestion),
+                .with_help_opt(help),
             );
         }
         ok.then_some(merged)
