@@ -49,6 +49,10 @@ pub trait ToolCatalog {
     fn defaults(&self, tool: &str) -> Value;
     /// The parameter a scalar shorthand fills (`click: Login` → `text`), if the tool has one.
     fn scalar_shorthand(&self, tool: &str) -> Option<&str>;
+    /// What the tool does, in one or two sentences (for the flow schema and docs).
+    fn description(&self, _tool: &str) -> Option<&str> {
+        None
+    }
     /// The tool another test runner's step name stands for (`tapOn` → `click`), with a note on
     /// how to write it here (may be empty).
     fn known_as(&self, _name: &str) -> Option<(&str, &str)> {

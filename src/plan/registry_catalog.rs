@@ -125,6 +125,10 @@ impl ToolCatalog for RegistryCatalog {
         self.engine.get(tool).and_then(|t| t.shorthand)
     }
 
+    fn description(&self, tool: &str) -> Option<&str> {
+        self.engine.get(tool).map(|t| t.description)
+    }
+
     fn known_as(&self, name: &str) -> Option<(&str, &str)> {
         self.engine.tools().find_map(|t| {
             t.known_as

@@ -6,6 +6,7 @@ mod options;
 use crate::flow::ast::*;
 use crate::flow::diag::Diagnostic;
 use crate::flow::duration;
+use crate::flow::format::{ENV_SETTINGS_KEYS, REPEAT_KEYS, RETRY_KEYS, RUN_FLOW_KEYS};
 use crate::flow::source::{SourceFile, Span};
 use crate::flow::suggest::{self, did_you_mean};
 use crate::flow::yaml::{self, Key, Node, Value};
@@ -296,9 +297,14 @@ impl Parser<'_> {
                                 "unknown-key",
                                 format!("unknown variable setting `{other}`"),
                                 "not a variable setting",
-                                did_you_mean(other, ["default", "secret"]).or_else(|| {
-                                    Some("a variable may set `default` and `secret`".into())
-                                }),
+                                did_you_mean(other, ENV_SETTINGS_KEYS.iter().copied()).or_else(
+                                    || {
+                                        Some(format!(
+                                            "a variable may set: {}",
+                                            ENV_SETTINGS_KEYS.join(", ")
+                                        ))
+                                    },
+                                ),
                             ),
                         }
                     }
@@ -528,7 +534,7 @@ impl Parser<'_> {
                 "file" => file = self.string(v, "`file`"),
                 "steps" => inline = Some((self.steps(v, "`steps`"), k.span)),
                 "env" => env = self.run_flow_env(v),
-                _ => self.unknown_control_key("run_flow", k, &["file", "steps", "env"]),
+                _ => self.unknown_control_key("run_flow", k, &RUN_FLOW_KEYS),
             }
         }
         let target = match (file, inline) {
@@ -590,7 +596,7 @@ impl Parser<'_> {
                 },
                 "while" => while_ = self.condition(v),
                 "steps" => steps = Some(self.steps(v, "`steps`")),
-                _ => self.unknown_control_key("repeat", k, &["times", "while", "steps"]),
+                _ => self.unknown_control_key("repeat", k, &REPEAT_KEYS),
             }
         }
         if times.is_none() && while_.is_none() {
@@ -628,7 +634,7 @@ impl Parser<'_> {
                 "times" => times = self.count(v, "`times`"),
                 "delay" => delay = self.duration(v, "`delay`"),
                 "steps" => steps = Some(self.steps(v, "`steps`")),
-                _ => self.unknown_control_key("retry", k, &["times", "delay", "steps"]),
+                _ => self.unknown_control_key("retry", k, &RETRY_KEYS),
             }
         }
         let Some(steps) = steps else {

@@ -58,7 +58,11 @@ impl Parser<'_> {
                             }
                         }
                         "delay" => r.delay = self.duration(v, "`retries.delay`"),
-                        _ => self.unknown_control_key("retries", k, &["count", "delay"]),
+                        _ => self.unknown_control_key(
+                            "retries",
+                            k,
+                            &crate::flow::format::RETRIES_KEYS,
+                        ),
                     }
                 }
                 if !has_count {

@@ -13,6 +13,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 mod args;
+pub(crate) use args::ASSERT_TOOL;
 mod subflow;
 mod vars;
 
@@ -56,11 +57,9 @@ impl Default for PlanOptions {
     }
 }
 
-/// Largest accepted retry count (per step and per retry block).
-pub const MAX_RETRIES: u64 = 10;
-/// Most passes of a `repeat` block (its `times`, and the cap of a `while` loop); the runner
-/// stops there.
-pub const MAX_REPEAT: u64 = 10_000;
+/// The format's limits (`flow::format`): retries per step and per retry block, passes of a
+/// `repeat` block (the runner stops there too).
+pub use crate::flow::format::{MAX_REPEAT, MAX_RETRIES};
 /// Extra time a step's deadline gets over its tool's own wait budget (`timeout_ms`, …).
 pub const DEADLINE_MARGIN_MS: u64 = 5_000;
 /// Deepest accepted nesting of blocks and sub-flows.
