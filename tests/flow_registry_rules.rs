@@ -1,7 +1,10 @@
 //! "validate accepts, run rejects" (issue 11): every call a tool refuses before it needs a
 //! device is refused by the shipped `tapflow validate` too, with the tool's own code, at the
-//! parameter's line:col, because both run the tool's own rules (`Engine::check`). The run side
-//! is `Engine::call` on a provider that records whether a device was ever asked for.
+//! parameter's line:col, because both run the tool's own rules (`Engine::check`). The validate
+//! side is what `tapflow validate --format json` computes (the CLI's own catalog,
+//! `cli::flow_cmd::catalog()`, and `plan::compile`; `tests/flow_golden.rs` covers the printing);
+//! the run side is `Engine::call` on a provider that records whether a device was ever asked
+//! for.
 //!
 //! Also the other validate/run agreements of issues 9 and 11: step deadlines from the tools' own
 //! timeouts, a step option written among a tool's parameters, `repeat` beyond the runner's cap,
@@ -11,10 +14,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 use tapflow::device::{Device, DeviceError, Target};
-use tapflow::flow::SourceFile;
+use tapflow::flow::{DiagnosticReport, SourceFile};
 use tapflow::plan::{MapLoader, PlanOptions, RegistryCatalog, compile};
 use tapflow::tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
 
@@ -50,23 +52,17 @@ fn run(tool: &str, args: Value) -> (Option<String>, bool) {
     (env.error_code().map(str::to_string), touched)
 }
 
-/// `tapflow validate --format json` on one flow file: its diagnostics.
+/// What `tapflow validate --format json` reports for one flow file: its diagnostics.
 fn validate(yaml: &str) -> Vec<Value> {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("case.yaml"), yaml).unwrap();
-    let out = Command::cargo_bin("tapflow")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["validate", "--format", "json", "case.yaml"])
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "validate printed no JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
+    let catalog = tapflow::cli::flow_cmd::catalog();
+    let c = compile(
+        &[SourceFile::new("case.yaml", yaml)],
+        &[],
+        catalog.as_ref(),
+        &MapLoader::new(),
+        &PlanOptions::default(),
+    );
+    let report = serde_json::to_value(DiagnosticReport::new(&c.diagnostics)).unwrap();
     report["diagnostics"]
         .as_array()
         .cloned()
@@ -301,24 +297,6 @@ fn a_steps_default_deadline_covers_the_tools_own_timeouts() {
         40_000 + margin
     );
     assert_eq!(deadline("click: OK"), default);
-    // The plan's JSON carries it, as `tapflow plan` prints it.
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("b.yaml"),
-        "steps:\n  - build_app: {project_path: .}\n",
-    )
-    .unwrap();
-    let out = Command::cargo_bin("tapflow")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["plan", "--format", "json", "b.yaml"])
-        .output()
-        .unwrap();
-    let plan: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        plan["flows"][0]["steps"][0]["deadline_ms"],
-        json!(600_000 + margin)
-    );
 }
 
 #[test]
