@@ -48,11 +48,7 @@ pub fn list(args: ToolsArgs) -> i32 {
         return exit::SUCCESS;
     }
     if args.json {
-        let entries = Value::Array(engine.mcp_tools());
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&entries).unwrap_or_default()
-        );
+        println!("{}", tools_json(&engine));
         return exit::SUCCESS;
     }
     let width = engine.tools().map(|t| t.name.len()).max().unwrap_or(0);
@@ -67,6 +63,11 @@ pub fn list(args: ToolsArgs) -> i32 {
         println!("{:width$}  {:9}  {}{approval}", t.name, risk, t.description);
     }
     exit::SUCCESS
+}
+
+/// What `tapflow tools --json` prints for `engine`: the MCP `tools/list` entries.
+pub fn tools_json(engine: &Engine) -> String {
+    serde_json::to_string_pretty(&Value::Array(engine.mcp_tools())).unwrap_or_default()
 }
 
 /// `tapflow tool NAME JSON`.

@@ -19,7 +19,7 @@ use crate::suggest::did_you_mean;
 /// `Tool::KNOWN_AS`).
 /// The tool behind `assert_visible`, `assert_not_visible` and element conditions: the flow
 /// format defines them as waits (`state: found` / `gone`).
-pub(crate) const ASSERT_TOOL: &str = "wait_for_element";
+pub const ASSERT_TOOL: &str = "wait_for_element";
 
 const FOREIGN_CONTROL_STEPS: &[(&str, &str)] = &[
     ("assertVisible", "assert_visible"),

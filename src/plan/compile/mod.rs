@@ -13,7 +13,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 mod args;
-pub(crate) use args::ASSERT_TOOL;
+pub use args::ASSERT_TOOL;
 mod subflow;
 mod vars;
 

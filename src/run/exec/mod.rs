@@ -278,24 +278,18 @@ fn not_run(step: &PlanStep, why: &str) -> StepResult {
     }
 }
 
-/// A short human title: the label, else the tool and its main argument.
-fn title(step: &PlanStep, masker: &Masker) -> String {
+/// A short human title: the label, else the tool and its main argument (the parameter its
+/// flow shorthand fills, as the tool declares it).
+fn title(step: &PlanStep, masker: &Masker, engine: &crate::tools::Engine) -> String {
     if let Some(l) = &step.label {
         return masker.text(l);
     }
     match &step.action {
         Action::Tool { tool, args } => {
-            let main = [
-                "text",
-                "element_id",
-                "key",
-                "bundle_name",
-                "direction",
-                "keyword",
-                "element_text",
-            ]
-            .iter()
-            .find_map(|k| args.get(*k).filter(|v| !v.is_null()));
+            let main = engine
+                .get(tool)
+                .and_then(|t| t.shorthand)
+                .and_then(|k| args.get(k).filter(|v| !v.is_null()));
             match main {
                 Some(v) => format!("{tool} {}", masker.text(&super::values::as_text(v))),
                 None => tool.clone(),
@@ -364,7 +358,7 @@ impl FlowRun<'_, '_> {
         let started = Instant::now();
         let mut r = blank(step);
         r.started_at = Some(now_rfc3339());
-        let title = title(step, &self.masker);
+        let title = title(step, &self.masker, self.dev.caller.engine());
         let is_tool = matches!(step.action, Action::Tool { .. });
         let mut ran_tool = false;
         if is_tool {
