@@ -58,6 +58,10 @@ pub trait ToolCatalog {
     fn known_as(&self, _name: &str) -> Option<(&str, &str)> {
         None
     }
+    /// Every other runner's name for `tool`, with its note (see [`ToolCatalog::known_as`]).
+    fn known_as_of(&self, _tool: &str) -> Vec<(&str, &str)> {
+        Vec::new()
+    }
     /// How long a call with `args` (defaults applied) may legitimately take, in ms, from the
     /// tool's own timeouts; `None` = quick. A step's default deadline covers it.
     fn budget_ms(&self, _tool: &str, _args: &Value) -> Option<u64> {

@@ -11,6 +11,7 @@
 pub mod catalog;
 pub mod compile;
 pub mod corpus;
+pub mod flow_docs;
 pub mod flow_schema;
 pub mod loader;
 pub mod model;

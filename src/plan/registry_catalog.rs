@@ -138,6 +138,13 @@ impl ToolCatalog for RegistryCatalog {
         })
     }
 
+    fn known_as_of(&self, tool: &str) -> Vec<(&str, &str)> {
+        self.engine
+            .get(tool)
+            .map(|t| t.known_as.to_vec())
+            .unwrap_or_default()
+    }
+
     fn budget_ms(&self, tool: &str, args: &Value) -> Option<u64> {
         let (args, _) = stand_ins(args, self.input_schema(tool)?);
         let checked = self.engine.check(tool, args).ok()?;

@@ -57,9 +57,9 @@ pub trait Tool: 'static {
     /// Flows only: the parameter a bare scalar fills (`click: Login` → `text`). Bare tool
     /// calls (MCP, `tapflow tool`) always name their parameters.
     const SHORTHAND: Option<&'static str> = None;
-    /// Flows only: what other test runners call this step, with how to write it here (empty
-    /// = just this tool), for the "unknown step" hint: `("tapOn", "")`,
-    /// `("doubleTapOn", "with `count: 2`")`.
+    /// Flows only: what other test runners call this step, with a note on how to write it
+    /// here (empty = just this tool), for the "unknown step" hint: `("tapOn", "")`,
+    /// `("doubleTapOn", "with `count: 2`")` ("tapflow calls this `click` (with `count: 2`)").
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[];
 
     type Params: DeserializeOwned + JsonSchema;

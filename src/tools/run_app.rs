@@ -115,7 +115,7 @@ impl Tool for RunApp {
     const REQUIRED: &'static [&'static str] = &["bundle_name"];
     const SHORTHAND: Option<&'static str> = Some("bundle_name");
     const KNOWN_AS: &'static [(&'static str, &'static str)] =
-        &[("launchApp", "(or `clean_state: true` on the flow)")];
+        &[("launchApp", "or `clean_state: true` on the flow")];
     type Params = Params;
     type Output = Output;
 

@@ -35,7 +35,7 @@ impl Compiler<'_> {
         } else if let Some((tool, note)) = self.catalog.known_as(n) {
             Some(match note {
                 "" => format!("tapflow calls this `{tool}`"),
-                note => format!("tapflow calls this `{tool}` {note}"),
+                note => format!("tapflow calls this `{tool}` ({note})"),
             })
         } else if let Some((_, ours)) = FOREIGN_CONTROL_STEPS.iter().find(|(f, _)| *f == n) {
             Some(format!("tapflow calls this `{ours}`"))
@@ -227,7 +227,7 @@ impl Compiler<'_> {
             if let Some(p) = issue.param.as_deref() {
                 if let Some((_, raw)) = nulls.iter().find(|(n, _)| n == p) {
                     help = Some(if raw.is_empty() || raw == "~" {
-                        format!("`{p}` has no value: give it one, or remove it")
+                        format!("`{p}` is written without a value (YAML null): give it one")
                     } else {
                         format!("`{raw}` is YAML's null; quote it (\"{raw}\") for the text")
                     });
