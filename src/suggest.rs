@@ -4,11 +4,18 @@
 //! A leaf: a pure function of strings (strsim), using nothing else in the crate, so `flow`,
 //! `plan` and `tools` can all share it without depending on each other.
 
+/// Longest word a suggestion is looked for (names are short; a longer word is no typo of one,
+/// and comparing megabytes of argument with every name would take seconds).
+pub const MAX_WORD: usize = 64;
+
 /// The candidate closest to `word`, when it is close enough to be a plausible typo.
 pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
+    if word.len() > MAX_WORD {
+        return None;
+    }
     let lower = word.to_ascii_lowercase();
     let mut best: Option<(f64, &'a str)> = None;
     for cand in candidates {
@@ -42,5 +49,6 @@ mod tests {
         assert_eq!(closest("presskey", names), Some("press_key"));
         assert_eq!(closest("inputText", names), Some("input_text"));
         assert_eq!(closest("zzzz", names), None);
+        assert_eq!(closest(&"click".repeat(20), names), None);
     }
 }
