@@ -3,9 +3,10 @@
 //! Module map (dependencies point downwards only; see `../shared/docs/design.md`):
 //! `cli` → `mcp` → `run` → `plan` → `flow`; `run` → `tools` → `ui`, `logs`, `device`;
 //! `plan` → `tools` (declarations only: `plan::RegistryCatalog`, never a device call);
-//! `sim` → `device` types only. `suggest` is a leaf (strings only) that every module may use.
+//! `sim` → `device` types only. `suggest` and `codes` are leaves (strings only) that every module may use.
 
 pub mod cli;
+pub mod codes;
 pub mod device;
 pub mod flow;
 pub mod hostfs;

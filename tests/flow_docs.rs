@@ -1,5 +1,6 @@
 //! The generated blocks of the docs match the code: the shorthand table of
-//! `docs/flow-format.md` (from the tool registry). `TAPFLOW_BLESS=1 cargo test --test flow_docs`
+//! `docs/flow-format.md` (from the tool registry) and the code tables of `docs/errors.md` (from
+//! `src/codes.rs`, the one list of codes). `TAPFLOW_BLESS=1 cargo test --test flow_docs`
 //! rewrites them after an intended change.
 
 use std::path::Path;
@@ -42,4 +43,17 @@ fn flow_format_shorthand_table_is_the_registrys() {
     );
     assert!(table.contains("| `query_package` | — (give a mapping) | — |"));
     generated_block("docs/flow-format.md", BEGIN, END, &table);
+}
+
+#[test]
+fn errors_md_lists_every_code_of_the_one_list() {
+    use tapflow::codes::{ALL, BEGIN, END, diag, markdown};
+    let tables = markdown();
+    for c in ALL {
+        assert!(tables.contains(&format!("| `{}` |", c.code)), "{}", c.code);
+    }
+    for d in diag::ALL {
+        assert!(tables.contains(&format!("| `{}` |", d.code)), "{}", d.code);
+    }
+    generated_block("docs/errors.md", BEGIN, END, &tables);
 }

@@ -216,6 +216,20 @@ const USES: &[(&str, &str, &str)] = &[
         "screenshot",
         "a demo step's label, printed as it runs",
     ),
+    // The MCP server's (issue 13, landed after this list was made single): which tools have a
+    // `response_level` digest and how each result is digested, and its busy-wait budget and
+    // `full` level. Candidates for tool declarations (`Tool::digest`, the budget from
+    // `Engine::budget_ms`); listed here so nothing else joins them.
+    (
+        "src/mcp/levels.rs",
+        "find_elements get_ui_tree list_devices list_windows logs_query query_package bundle_name element_handle",
+        "MCP response levels (digests of list/tree results)",
+    ),
+    (
+        "src/mcp/call.rs",
+        "include_cost timeout_ms",
+        "MCP `full` level (adds include_cost) and a call's busy-wait budget",
+    ),
 ];
 
 /// Parameter names distinctive enough to find (plain words such as `text` are everywhere).
@@ -305,4 +319,68 @@ fn no_source_file_keeps_a_second_list_of_tools_or_parameters() {
         "tool or parameter names outside their tool's file (declare them on the tool instead):\n{}",
         found.join("\n")
     );
+}
+
+// ---- no code spelled out twice ---------------------------------------------------------------
+
+/// Upper-case names in the sources that are not error codes (environment variables, key names,
+/// a demo log marker).
+const NOT_CODES: &[&str] = &[
+    "TAPFLOW_",
+    "KEYCODE_",
+    "HAP_KEY_PASSWORD",
+    "HAP_SIGN_PASSWORD",
+    "HAP_STORE_PASSWORD",
+    "DEVECO_SDK_HOME",
+    "HARMONYOS_HDC_SERVER",
+    "INPUT_FOCUS_TIMEOUT_MS",
+    "INPUT_VERIFY_TIMEOUT_MS",
+    "CARGO_PKG_VERSION",
+    "LOGIN_SUCCESS",
+];
+
+#[test]
+fn every_code_comes_from_the_one_list() {
+    use tapflow::codes::{ALL, diag};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let upper = regex::Regex::new(r#""([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#).unwrap();
+    let kebab = regex::Regex::new(r#""([a-z]+(?:-[a-z0-9]+)+)""#).unwrap();
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(root.join("src")) {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let file = entry
+            .path()
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        // The simulator speaks the device's own words; the list itself.
+        if file.starts_with("src/sim/") || file == "src/codes.rs" {
+            continue;
+        }
+        let code = code_of(entry.path());
+        for m in upper.captures_iter(&code) {
+            let name = &m[1];
+            if NOT_CODES.iter().any(|n| name.starts_with(n)) {
+                continue;
+            }
+            let listed = ALL.iter().any(|c| c.code == name);
+            found.push(if listed {
+                format!("{file} spells out {name}: use tapflow::codes::{name}")
+            } else {
+                format!("{file} uses {name}, which src/codes.rs does not list")
+            });
+        }
+        if file.starts_with("src/flow/") || file.starts_with("src/plan/") {
+            for m in kebab.captures_iter(&code) {
+                if diag::ALL.iter().any(|d| d.code == &m[1]) {
+                    found.push(format!("{file} spells out the diagnostic code {}", &m[1]));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }

@@ -119,7 +119,7 @@ impl<'a> SchemaCheck<'a> {
                         });
                     self.push(
                         key.span,
-                        "unknown-param",
+                        crate::codes::diag::UNKNOWN_PARAM,
                         format!("{owner} has no parameter `{}`", key.name),
                         "unknown parameter",
                         help,
@@ -140,7 +140,7 @@ impl<'a> SchemaCheck<'a> {
                     let example = example_for(props.get(r).map(|p| self.resolve(p)));
                     self.push(
                         owner_span,
-                        "missing-param",
+                        crate::codes::diag::MISSING_PARAM,
                         format!("{owner} is missing its required parameter `{r}`"),
                         &format!("`{r}` is required"),
                         Some(format!("add `{r}: {example}`")),
@@ -185,7 +185,7 @@ impl<'a> SchemaCheck<'a> {
                     .or_else(|| Some(format!("use one of: {}", choices.join(", "))));
                 self.push(
                     node.span,
-                    "invalid-value",
+                    crate::codes::diag::INVALID_VALUE,
                     format!("{what} cannot be `{shown}`"),
                     "not an allowed value",
                     help,
@@ -199,12 +199,13 @@ impl<'a> SchemaCheck<'a> {
                 .map(|b| describe(self.resolve(b)))
                 .filter(|s| s != "null")
                 .collect();
-            let precise = first_failure.filter(|d| d.iter().all(|x| x.code != "wrong-type"));
+            let precise = first_failure
+                .filter(|d| d.iter().all(|x| x.code != crate::codes::diag::WRONG_TYPE));
             match precise {
                 Some(d) => self.diags.extend(d),
                 None => self.push(
                     node.span,
-                    "wrong-type",
+                    crate::codes::diag::WRONG_TYPE,
                     format!(
                         "{what} must be {}, found {}",
                         expected.join(" or "),
@@ -259,7 +260,7 @@ impl<'a> SchemaCheck<'a> {
         let wrong = |this: &mut Self| {
             this.push(
                 node.span,
-                "wrong-type",
+                crate::codes::diag::WRONG_TYPE,
                 format!("{what} must be {expected}, found {}", node.type_name()),
                 &format!("expected {expected}"),
                 None,
@@ -277,7 +278,7 @@ impl<'a> SchemaCheck<'a> {
                 };
                 self.push(
                     node.span,
-                    "wrong-type",
+                    crate::codes::diag::WRONG_TYPE,
                     format!("{what} has no value"),
                     &format!("expected {expected}"),
                     Some(help),
@@ -312,7 +313,7 @@ impl<'a> SchemaCheck<'a> {
                     }
                     self.push(
                         node.span,
-                        "wrong-type",
+                        crate::codes::diag::WRONG_TYPE,
                         format!("{what} must be {expected}, but its variables make it `{text}`"),
                         &format!("expected {expected}"),
                         None,
@@ -371,7 +372,7 @@ impl<'a> SchemaCheck<'a> {
                 .or_else(|| Some(format!("use one of: {}", names.join(", "))));
             self.push(
                 node.span,
-                "invalid-value",
+                crate::codes::diag::INVALID_VALUE,
                 format!("{what} cannot be `{shown}`"),
                 "not an allowed value",
                 help,
@@ -383,7 +384,7 @@ impl<'a> SchemaCheck<'a> {
             {
                 self.push(
                     node.span,
-                    "out-of-range",
+                    crate::codes::diag::OUT_OF_RANGE,
                     format!("{what} must be at least {min}, found {n}"),
                     "too small",
                     None,
@@ -394,7 +395,7 @@ impl<'a> SchemaCheck<'a> {
             {
                 self.push(
                     node.span,
-                    "out-of-range",
+                    crate::codes::diag::OUT_OF_RANGE,
                     format!("{what} must be at most {max}, found {n}"),
                     "too large",
                     None,

@@ -12,7 +12,7 @@ use crate::plan::FlowPlan;
 use crate::plan::model::MASK;
 
 /// Failure code: a `{{ … }}` had no value at run time (e.g. its kept step did not run).
-pub const UNRESOLVED_VARIABLE: &str = "UNRESOLVED_VARIABLE";
+pub use crate::codes::UNRESOLVED_VARIABLE;
 
 /// The variables of one flow execution: plan variables, secrets and kept results.
 #[derive(Clone, Debug, Default)]

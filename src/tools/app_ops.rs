@@ -25,7 +25,7 @@ pub fn given_bundle(given: Option<String>) -> Option<String> {
 /// The trimmed `bundle_name`; absent or blank is the contract's `MISSING_BUNDLE_NAME`.
 pub fn required_bundle(given: Option<String>) -> Result<String, ToolError> {
     given_bundle(given)
-        .ok_or_else(|| ToolError::new("MISSING_BUNDLE_NAME", "bundle_name is required"))
+        .ok_or_else(|| ToolError::new(crate::codes::MISSING_BUNDLE_NAME, "bundle_name is required"))
 }
 
 /// A `bundle_name` the tool sends to the device (device-free): required

@@ -122,8 +122,12 @@ fn decode(args: BuildAppArgs, config: &ToolConfig) -> Result<BuildAppParams, Too
         config.host_path(given).display().to_string()
     };
     map.insert("project_path".into(), Value::String(project));
-    serde_json::from_value(Value::Object(map))
-        .map_err(|e| ToolError::new("INVALID_PARAM", format!("invalid build_app arguments: {e}")))
+    serde_json::from_value(Value::Object(map)).map_err(|e| {
+        ToolError::new(
+            crate::codes::INVALID_PARAM,
+            format!("invalid build_app arguments: {e}"),
+        )
+    })
 }
 
 /// The per-call build configuration.

@@ -83,7 +83,7 @@ fn tap_kind(count: u8) -> Result<TapKind, ToolError> {
         1 => Ok(TapKind::Single),
         2 => Ok(TapKind::Double),
         n => Err(ToolError::new(
-            "INVALID_CLICK_COUNT",
+            crate::codes::INVALID_CLICK_COUNT,
             format!("count must be 1 or 2, got {n}"),
         )
         .at("count")),
@@ -112,12 +112,12 @@ impl Tool for Click {
     const VERIFY: bool = true;
     const CODES: FieldCodes = FieldCodes {
         value: &[
-            ("count", "INVALID_CLICK_COUNT"),
-            ("match_mode", "INVALID_MATCH_MODE"),
+            ("count", crate::codes::INVALID_CLICK_COUNT),
+            ("match_mode", crate::codes::INVALID_MATCH_MODE),
         ],
         wrong_type: &[
-            ("element_handle", "INVALID_ELEMENT_HANDLE"),
-            ("count", "INVALID_CLICK_COUNT"),
+            ("element_handle", crate::codes::INVALID_ELEMENT_HANDLE),
+            ("count", crate::codes::INVALID_CLICK_COUNT),
         ],
     };
     const SHORTHAND: Option<&'static str> = Some("text");

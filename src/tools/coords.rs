@@ -44,7 +44,7 @@ pub(crate) fn four(
             .find(|(_, v)| v.is_some())
             .map_or("from_x", |(n, _)| n);
         ToolError::new(
-            "MISSING_PARAMS",
+            crate::codes::MISSING_PARAMS,
             format!(
                 "coordinate mode needs from_x, from_y, to_x and to_y; missing {}",
                 missing.join(", ")

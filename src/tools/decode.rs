@@ -26,10 +26,10 @@ pub struct FieldCodes {
 
 impl FieldCodes {
     fn value_code(&self, field: &str) -> &'static str {
-        lookup(self.value, field).unwrap_or("INVALID_PARAM")
+        lookup(self.value, field).unwrap_or(crate::codes::INVALID_PARAM)
     }
     fn type_code(&self, field: &str) -> &'static str {
-        lookup(self.wrong_type, field).unwrap_or("INVALID_PARAM")
+        lookup(self.wrong_type, field).unwrap_or(crate::codes::INVALID_PARAM)
     }
 }
 

@@ -42,8 +42,12 @@ pub struct Output {
 
 /// All four coordinates, none negative (device-free).
 fn points(p: &Params) -> Result<(Point, Point), ToolError> {
-    four(p.from_x, p.from_y, p.to_x, p.to_y)?
-        .ok_or_else(|| ToolError::new("MISSING_PARAMS", "drag needs from_x, from_y, to_x and to_y"))
+    four(p.from_x, p.from_y, p.to_x, p.to_y)?.ok_or_else(|| {
+        ToolError::new(
+            crate::codes::MISSING_PARAMS,
+            "drag needs from_x, from_y, to_x and to_y",
+        )
+    })
 }
 
 impl Tool for Drag {

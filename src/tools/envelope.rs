@@ -38,7 +38,7 @@ impl ToolError {
 
     /// `INVALID_PARAM` naming the parameter.
     pub fn invalid_param(param: &str, message: impl Into<String>) -> Self {
-        Self::new("INVALID_PARAM", message).at(param)
+        Self::new(crate::codes::INVALID_PARAM, message).at(param)
     }
 
     /// Names the parameter at fault (`details.param`): callers (and `tapflow validate`, which

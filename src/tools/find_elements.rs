@@ -53,7 +53,7 @@ fn criteria(p: &Params) -> Result<(SearchArgs, Selector), ToolError> {
         index: p.index,
         ..SearchArgs::default()
     };
-    require_criteria(&args, "MISSING_SEARCH_CRITERIA")?;
+    require_criteria(&args, crate::codes::MISSING_SEARCH_CRITERIA)?;
     let sel = args.selector("text")?;
     Ok((args, sel))
 }
@@ -65,7 +65,7 @@ impl Tool for FindElements {
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {
-        value: &[("match_mode", "INVALID_MATCH_MODE")],
+        value: &[("match_mode", crate::codes::INVALID_MATCH_MODE)],
         wrong_type: &[],
     };
     const SHORTHAND: Option<&'static str> = Some("text");
@@ -87,7 +87,9 @@ impl Tool for FindElements {
             // Shares pick_one's wording and details.
             return Err(pick_one(&tree, &sel, None, "search criteria")
                 .err()
-                .unwrap_or_else(|| ToolError::new("ELEMENT_NOT_FOUND", "no element matches")));
+                .unwrap_or_else(|| {
+                    ToolError::new(crate::codes::ELEMENT_NOT_FOUND, "no element matches")
+                }));
         }
         Ok(Output {
             count: elements.len(),

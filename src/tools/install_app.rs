@@ -30,13 +30,15 @@ pub struct Output {
 /// or `.app` (`INVALID_APP_PACKAGE`).
 fn package(p: &Params) -> Result<String, ToolError> {
     let Some(given) = p.hap_path.clone().filter(|s| !s.trim().is_empty()) else {
-        return Err(ToolError::new("MISSING_HAP_PATH", "hap_path is required").at("hap_path"));
+        return Err(
+            ToolError::new(crate::codes::MISSING_HAP_PATH, "hap_path is required").at("hap_path"),
+        );
     };
     let lower = given.trim().to_lowercase();
     if !(lower.ends_with(".hap") || lower.ends_with(".app")) {
         let shown = crate::tools::decode::clip(&given);
         return Err(ToolError::new(
-            "INVALID_APP_PACKAGE",
+            crate::codes::INVALID_APP_PACKAGE,
             format!("{shown} is not a .hap or .app package"),
         )
         .with_details(json!({ "hap_path": shown }))
@@ -70,7 +72,7 @@ impl Tool for InstallApp {
         let path = call.config().host_path(given.trim());
         if !path.is_file() {
             return Err(ToolError::new(
-                "FILE_NOT_FOUND",
+                crate::codes::FILE_NOT_FOUND,
                 format!("{} does not exist or is not a file", path.display()),
             )
             .with_details(json!({ "hap_path": path })));
@@ -78,7 +80,7 @@ impl Tool for InstallApp {
         let device = call.device()?;
         device
             .install(&path, true)
-            .map_err(|e| ToolError::from_device_op(e, "INSTALL_FAILED"))?;
+            .map_err(|e| ToolError::from_device_op(e, crate::codes::INSTALL_FAILED))?;
         Ok(Output {
             device_id: device.serial().to_string(),
             hap_path: path.display().to_string(),

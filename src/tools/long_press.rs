@@ -75,8 +75,8 @@ impl Tool for LongPress {
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;
     const CODES: FieldCodes = FieldCodes {
-        value: &[("match_mode", "INVALID_MATCH_MODE")],
-        wrong_type: &[("element_handle", "INVALID_ELEMENT_HANDLE")],
+        value: &[("match_mode", crate::codes::INVALID_MATCH_MODE)],
+        wrong_type: &[("element_handle", crate::codes::INVALID_ELEMENT_HANDLE)],
     };
     const SHORTHAND: Option<&'static str> = Some("text");
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("longPressOn", "")];

@@ -156,7 +156,7 @@ fn bundle(p: &Params) -> Result<Option<String>, ToolError> {
     if p.info_type == InfoType::List {
         if given.is_some() {
             return Err(ToolError::new(
-                "PARAM_CONFLICT",
+                crate::codes::PARAM_CONFLICT,
                 "info_type=list cannot be combined with bundle_name; use abilities, main_ability or permissions",
             )
             .at("bundle_name"));
@@ -164,14 +164,15 @@ fn bundle(p: &Params) -> Result<Option<String>, ToolError> {
         return Ok(None);
     }
     if p.keyword.is_some() {
-        return Err(
-            ToolError::new("PARAM_CONFLICT", "keyword is used only with info_type=list")
-                .at("keyword"),
-        );
+        return Err(ToolError::new(
+            crate::codes::PARAM_CONFLICT,
+            "keyword is used only with info_type=list",
+        )
+        .at("keyword"));
     }
     if given.is_none() {
         return Err(ToolError::new(
-            "MISSING_BUNDLE_NAME",
+            crate::codes::MISSING_BUNDLE_NAME,
             "bundle_name is required for abilities, main_ability and permissions",
         )
         .at("info_type"));
@@ -186,8 +187,8 @@ impl Tool for QueryPackage {
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {
-        value: &[("info_type", "INVALID_INFO_TYPE")],
-        wrong_type: &[("info_type", "INVALID_INFO_TYPE")],
+        value: &[("info_type", crate::codes::INVALID_INFO_TYPE)],
+        wrong_type: &[("info_type", crate::codes::INVALID_INFO_TYPE)],
     };
     type Params = Params;
     type Output = Output;
@@ -248,7 +249,7 @@ impl Tool for QueryPackage {
                     let candidates = main_ability_candidates(&info);
                     let Some(best) = candidates.first().cloned() else {
                         return Err(ToolError::new(
-                            "ABILITY_RESOLUTION_FAILED",
+                            crate::codes::ABILITY_RESOLUTION_FAILED,
                             format!("{bundle} declares no main, launcher or page ability"),
                         ));
                     };

@@ -153,7 +153,10 @@ impl ToolDef {
                 let params: T::Params = decode::deserialize(map)?;
                 let out = T::run(params, call)?;
                 serde_json::to_value(out).map_err(|e| {
-                    ToolError::new("INTERNAL_ERROR", format!("result not serialisable: {e}"))
+                    ToolError::new(
+                        crate::codes::INTERNAL_ERROR,
+                        format!("result not serialisable: {e}"),
+                    )
                 })
             }),
         }
@@ -286,7 +289,7 @@ impl Engine {
                         .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                         .unwrap_or_default();
                     Err(ToolError::new(
-                        "INTERNAL_ERROR",
+                        crate::codes::INTERNAL_ERROR,
                         format!("the tool failed unexpectedly: {what}"),
                     ))
                 });
@@ -309,7 +312,7 @@ impl Engine {
             Err(e) => Envelope::new(
                 &name,
                 Err(ToolError::new(
-                    "INTERNAL_ERROR",
+                    crate::codes::INTERNAL_ERROR,
                     format!("the tool task failed: {e}"),
                 )),
                 0,
@@ -325,7 +328,7 @@ fn unknown_tool(engine: &Engine, tool: &str) -> ToolError {
     if let Some(s) = suggestion {
         msg.push_str(&format!(" (did you mean `{s}`?)"));
     }
-    ToolError::new("UNKNOWN_TOOL", msg)
+    ToolError::new(crate::codes::UNKNOWN_TOOL, msg)
         .with_details(json!({ "known_tools": known, "suggestion": suggestion }))
 }
 

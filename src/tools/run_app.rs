@@ -79,7 +79,7 @@ fn launch(p: &Params) -> Result<(String, Option<String>), ToolError> {
         .map(str::to_string);
     if explicit.is_none() && !p.auto_detect {
         return Err(ToolError::new(
-            "ABILITY_RESOLUTION_FAILED",
+            crate::codes::ABILITY_RESOLUTION_FAILED,
             "auto_detect=false needs an explicit ability_name",
         )
         .at("auto_detect"));
@@ -144,7 +144,7 @@ impl Tool for RunApp {
                     let cause = e.code();
                     let e = ToolError::from(e);
                     ToolError::new(
-                        "ABILITY_RESOLUTION_FAILED",
+                        crate::codes::ABILITY_RESOLUTION_FAILED,
                         format!("cannot read the abilities of {bundle}: {}", e.message),
                     )
                     .with_details(e.details)
@@ -152,7 +152,7 @@ impl Tool for RunApp {
                 })?;
                 let Some(best) = main_ability_candidates(&info).into_iter().next() else {
                     return Err(ToolError::new(
-                        "ABILITY_RESOLUTION_FAILED",
+                        crate::codes::ABILITY_RESOLUTION_FAILED,
                         format!("{bundle} declares no main, launcher or page ability"),
                     ));
                 };
@@ -165,7 +165,7 @@ impl Tool for RunApp {
         device
             .start_app(&bundle, &ability, module.as_deref())
             .map_err(|e| {
-                ToolError::from_device_op(e, "RUN_APP_FAILED")
+                ToolError::from_device_op(e, crate::codes::RUN_APP_FAILED)
                     .with_details(json!({ "ability_name": ability }))
             })?;
         call.invalidate();

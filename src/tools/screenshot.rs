@@ -54,7 +54,7 @@ pub struct Output {
 }
 
 fn shot_error(msg: String) -> ToolError {
-    ToolError::new("SCREENSHOT_ERROR", msg)
+    ToolError::new(crate::codes::SCREENSHOT_ERROR, msg)
 }
 
 /// The region, when all four bounds are given (device-free): `PARAM_CONFLICT` for some of
@@ -86,7 +86,7 @@ fn region(p: &Params) -> Result<Option<Bounds>, ToolError> {
                 .find(|(_, v)| v.is_some())
                 .map_or("left", |(n, _)| n);
             return Err(ToolError::new(
-                "PARAM_CONFLICT",
+                crate::codes::PARAM_CONFLICT,
                 format!(
                     "a region needs left, top, right and bottom together; missing {}",
                     missing.join(", ")
@@ -98,7 +98,7 @@ fn region(p: &Params) -> Result<Option<Bounds>, ToolError> {
     };
     if region.is_some() && p.display_id.is_some() {
         return Err(ToolError::new(
-            "PARAM_CONFLICT",
+            crate::codes::PARAM_CONFLICT,
             "display_id applies to full screenshots only",
         )
         .at("display_id"));
@@ -181,7 +181,7 @@ impl Tool for Screenshot {
         };
         if !call.config().may_write(&path) {
             return Err(ToolError::new(
-                "PATH_NOT_ALLOWED",
+                crate::codes::PATH_NOT_ALLOWED,
                 format!("{} is outside the allowed host directories", path.display()),
             )
             .with_details(
@@ -199,7 +199,7 @@ impl Tool for Screenshot {
                 },
                 region,
             })
-            .map_err(|e| ToolError::from_device_op(e, "SCREENSHOT_ERROR"))?;
+            .map_err(|e| ToolError::from_device_op(e, crate::codes::SCREENSHOT_ERROR))?;
         if shot.bytes.is_empty() {
             return Err(shot_error("the device returned an empty image".into()));
         }

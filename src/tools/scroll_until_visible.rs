@@ -111,7 +111,7 @@ fn selector(p: &Params) -> Result<Selector, ToolError> {
         match_mode: p.match_mode,
         ..SearchArgs::default()
     };
-    require_criteria(&args, "MISSING_SEARCH_CRITERIA")?;
+    require_criteria(&args, crate::codes::MISSING_SEARCH_CRITERIA)?;
     args.selector("text")
 }
 
@@ -123,8 +123,8 @@ impl Tool for ScrollUntilVisible {
     const HINTS: Hints = Hints::ACTION;
     const CODES: FieldCodes = FieldCodes {
         value: &[
-            ("direction", "INVALID_DIRECTION"),
-            ("match_mode", "INVALID_MATCH_MODE"),
+            ("direction", crate::codes::INVALID_DIRECTION),
+            ("match_mode", crate::codes::INVALID_MATCH_MODE),
         ],
         wrong_type: &[],
     };
@@ -148,7 +148,7 @@ impl Tool for ScrollUntilVisible {
         let mut previous: Option<String> = None;
         let timeout = |swipes: u32| {
             ToolError::new(
-                "WAIT_TIMEOUT",
+                crate::codes::WAIT_TIMEOUT,
                 format!(
                     "{} did not appear within {}ms",
                     sel.describe(),
@@ -177,7 +177,7 @@ impl Tool for ScrollUntilVisible {
             let reached_end = previous.as_deref() == Some(digest.as_str());
             if reached_end || swipes >= p.max_swipes {
                 return Err(ToolError::new(
-                    "ELEMENT_NOT_FOUND",
+                    crate::codes::ELEMENT_NOT_FOUND,
                     format!(
                         "{} is not on screen after {swipes} swipe(s){}",
                         sel.describe(),
@@ -192,7 +192,12 @@ impl Tool for ScrollUntilVisible {
             }
             let area = scroll_area(&scoped)
                 .or_else(|| tree.bounds().filter(|b| !b.is_empty()))
-                .ok_or_else(|| ToolError::new("ELEMENT_NOT_FOUND", "nothing in scope to scroll"))?;
+                .ok_or_else(|| {
+                    ToolError::new(
+                        crate::codes::ELEMENT_NOT_FOUND,
+                        "nothing in scope to scroll",
+                    )
+                })?;
             let (from, to) = direction_points(area, p.direction);
             if std::time::Instant::now() >= deadline {
                 return Err(timeout(swipes));

@@ -79,7 +79,7 @@ pub(crate) fn screen_area(call: &mut Call<'_>) -> Result<Bounds, ToolError> {
     }
     area.ok_or_else(|| {
         ToolError::new(
-            "SCREEN_SIZE_UNKNOWN",
+            crate::codes::SCREEN_SIZE_UNKNOWN,
             "the device reports no screen size and no visible window",
         )
     })
@@ -108,7 +108,7 @@ fn mode(p: &Params) -> Result<Mode, ToolError> {
     let coords = four(p.from_x, p.from_y, p.to_x, p.to_y);
     match (p.direction, coords) {
         (Some(_), Err(_)) | (Some(_), Ok(Some(_))) => Err(ToolError::new(
-            "PARAM_CONFLICT",
+            crate::codes::PARAM_CONFLICT,
             "direction cannot be combined with explicit coordinates",
         )
         .at("direction")),
@@ -116,7 +116,7 @@ fn mode(p: &Params) -> Result<Mode, ToolError> {
         (None, Ok(Some((from, to)))) => Ok(Mode::Points(from, to)),
         (None, Err(e)) => Err(e),
         (None, Ok(None)) => Err(ToolError::new(
-            "MISSING_PARAMS",
+            crate::codes::MISSING_PARAMS,
             "give a direction or from_x, from_y, to_x and to_y",
         )),
     }
@@ -130,7 +130,7 @@ impl Tool for Swipe {
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;
     const CODES: FieldCodes = FieldCodes {
-        value: &[("direction", "INVALID_DIRECTION")],
+        value: &[("direction", crate::codes::INVALID_DIRECTION)],
         wrong_type: &[],
     };
     const SHORTHAND: Option<&'static str> = Some("direction");

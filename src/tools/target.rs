@@ -123,7 +123,7 @@ pub fn choose_mode(
             "element_handle"
         };
         return Err(ToolError::new(
-            "PARAM_CONFLICT",
+            crate::codes::PARAM_CONFLICT,
             format!("give one target mode only, got {}", given.join(" and ")),
         )
         .with_details(json!({
@@ -146,7 +146,7 @@ pub fn choose_mode(
             _ => {
                 let (given, missing) = if x.is_none() { ("y", "x") } else { ("x", "y") };
                 Err(ToolError::new(
-                    "MISSING_PARAMS",
+                    crate::codes::MISSING_PARAMS,
                     format!("coordinate mode needs both x and y; `{missing}` is missing"),
                 )
                 .with_details(json!({ "missing": missing }))
@@ -157,13 +157,14 @@ pub fn choose_mode(
     if let Some(h) = handle {
         let mut h: ElementHandle = serde_json::from_value(h).map_err(|e| {
             ToolError::new(
-                "INVALID_ELEMENT_HANDLE",
+                crate::codes::INVALID_ELEMENT_HANDLE,
                 format!("element_handle must be the object find_elements returns ({{window_id, id, compid, type}}): {e}"),
             )
             .at("element_handle")
         })?;
-        crate::ui::handle::validate(&h)
-            .map_err(|m| ToolError::new("INVALID_ELEMENT_HANDLE", m).at("element_handle"))?;
+        crate::ui::handle::validate(&h).map_err(|m| {
+            ToolError::new(crate::codes::INVALID_ELEMENT_HANDLE, m).at("element_handle")
+        })?;
         if let (Some(b), Some(hint)) = (search.bundle_name, h.lookup_hint.as_mut()) {
             hint.bundle_name = Some(b);
         }
@@ -174,7 +175,7 @@ pub fn choose_mode(
         return Ok(TargetMode::Search(search));
     }
     Err(ToolError::new(
-        "MISSING_PARAMS",
+        crate::codes::MISSING_PARAMS,
         format!(
             "give a target: x and y, element_handle, or search criteria ({text_param}, element_type, element_id)"
         ),
@@ -272,7 +273,7 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
             }
             let Some(hint) = &h.lookup_hint else {
                 return Err(ToolError::new(
-                    "ELEMENT_NOT_FOUND",
+                    crate::codes::ELEMENT_NOT_FOUND,
                     format!(
                         "element {} is no longer on screen and the handle has no lookup_hint",
                         h.compid
@@ -285,7 +286,7 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
             let modes = match hint.match_mode.as_deref() {
                 Some(name) => vec![TextMatch::parse(name).ok_or_else(|| {
                     ToolError::new(
-                        "INVALID_ELEMENT_HANDLE",
+                        crate::codes::INVALID_ELEMENT_HANDLE,
                         format!(
                             "lookup_hint.match_mode must be exact, contains or regex, not {name:?}"
                         ),
@@ -296,10 +297,10 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
             let mut hits_and_sel = None;
             for mode in modes {
                 let sel = Selector::from_hint(hint, mode)
-                    .map_err(|e| ToolError::new("INVALID_ELEMENT_HANDLE", e))?;
+                    .map_err(|e| ToolError::new(crate::codes::INVALID_ELEMENT_HANDLE, e))?;
                 if !sel.has_criteria() {
                     return Err(ToolError::new(
-                        "INVALID_ELEMENT_HANDLE",
+                        crate::codes::INVALID_ELEMENT_HANDLE,
                         "lookup_hint has no criteria",
                     ));
                 }
@@ -313,7 +314,7 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
                 Some((n, sel)) if n > 0 => sel,
                 _ => {
                     return Err(ToolError::new(
-                        "ELEMENT_NOT_FOUND",
+                        crate::codes::ELEMENT_NOT_FOUND,
                         format!(
                             "element {} is stale and nothing matches its lookup_hint",
                             h.compid
@@ -359,14 +360,14 @@ pub fn pick_one(
     let count = all.len();
     if count == 0 {
         return Err(ToolError::new(
-            "ELEMENT_NOT_FOUND",
+            crate::codes::ELEMENT_NOT_FOUND,
             format!("no visible element matches {what}: {}", sel.describe()),
         )
         .with_details(json!({ "match_count": 0, "criteria": sel.describe() })));
     }
     match index {
         Some(i) if i >= count => Err(ToolError::new(
-            "ELEMENT_NOT_FOUND",
+            crate::codes::ELEMENT_NOT_FOUND,
             format!(
                 "index {i} is out of range: {count} element(s) match {}",
                 sel.describe()
@@ -382,7 +383,7 @@ pub fn pick_one(
                 .map(|e| json!({ "text": e.text, "type": e.element_type, "id": e.id, "bounds": e.bounds, "element_handle": e.element_handle }))
                 .collect();
             Err(ToolError::new(
-                "AMBIGUOUS_ELEMENT_MATCH",
+                crate::codes::AMBIGUOUS_ELEMENT_MATCH,
                 format!("{count} elements match {}; narrow the criteria or pass index (0-based, reading order)", sel.describe()),
             )
             .with_details(json!({ "match_count": count, "candidates": candidates })))

@@ -94,7 +94,7 @@ impl Polls {
     fn timeout(&self, state: WaitState, started: Instant) -> ToolError {
         let elapsed = started.elapsed().as_millis() as u64;
         ToolError::new(
-            "WAIT_TIMEOUT",
+            crate::codes::WAIT_TIMEOUT,
             format!(
                 "the element was not {} within the time budget ({elapsed}ms elapsed)",
                 match state {
@@ -126,20 +126,26 @@ fn selector(p: &Params) -> Result<Selector, ToolError> {
         match_mode: p.match_mode,
         ..SearchArgs::default()
     };
-    require_criteria(&args, "INVALID_WAIT_TARGET")?;
+    require_criteria(&args, crate::codes::INVALID_WAIT_TARGET)?;
     if p.timeout_ms < 0 {
-        return Err(ToolError::new("INVALID_TIMEOUT", "timeout_ms must be >= 0").at("timeout_ms"));
+        return Err(
+            ToolError::new(crate::codes::INVALID_TIMEOUT, "timeout_ms must be >= 0")
+                .at("timeout_ms"),
+        );
     }
     if p.interval_ms < 0 {
         return Err(
-            ToolError::new("INVALID_INTERVAL", "interval_ms must be >= 0").at("interval_ms"),
+            ToolError::new(crate::codes::INVALID_INTERVAL, "interval_ms must be >= 0")
+                .at("interval_ms"),
         );
     }
     let sel = args.selector("text")?;
     if p.index.is_some() && p.state == WaitState::Gone {
-        return Err(
-            ToolError::new("PARAM_CONFLICT", "index applies to state=found only").at("index"),
-        );
+        return Err(ToolError::new(
+            crate::codes::PARAM_CONFLICT,
+            "index applies to state=found only",
+        )
+        .at("index"));
     }
     Ok(sel)
 }
@@ -152,15 +158,15 @@ impl Tool for WaitForElement {
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {
         value: &[
-            ("state", "INVALID_WAIT_STATE"),
-            ("timeout_ms", "INVALID_TIMEOUT"),
-            ("interval_ms", "INVALID_INTERVAL"),
-            ("match_mode", "INVALID_MATCH_MODE"),
+            ("state", crate::codes::INVALID_WAIT_STATE),
+            ("timeout_ms", crate::codes::INVALID_TIMEOUT),
+            ("interval_ms", crate::codes::INVALID_INTERVAL),
+            ("match_mode", crate::codes::INVALID_MATCH_MODE),
         ],
         wrong_type: &[
-            ("state", "INVALID_WAIT_STATE"),
-            ("timeout_ms", "INVALID_TIMEOUT"),
-            ("interval_ms", "INVALID_INTERVAL"),
+            ("state", crate::codes::INVALID_WAIT_STATE),
+            ("timeout_ms", crate::codes::INVALID_TIMEOUT),
+            ("interval_ms", crate::codes::INVALID_INTERVAL),
         ],
     };
     const SHORTHAND: Option<&'static str> = Some("text");

@@ -92,7 +92,7 @@ impl Tool for WaitForStable {
         let mut current: Option<(UiNode, TreeDigest, Instant)> = None;
         let timeout = |polls: u32, changed: Option<bool>| {
             ToolError::new(
-                "WAIT_TIMEOUT",
+                crate::codes::WAIT_TIMEOUT,
                 format!(
                     "the UI did not stay unchanged for {}ms within {}ms",
                     p.quiet_ms, p.timeout_ms

@@ -72,7 +72,7 @@ impl Parser<'_> {
     pub(super) fn wrong_type(&mut self, node: &Node, what: &str, expected: &str) {
         self.err(
             node.span,
-            "wrong-type",
+            crate::codes::diag::WRONG_TYPE,
             format!("{what} must be {expected}, found {}", node.type_name()),
             format!("expected {expected}"),
         );
@@ -104,7 +104,7 @@ impl Parser<'_> {
             Value::Null => {
                 self.err_help(
                     Span::new(0, 0),
-                    "empty-flow",
+                    crate::codes::diag::EMPTY_FLOW,
                     "the flow file is empty",
                     "no steps",
                     Some("add `steps:` with at least one step".into()),
@@ -114,7 +114,7 @@ impl Parser<'_> {
             _ => {
                 self.err_help(
                     root.span,
-                    "wrong-type",
+                    crate::codes::diag::WRONG_TYPE,
                     format!(
                         "a flow file must be a mapping (name, app, steps, …), found {}",
                         root.type_name()
@@ -153,7 +153,7 @@ impl Parser<'_> {
                     });
                     self.err_help(
                         key.span,
-                        "unknown-key",
+                        crate::codes::diag::UNKNOWN_KEY,
                         format!("unknown flow key `{other}`"),
                         "not a flow key",
                         help,
@@ -165,7 +165,7 @@ impl Parser<'_> {
             let span = entries.first().map_or(root.span, |(k, _)| k.span);
             self.err_help(
                 span,
-                "missing-steps",
+                crate::codes::diag::MISSING_STEPS,
                 "the flow has no `steps`",
                 "this flow has no steps",
                 Some("add `steps:` with a list of steps to run".into()),
@@ -232,7 +232,7 @@ impl Parser<'_> {
             Err(why) => {
                 self.err_help(
                     node.span,
-                    "invalid-duration",
+                    crate::codes::diag::INVALID_DURATION,
                     format!("{what} is not a valid duration: {why}"),
                     "invalid duration",
                     Some("write milliseconds (`1500`) or a duration (`500ms`, `30s`, `2m`)".into()),
@@ -268,7 +268,7 @@ impl Parser<'_> {
             if !is_var_name(&key.name) {
                 self.err_help(
                     key.span,
-                    "invalid-variable-name",
+                    crate::codes::diag::INVALID_VARIABLE_NAME,
                     format!("`{}` is not a valid variable name", key.name),
                     "invalid name",
                     Some("use letters, digits and `_`, starting with a letter or `_`".into()),
@@ -294,7 +294,7 @@ impl Parser<'_> {
                             }
                             other => self.err_help(
                                 k.span,
-                                "unknown-key",
+                                crate::codes::diag::UNKNOWN_KEY,
                                 format!("unknown variable setting `{other}`"),
                                 "not a variable setting",
                                 did_you_mean(other, ENV_SETTINGS_KEYS.iter().copied()).or_else(
@@ -335,7 +335,7 @@ impl Parser<'_> {
             _ => {
                 self.err_help(
                     node.span,
-                    "wrong-type",
+                    crate::codes::diag::WRONG_TYPE,
                     format!("{what} must be a list of steps, found {}", node.type_name()),
                     "expected a list",
                     Some("write each step on its own line starting with `- `".into()),
@@ -359,7 +359,7 @@ impl Parser<'_> {
             _ => {
                 self.err_help(
                     node.span,
-                    "invalid-step",
+                    crate::codes::diag::INVALID_STEP,
                     format!(
                         "a step must be a tool name or a mapping such as `click: Login`, found {}",
                         node.type_name()
@@ -401,7 +401,7 @@ impl Parser<'_> {
                     });
                     self.err_help(
                         key.span,
-                        "extra-step-key",
+                        crate::codes::diag::EXTRA_STEP_KEY,
                         format!("step `{}` has an unexpected key `{}`", first.name, key.name),
                         "unexpected here",
                         help,
@@ -412,7 +412,7 @@ impl Parser<'_> {
         let Some((key, value)) = body else {
             self.err_help(
                 node.span,
-                "missing-tool",
+                crate::codes::diag::MISSING_TOOL,
                 "this step has options but no tool",
                 "which tool should this step run?",
                 Some("add the tool, e.g. `- click: Login`, beside the options".into()),
@@ -438,7 +438,7 @@ impl Parser<'_> {
                 let Some(args) = value else {
                     self.err_help(
                         key.span,
-                        "missing-param",
+                        crate::codes::diag::MISSING_PARAM,
                         format!("`{}` needs an element to look for", key.name),
                         "nothing to look for",
                         Some(format!(
@@ -480,7 +480,7 @@ impl Parser<'_> {
                 None => {
                     self.err_help(
                         v.span,
-                        "wrong-type",
+                        crate::codes::diag::WRONG_TYPE,
                         format!("`{}` must be a mapping, found {}", key.name, v.type_name()),
                         "expected a mapping",
                         Some(format!("write `{}: {shape}`", key.name)),
@@ -491,7 +491,7 @@ impl Parser<'_> {
             None => {
                 self.err_help(
                     key.span,
-                    "missing-param",
+                    crate::codes::diag::MISSING_PARAM,
                     format!("`{}` needs its settings", key.name),
                     "empty",
                     Some(format!("write `{}: {shape}`", key.name)),
@@ -504,7 +504,7 @@ impl Parser<'_> {
     pub(super) fn unknown_control_key(&mut self, control: &str, k: &Key, allowed: &[&str]) {
         self.err_help(
             k.span,
-            "unknown-param",
+            crate::codes::diag::UNKNOWN_PARAM,
             format!("`{control}` has no setting `{}`", k.name),
             "unknown setting",
             did_you_mean(&k.name, allowed.iter().copied())
@@ -543,7 +543,7 @@ impl Parser<'_> {
             (Some(_), Some((_, span))) => {
                 self.err(
                     span,
-                    "param-conflict",
+                    crate::codes::diag::PARAM_CONFLICT,
                     "`run_flow` takes either `file` or `steps`, not both",
                     "second target",
                 );
@@ -552,7 +552,7 @@ impl Parser<'_> {
             (None, None) => {
                 self.err_help(
                     key.span,
-                    "missing-param",
+                    crate::codes::diag::MISSING_PARAM,
                     "`run_flow` needs a `file` or inline `steps`",
                     "nothing to run",
                     Some("write `run_flow: login.subflow.yaml`".into()),
@@ -602,7 +602,7 @@ impl Parser<'_> {
         if times.is_none() && while_.is_none() {
             self.err_help(
                 key.span,
-                "missing-param",
+                crate::codes::diag::MISSING_PARAM,
                 "`repeat` needs `times`, `while`, or both",
                 "would never stop",
                 Some("add `times: 3` (a cap) and/or `while: {visible: More}`".into()),
@@ -611,7 +611,7 @@ impl Parser<'_> {
         let Some(steps) = steps else {
             self.err(
                 key.span,
-                "missing-param",
+                crate::codes::diag::MISSING_PARAM,
                 "`repeat` needs `steps`",
                 "nothing to repeat",
             );
@@ -640,7 +640,7 @@ impl Parser<'_> {
         let Some(steps) = steps else {
             self.err(
                 key.span,
-                "missing-param",
+                crate::codes::diag::MISSING_PARAM,
                 "`retry` needs `steps`",
                 "nothing to retry",
             );

@@ -58,7 +58,7 @@ impl Compiler<'_> {
             Diagnostic::error(
                 src,
                 name.span,
-                "unknown-step",
+                crate::codes::diag::UNKNOWN_STEP,
                 format!("unknown step `{n}`"),
                 label,
             )
@@ -99,7 +99,7 @@ impl Compiler<'_> {
                         Diagnostic::error(
                             src,
                             n.span,
-                            "wrong-type",
+                            crate::codes::diag::WRONG_TYPE,
                             format!("the parameters of `{tool}` must be a mapping, found a list"),
                             "expected a mapping",
                         )
@@ -117,7 +117,7 @@ impl Compiler<'_> {
                             n.clone(),
                         )]),
                         None => {
-                            self.push(Diagnostic::error(src, n.span, "no-shorthand", format!("`{tool}` has no shorthand; give its parameters as a mapping"), "expected a mapping")
+                            self.push(Diagnostic::error(src, n.span, crate::codes::diag::NO_SHORTHAND, format!("`{tool}` has no shorthand; give its parameters as a mapping"), "expected a mapping")
                             .with_help(format!("write `{tool}: {{name: value, …}}`")));
                             let _ = at;
                             None
@@ -147,7 +147,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         k.span,
-                        "run-level-param",
+                        crate::codes::diag::RUN_LEVEL_PARAM,
                         format!("`{}` is chosen by the run, not by a flow", k.name),
                         "not allowed in a flow",
                     )
@@ -160,7 +160,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         k.span,
-                        "step-option-in-params",
+                        crate::codes::diag::STEP_OPTION_IN_PARAMS,
                         format!("`{}` is not a parameter of `{tool}`", k.name),
                         "a step option, not a parameter",
                     )
@@ -171,7 +171,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         k.span,
-                        "unknown-param",
+                        crate::codes::diag::UNKNOWN_PARAM,
                         format!("`{}` cannot be set here", k.name),
                         "not allowed here",
                     )
@@ -283,7 +283,7 @@ impl Compiler<'_> {
             self.push(Diagnostic::error(
                 src,
                 at,
-                "unknown-step",
+                crate::codes::diag::UNKNOWN_STEP,
                 format!("assertions need the `{ASSERT_TOOL}` tool, which this catalog lacks"),
                 "unavailable",
             ));
@@ -314,13 +314,13 @@ impl Compiler<'_> {
         match &node.value {
             Y::Map(m) => Some(m.clone()),
             Y::Seq(_) | Y::Null => {
-                self.push(Diagnostic::error(src, node.span, "wrong-type", format!("an element must be its text or a mapping such as `{{element_id: banner}}`, found {}", node.type_name()), "expected text or a mapping"));
+                self.push(Diagnostic::error(src, node.span, crate::codes::diag::WRONG_TYPE, format!("an element must be its text or a mapping such as `{{element_id: banner}}`, found {}", node.type_name()), "expected text or a mapping"));
                 None
             }
             _ => {
                 // A bare value is what the waiting tool's own shorthand fills.
                 let Some(param) = self.catalog.scalar_shorthand(ASSERT_TOOL) else {
-                    self.push(Diagnostic::error(src, node.span, "wrong-type", format!("`{ASSERT_TOOL}` has no shorthand; give the element as a mapping such as `{{element_id: banner}}`"), "expected a mapping"));
+                    self.push(Diagnostic::error(src, node.span, crate::codes::diag::WRONG_TYPE, format!("`{ASSERT_TOOL}` has no shorthand; give the element as a mapping such as `{{element_id: banner}}`"), "expected a mapping"));
                     return None;
                 };
                 Some(vec![(
@@ -353,7 +353,7 @@ impl Compiler<'_> {
             let schema = match self.catalog.input_schema(ASSERT_TOOL) {
                 Some(s) => s,
                 None => {
-                    self.push(Diagnostic::error(src, node.span, "unknown-step", format!("element conditions need the `{ASSERT_TOOL}` tool, which this catalog lacks"), "unavailable"));
+                    self.push(Diagnostic::error(src, node.span, crate::codes::diag::UNKNOWN_STEP, format!("element conditions need the `{ASSERT_TOOL}` tool, which this catalog lacks"), "unavailable"));
                     ok = false;
                     continue;
                 }
@@ -397,7 +397,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         cmp.value.span,
-                        "wrong-type",
+                        crate::codes::diag::WRONG_TYPE,
                         "`in` needs a list of values",
                         "expected a list",
                     )
@@ -440,7 +440,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         e.field.span,
-                        "unknown-result-field",
+                        crate::codes::diag::UNKNOWN_RESULT_FIELD,
                         format!("`{tool}` results have no field `{first}`"),
                         "unknown field",
                     )

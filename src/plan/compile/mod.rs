@@ -213,7 +213,7 @@ impl<'a> Compiler<'a> {
                     Diagnostic::error(
                         src,
                         span,
-                        "missing-app",
+                        crate::codes::diag::MISSING_APP,
                         "`clean_state` needs the flow's `app`",
                         "which app?",
                     )
@@ -294,7 +294,7 @@ impl<'a> Compiler<'a> {
                         Diagnostic::error(
                             src,
                             var.name.span,
-                            "undefined-variable",
+                            crate::codes::diag::UNDEFINED_VARIABLE,
                             format!("variable `{name}` has no value"),
                             "declared without a default",
                         )
@@ -339,7 +339,7 @@ impl<'a> Compiler<'a> {
         let mut retry_delay_ms = 0;
         if let Some(r) = &o.retries {
             if r.count > MAX_RETRIES {
-                self.push(Diagnostic::error(src, r.span, "out-of-range", format!("at most {MAX_RETRIES} retries, found {}", r.count), "too many")
+                self.push(Diagnostic::error(src, r.span, crate::codes::diag::OUT_OF_RANGE, format!("at most {MAX_RETRIES} retries, found {}", r.count), "too many")
                     .with_help("a step that needs more retries is waiting for something: use wait_for_element"));
             }
             retries = r.count.min(MAX_RETRIES);
@@ -378,7 +378,7 @@ impl<'a> Compiler<'a> {
                             Diagnostic::error(
                                 src,
                                 t.span,
-                                "out-of-range",
+                                crate::codes::diag::OUT_OF_RANGE,
                                 format!("`repeat` runs at most {MAX_REPEAT} times, found {n}"),
                                 "too many",
                             )
@@ -405,7 +405,7 @@ impl<'a> Compiler<'a> {
                                     // Known now and not a count: say so before the run.
                                     if !template::has_refs(&v) && !scope.lenient {
                                         self.push(
-                                            Diagnostic::error(src, t.span, "wrong-type", format!("`times` must be a non-negative integer, but its variables make it `{v}`"), "expected an integer"),
+                                            Diagnostic::error(src, t.span, crate::codes::diag::WRONG_TYPE, format!("`times` must be a non-negative integer, but its variables make it `{v}`"), "expected an integer"),
                                         );
                                     }
                                     Value::String(v)
@@ -439,7 +439,7 @@ impl<'a> Compiler<'a> {
                         self.push(Diagnostic::error(
                             src,
                             *span,
-                            "out-of-range",
+                            crate::codes::diag::OUT_OF_RANGE,
                             format!(
                                 "a retry block runs at most {MAX_RETRIES} more times, found {t}"
                             ),
@@ -475,7 +475,7 @@ impl<'a> Compiler<'a> {
                         Diagnostic::error(
                             src,
                             span,
-                            "invalid-option",
+                            crate::codes::diag::INVALID_OPTION,
                             format!("`{what}` applies to tool steps, not to blocks"),
                             "not on a block",
                         )
@@ -520,7 +520,7 @@ impl<'a> Compiler<'a> {
             self.push(Diagnostic::error(
                 ctx.src,
                 span,
-                "too-deep",
+                crate::codes::diag::TOO_DEEP,
                 format!("blocks and sub-flows nest more than {MAX_DEPTH} levels"),
                 "too deep",
             ));
@@ -535,7 +535,7 @@ impl<'a> Compiler<'a> {
         let budget = self.catalog.budget_ms(tool, args);
         match (step.options.deadline, budget) {
             (Some(d), Some(b)) if d.ms < b => {
-                self.push(Diagnostic::warning(ctx.src, d.span, "deadline-too-short", format!("the step deadline ({} ms) is shorter than the tool's own wait ({b} ms)", d.ms), "the step will be cut short")
+                self.push(Diagnostic::warning(ctx.src, d.span, crate::codes::diag::DEADLINE_TOO_SHORT, format!("the step deadline ({} ms) is shorter than the tool's own wait ({b} ms)", d.ms), "the step will be cut short")
                     .with_help(format!("raise the deadline above {b} ms or lower the tool's wait")));
                 d.ms
             }

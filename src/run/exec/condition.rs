@@ -72,12 +72,12 @@ impl FlowRun<'_, '_> {
                 .call(ASSERT_TOOL, args, Some(deadline), &token)
             {
                 CallOutcome::Done(env) if env.ok() => {}
-                CallOutcome::Done(env) if env.error_code() == Some("WAIT_TIMEOUT") => {
+                CallOutcome::Done(env) if env.error_code() == Some(crate::codes::WAIT_TIMEOUT) => {
                     return Ok(false);
                 }
                 CallOutcome::Done(env) => {
                     let e = env.structured.error.clone().unwrap_or_else(|| {
-                        crate::tools::ToolError::new("INTERNAL_ERROR", "no error given")
+                        crate::tools::ToolError::new(crate::codes::INTERNAL_ERROR, "no error given")
                     });
                     return Err(Box::new(StepError {
                         code: e.code,

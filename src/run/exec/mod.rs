@@ -23,16 +23,16 @@ use crate::run::worker::Caller;
 
 /// Failure codes the runner itself assigns (tools have their own).
 pub mod codes {
-    /// A step's deadline passed before its tool answered.
-    pub const STEP_TIMEOUT: &str = "STEP_TIMEOUT";
-    /// The flow's `timeout` passed.
-    pub const FLOW_TIMEOUT: &str = "FLOW_TIMEOUT";
     /// An `expect:` did not hold.
-    pub const EXPECTATION_FAILED: &str = "EXPECTATION_FAILED";
+    pub use crate::codes::EXPECTATION_FAILED;
+    /// The flow's `timeout` passed.
+    pub use crate::codes::FLOW_TIMEOUT;
     /// The run was interrupted (Ctrl-C) during the step.
-    pub const INTERRUPTED: &str = "INTERRUPTED";
+    pub use crate::codes::INTERRUPTED;
     /// A `repeat` had an invalid count or ran too often.
-    pub const INVALID_REPEAT: &str = "INVALID_REPEAT";
+    pub use crate::codes::INVALID_REPEAT;
+    /// A step's deadline passed before its tool answered.
+    pub use crate::codes::STEP_TIMEOUT;
 }
 
 /// Most passes of a `repeat` with only a `while` (the flow's deadline bounds it as well).

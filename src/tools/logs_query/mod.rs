@@ -43,7 +43,7 @@ impl Tool for LogsQuery {
         idempotent: true,
     };
     const CODES: FieldCodes = FieldCodes {
-        value: &[("mode", "INVALID_QUERY_MODE")],
+        value: &[("mode", crate::codes::INVALID_QUERY_MODE)],
         wrong_type: &[],
     };
 

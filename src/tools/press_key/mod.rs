@@ -75,7 +75,7 @@ pub struct Output {
 /// `DUPLICATE_MODIFIER`, `INVALID_MODIFIER_COUNT`, `INVALID_MODIFIER`.
 fn event(p: &Params) -> Result<(keys::Key, Vec<Modifier>, KeyInput), ToolError> {
     let key = match &p.key {
-        None => return Err(ToolError::new("INVALID_KEY", "key is required").at("key")),
+        None => return Err(ToolError::new(crate::codes::INVALID_KEY, "key is required").at("key")),
         Some(KeyArg::Code(c)) => keys::from_code(*c),
         Some(KeyArg::Name(s)) => keys::from_text(s),
     }
@@ -88,7 +88,7 @@ fn event(p: &Params) -> Result<(keys::Key, Vec<Modifier>, KeyInput), ToolError> 
             Some(KeyArg::Name(s)) => json!(crate::tools::decode::clip(s)),
             other => json!(other),
         };
-        ToolError::new("INVALID_KEY", m)
+        ToolError::new(crate::codes::INVALID_KEY, m)
             .with_details(json!({ "key": shown, "suggestion": suggestion }))
             .at("key")
     })?;
@@ -98,7 +98,7 @@ fn event(p: &Params) -> Result<(keys::Key, Vec<Modifier>, KeyInput), ToolError> 
     for m in &given {
         if mods.contains(m) {
             return Err(ToolError::new(
-                "DUPLICATE_MODIFIER",
+                crate::codes::DUPLICATE_MODIFIER,
                 format!("modifier {m:?} is given twice"),
             )
             .at("modifiers"));
@@ -107,7 +107,7 @@ fn event(p: &Params) -> Result<(keys::Key, Vec<Modifier>, KeyInput), ToolError> 
     }
     if mods.len() > 2 {
         return Err(ToolError::new(
-            "INVALID_MODIFIER_COUNT",
+            crate::codes::INVALID_MODIFIER_COUNT,
             format!("at most two modifiers, got {}", mods.len()),
         )
         .at("modifiers"));
@@ -125,7 +125,7 @@ fn event(p: &Params) -> Result<(keys::Key, Vec<Modifier>, KeyInput), ToolError> 
     });
     if mods.iter().any(|m| m.code() == key.code) {
         return Err(ToolError::new(
-            "DUPLICATE_MODIFIER",
+            crate::codes::DUPLICATE_MODIFIER,
             format!("{} is also given as a modifier", key.name),
         )
         .at("modifiers"));
@@ -139,7 +139,7 @@ fn event(p: &Params) -> Result<(keys::Key, Vec<Modifier>, KeyInput), ToolError> 
     let input = match named {
         Some(_) if !mods.is_empty() => {
             return Err(ToolError::new(
-                "INVALID_MODIFIER",
+                crate::codes::INVALID_MODIFIER,
                 format!(
                     "the system key {} cannot be combined with modifiers",
                     key.name
@@ -170,8 +170,8 @@ impl Tool for PressKey {
     const VERIFY: bool = true;
     const REQUIRED: &'static [&'static str] = &["key"];
     const CODES: FieldCodes = FieldCodes {
-        value: &[("modifiers", "INVALID_MODIFIER")],
-        wrong_type: &[("key", "INVALID_KEY")],
+        value: &[("modifiers", crate::codes::INVALID_MODIFIER)],
+        wrong_type: &[("key", crate::codes::INVALID_KEY)],
     };
     const SHORTHAND: Option<&'static str> = Some("key");
     const KNOWN_AS: &'static [(&'static str, &'static str)] =
