@@ -370,7 +370,19 @@ fn run_def(
     ctx: &ToolContext,
     started: Instant,
 ) -> Result<Value, ToolError> {
-    let checked = checked(def, args)?;
+    // A call refused by its rules still reports what it cost (nothing on the device).
+    let wants_cost = args.get("include_cost").and_then(Value::as_bool) == Some(true);
+    let checked = checked(def, args).map_err(|e| {
+        if wants_cost {
+            e.with_details(json!({ "cost": {
+                "wall_ms": started.elapsed().as_millis() as u64,
+                "device_round_trips": 0,
+                "ui_dumps": 0,
+            }}))
+        } else {
+            e
+        }
+    })?;
     let route = DeviceRoute {
         device_id: checked.device_id,
         hdc_server: checked
