@@ -10,6 +10,7 @@ pub mod flow;
 pub mod hostfs;
 pub mod logs;
 pub mod plan;
+pub mod report;
 pub mod run;
 pub mod sim;
 pub mod tools;

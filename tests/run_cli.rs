@@ -44,7 +44,13 @@ fn the_demo_command_passes() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("result.json")).unwrap())
             .unwrap();
     assert_eq!(r["status"], "passed");
-    assert!(dir.path().join("artifacts/manifest.json").exists());
+    for f in ["manifest.json", "junit.xml", "report.html"] {
+        assert!(dir.path().join(f).exists(), "{f}");
+    }
+    assert!(
+        all.contains("report: "),
+        "the summary names the HTML report: {all}"
+    );
 }
 
 fn write_flow(dir: &Path, name: &str, body: &str) -> String {

@@ -23,6 +23,7 @@ fn mark(s: Status) -> &'static str {
         Status::Skipped => "SKIP",
         Status::NotRun => "NOT RUN",
         Status::Interrupted => "INTR",
+        Status::Running => "RUN",
     }
 }
 
@@ -33,6 +34,7 @@ fn event_line(e: &RunEvent) -> Option<String> {
             run_id,
             flows,
             devices,
+            ..
         } => {
             format!("run {run_id}: {flows} flow(s) on {}", devices.join(", "))
         }
@@ -91,7 +93,7 @@ fn event_line(e: &RunEvent) -> Option<String> {
             }
             s
         }
-        RunEvent::FlowFinished { device, flow } => format!(
+        RunEvent::FlowFinished { device, flow, .. } => format!(
             "[{device}] {} {} ({})",
             mark(flow.status),
             flow.id,
@@ -101,11 +103,15 @@ fn event_line(e: &RunEvent) -> Option<String> {
             flow_id,
             status,
             reason,
+            ..
         } => {
             format!("{} {flow_id}: {reason}", mark(*status))
         }
+        RunEvent::DeviceLost { device, reason } => format!("device {device} lost: {reason}"),
         RunEvent::Interrupted => "interrupted".into(),
-        RunEvent::RunFinished { .. } => return None,
+        RunEvent::RunFinished { .. }
+        | RunEvent::FlowsAssigned { .. }
+        | RunEvent::StepRecorded { .. } => return None,
     })
 }
 
