@@ -30,6 +30,7 @@ impl FlowRun<'_, '_> {
             children,
             label: None,
             tool: None,
+            title: format!("pass {n}"),
             optional: false,
             ..blank(step)
         };

@@ -170,7 +170,10 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
         result.steps = fp
             .steps
             .iter()
-            .map(|s| not_run(s, "the clean-state setup failed"))
+            .map(|s| StepResult {
+                title: title(s, &run.masker),
+                ..not_run(s, "the clean-state setup failed")
+            })
             .collect();
     }
     run.in_hooks = true;
@@ -386,7 +389,9 @@ impl FlowRun<'_, '_> {
                     Flow::Interrupted => "the run was interrupted",
                     _ => "an earlier step failed",
                 };
-                out.push(not_run(step, why));
+                let mut r = not_run(step, why);
+                r.title = title(step, &self.masker);
+                out.push(r);
                 continue;
             }
             let r = self.step(step);
