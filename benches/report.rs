@@ -11,7 +11,11 @@ use tapflow::report::{github, html, junit, manifest};
 use tapflow::run::result::*;
 
 fn step(flow: usize, i: usize, failed: bool) -> StepResult {
-    let status = if failed { Status::Failed } else { Status::Passed };
+    let status = if failed {
+        Status::Failed
+    } else {
+        Status::Passed
+    };
     let id = format!("flow_{flow:03}.{i}");
     let evidence = if failed {
         let dir = format!("artifacts/SER1/flow_{flow:03}");
@@ -96,7 +100,9 @@ fn step(flow: usize, i: usize, failed: bool) -> StepResult {
             device_round_trips: 2,
             ui_dumps: 1,
         }),
-        result: Some(json!({"clicked": true, "x": 630, "y": 866, "element": {"bounds": "[48,801][1212,931]"}})),
+        result: Some(
+            json!({"clicked": true, "x": 630, "y": 866, "element": {"bounds": "[48,801][1212,931]"}}),
+        ),
         error: failed.then(|| StepError {
             code: "ELEMENT_NOT_FOUND".into(),
             message: format!("no visible element matches search criteria: text \"Button {i}\""),
@@ -124,9 +130,7 @@ fn big_run() -> RunResult {
     let flows: Vec<FlowResult> = (0..200)
         .map(|f| {
             let fails = f % 10 == 0;
-            let steps: Vec<StepResult> = (0..20)
-                .map(|i| step(f, i, fails && i == 19))
-                .collect();
+            let steps: Vec<StepResult> = (0..20).map(|i| step(f, i, fails && i == 19)).collect();
             FlowResult {
                 id: format!("flow_{f:03}"),
                 run_id: None,
@@ -134,7 +138,11 @@ fn big_run() -> RunResult {
                 file: format!("flows/flow_{f:03}.yaml"),
                 tags: vec!["smoke".into()],
                 device: Some(format!("SER{}", f % 4)),
-                status: if fails { Status::Failed } else { Status::Passed },
+                status: if fails {
+                    Status::Failed
+                } else {
+                    Status::Passed
+                },
                 reason: None,
                 started_at: Some("2026-12-02T10:00:00.000Z".into()),
                 duration_ms: 2500,

@@ -2,6 +2,7 @@
 //!
 //! Module map (dependencies point downwards only; see `../shared/docs/design.md`):
 //! `cli` → `mcp` → `run` → `plan` → `flow`; `run` → `tools` → `ui`, `logs`, `device`;
+//! `plan` → `tools` (declarations only: `plan::RegistryCatalog`, never a device call);
 //! `sim` → `device` types only.
 
 pub mod cli;

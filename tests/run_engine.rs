@@ -11,8 +11,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use fake_device::{FakeDevice, FakeProvider};
-use tapflow::cli::catalog::RegistryCatalog;
 use tapflow::flow::SourceFile;
+use tapflow::plan::RegistryCatalog;
 use tapflow::plan::{MapLoader, Plan, PlanOptions, compile};
 use tapflow::run::{
     self, CollectEvents, DeviceChoice, RunEvent, RunOptions, RunResult, Shard, Status, TagFilter,
@@ -417,6 +417,7 @@ fn the_result_is_written_after_every_flow() {
     let live = tapflow::report::LiveResult::new(
         out.policy.clone(),
         out.result_json().display().to_string(),
+        run::Masker::for_plan(&p),
     );
     let both = run::Fanout(vec![&live, &peek]);
     let r = run::run(&p, Arc::new(Engine::new()), ctx, &opts, &both);

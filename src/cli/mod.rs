@@ -2,7 +2,6 @@
 //! config files once, at start-up, into a typed configuration passed down; nothing else in the
 //! crate calls `std::env`.
 
-pub mod catalog;
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;

@@ -14,8 +14,8 @@ use clap::Args;
 use super::exit;
 use crate::hostfs::PathPolicy;
 use crate::report::{self, Outputs, merge};
-use crate::run::RunResult;
 use crate::run::evidence::Manifest;
+use crate::run::{Masker, RunResult};
 
 /// Arguments of `tapflow report`.
 #[derive(Debug, Args)]
@@ -215,7 +215,8 @@ fn run_merge(args: &ReportArgs, out: &Path, cwd: &Path) -> i32 {
 
 /// Writes the reports, prints where, opens the HTML when asked.
 fn finish(args: &ReportArgs, result: &RunResult, o: &Outputs) -> i32 {
-    let w = report::write_reports(result, o);
+    // The result was written masked; no secret is known here to mask again.
+    let w = report::write_reports(result, o, &Masker::none());
     for e in &w.errors {
         eprintln!("tapflow report: {e}");
     }
@@ -233,8 +234,12 @@ fn finish(args: &ReportArgs, result: &RunResult, o: &Outputs) -> i32 {
             println!("{line}");
         }
         if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())
-            && let Err(e) =
-                report::write::append_github_summary(result, Path::new(&path), w.html.as_deref())
+            && let Err(e) = report::write::append_github_summary(
+                result,
+                Path::new(&path),
+                w.html.as_deref(),
+                &Masker::none(),
+            )
         {
             eprintln!("tapflow report: {e}");
         }

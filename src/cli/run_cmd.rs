@@ -14,21 +14,21 @@ use std::time::Duration;
 
 use clap::Args;
 
-mod progress;
+pub mod progress;
 
 use progress::{BarProgress, PlainProgress, print_summary};
 
-use super::catalog::RegistryCatalog;
 use super::exit;
 use super::flow_cmd::{
     Format, FsLoader, load_project_config, parse_env, print_diagnostics, tapflow_environment,
 };
 use crate::device::hdc::{HdcClient, HdcConfig};
 use crate::flow::{self, SourceFile};
+use crate::plan::RegistryCatalog;
 use crate::plan::{self, PlanOptions};
 use crate::report;
 use crate::run::{
-    self, CancelToken, DeviceChoice, RunOptions, RunResult, Shard, Status, TagFilter,
+    self, CancelToken, DeviceChoice, Masker, RunOptions, RunResult, Shard, Status, TagFilter,
 };
 use crate::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 use crate::tools::hdc_provider::HdcProvider;
@@ -272,17 +272,21 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
         .collect();
     install_ctrl_c(opts.cancel.clone(), opts.abort.clone());
 
+    // Every secret of the plan, in every form, for everything printed from here on.
+    let masker = Masker::for_plan(&compiled.plan);
+    run::mask::log_masker().set(masker.clone());
     let fancy = !args.no_progress && std::io::stderr().is_terminal();
     let reported = if fancy {
-        let sink = BarProgress::new();
+        let sink = BarProgress::new(masker.clone());
         let r = report::run_with_reports(&compiled.plan, engine, ctx, &opts, &sink, &outputs);
         sink.finish();
         r
     } else {
-        report::run_with_reports(&compiled.plan, engine, ctx, &opts, &PlainProgress, &outputs)
+        let sink = PlainProgress(masker.clone());
+        report::run_with_reports(&compiled.plan, engine, ctx, &opts, &sink, &outputs)
     };
     let result = &reported.result;
-    print_summary(result, &outputs.run_dir);
+    print_summary(result, &outputs.run_dir, &masker);
     for e in &reported.written.errors {
         eprintln!("tapflow run: {e}");
     }
@@ -293,7 +297,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
         println!("report: {}", h.display());
     }
     if args.github_summary {
-        github_outputs(result, reported.written.html.as_deref());
+        github_outputs(result, reported.written.html.as_deref(), &masker);
     }
     exit_code(result)
 }
@@ -320,13 +324,15 @@ fn outputs(args: &RunArgs, run_dir: &Path, cwd: &Path) -> report::Outputs {
 
 /// `--github-summary`: the Markdown summary appended to `$GITHUB_STEP_SUMMARY` and the
 /// `::error` annotations on stdout.
-fn github_outputs(result: &RunResult, html: Option<&Path>) {
+fn github_outputs(result: &RunResult, html: Option<&Path>, masker: &Masker) {
     for line in report::github::annotations(result) {
-        println!("{line}");
+        println!("{}", masker.text(&line));
     }
     match std::env::var_os("GITHUB_STEP_SUMMARY") {
         Some(path) if !path.is_empty() => {
-            if let Err(e) = report::write::append_github_summary(result, Path::new(&path), html) {
+            if let Err(e) =
+                report::write::append_github_summary(result, Path::new(&path), html, masker)
+            {
                 eprintln!("tapflow run: {e}");
             }
         }

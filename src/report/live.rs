@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use crate::hostfs::{Overwrite, PathPolicy};
 use crate::run::result::RunResult;
-use crate::run::{EventSink, ResultBuilder, RunEvent};
+use crate::run::{EventSink, Masker, ResultBuilder, RunEvent};
 
 /// Least time between two writes caused by finished steps; a finished step is on disk at most
 /// this long after it finished (a flusher thread writes what is pending).
@@ -35,6 +35,7 @@ struct State {
 
 struct Inner {
     policy: PathPolicy,
+    masker: Masker,
     path: String,
     state: Mutex<State>,
     wake: Condvar,
@@ -53,7 +54,11 @@ impl Inner {
 
     fn write(&self, st: &mut State) {
         let r = st.builder.snapshot();
-        let res = serde_json::to_vec_pretty(&r)
+        // Masked as values (before JSON escaping), at the one place the file is written.
+        let res = self
+            .masker
+            .to_value(&r)
+            .and_then(|v| serde_json::to_vec_pretty(&v))
             .map_err(|e| e.to_string())
             .and_then(|bytes| {
                 self.policy
@@ -103,11 +108,13 @@ impl Inner {
 }
 
 impl LiveResult {
-    /// `policy` must allow writing `path` (`<run dir>/result.json`).
-    pub fn new(policy: PathPolicy, path: impl Into<String>) -> Self {
+    /// `policy` must allow writing `path` (`<run dir>/result.json`); `masker` holds the run's
+    /// secrets (`Masker::for_plan`).
+    pub fn new(policy: PathPolicy, path: impl Into<String>, masker: Masker) -> Self {
         LiveResult {
             inner: Arc::new(Inner {
                 policy,
+                masker,
                 path: path.into(),
                 state: Mutex::new(State {
                     builder: ResultBuilder::new(),
@@ -211,7 +218,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let policy = PathPolicy::new(dir.path(), [dir.path().to_path_buf()]);
         let path = dir.path().join("result.json");
-        let live = LiveResult::new(policy, path.display().to_string());
+        let live = LiveResult::new(policy, path.display().to_string(), Masker::none());
         live.emit(&RunEvent::RunStarted {
             run_id: "r".into(),
             flows: 1,

@@ -11,7 +11,7 @@ use super::live::LiveResult;
 use super::write::{Outputs, Written, write_reports};
 use crate::plan::Plan;
 use crate::run::result::RunResult;
-use crate::run::{EventSink, Fanout, RunOptions};
+use crate::run::{EventSink, Fanout, Masker, RunOptions};
 use crate::tools::{Engine, ToolContext};
 
 /// A finished run and what was written for it.
@@ -36,13 +36,17 @@ pub fn run_with_reports(
     if let Err(e) = out.create_run_dir() {
         early.push(e);
     }
+    // Every secret of the plan, in every form: what the reporters write is masked again at
+    // the moment it leaves, whatever the runner already masked.
+    let masker = Masker::for_plan(plan);
     let live = LiveResult::new(
         out.policy.clone(),
         out.result_json().to_string_lossy().into_owned(),
+        masker.clone(),
     );
     let sinks = Fanout(vec![&live, progress]);
     let result = crate::run::run(plan, engine, ctx, opts, &sinks);
-    let mut written = write_reports(&result, out);
+    let mut written = write_reports(&result, out, &masker);
     if let Some(e) = live.error() {
         written.errors.insert(0, e);
     }

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::hostfs::{Overwrite, PathPolicy};
+use crate::run::Masker;
 use crate::run::result::RunResult;
 
 /// Where the reports of a run go.
@@ -105,11 +106,14 @@ fn write_file(policy: &PathPolicy, path: &Path, bytes: &[u8]) -> Result<PathBuf,
 /// Writes `result.json` (used by merges; a run's own is kept current by [`super::LiveResult`]).
 pub fn write_result(r: &RunResult, o: &Outputs) -> Result<PathBuf, String> {
     let text = serde_json::to_vec_pretty(r).map_err(|e| e.to_string())?;
+    // (A merge has no secrets to mask: its inputs are results written masked.)
     write_file(&o.policy, &o.result_json(), &text)
 }
 
 /// Renders and writes JUnit, HTML and the manifest. Each is attempted even if another fails.
-pub fn write_reports(r: &RunResult, o: &Outputs) -> Written {
+/// `masker` (the run's secrets, when known) masks every byte written, whatever the format did
+/// to the text on the way (escaping, quoting).
+pub fn write_reports(r: &RunResult, o: &Outputs, masker: &Masker) -> Written {
     let mut w = Written::default();
     let junit = super::junit::render(
         r,
@@ -118,7 +122,7 @@ pub fn write_reports(r: &RunResult, o: &Outputs) -> Written {
         },
     )
     .map_err(|e| format!("cannot render the JUnit report: {e}"))
-    .and_then(|x| write_file(&o.policy, &o.junit, x.as_bytes()));
+    .and_then(|x| write_file(&o.policy, &o.junit, masker.text(&x).as_bytes()));
     match junit {
         Ok(p) => w.junit = Some(p),
         Err(e) => w.errors.push(e),
@@ -126,13 +130,15 @@ pub fn write_reports(r: &RunResult, o: &Outputs) -> Written {
     if let Some(html_path) = &o.html {
         let html = super::html::render(r, &prefix_for(&o.run_dir, html_path))
             .map_err(|e| format!("cannot render the HTML report: {e}"))
-            .and_then(|x| write_file(&o.policy, html_path, x.as_bytes()));
+            .and_then(|x| write_file(&o.policy, html_path, masker.text(&x).as_bytes()));
         match html {
             Ok(p) => w.html = Some(p),
             Err(e) => w.errors.push(e),
         }
     }
-    let manifest = serde_json::to_vec_pretty(&super::manifest::build(r))
+    let manifest = masker
+        .to_value(&super::manifest::build(r))
+        .and_then(|v| serde_json::to_vec_pretty(&v))
         .map_err(|e| e.to_string())
         .and_then(|m| write_file(&o.policy, &o.manifest(), &m));
     match manifest {
@@ -148,9 +154,11 @@ pub fn append_github_summary(
     r: &RunResult,
     file: &Path,
     html: Option<&Path>,
+    masker: &Masker,
 ) -> Result<(), String> {
     use std::io::Write;
     let md = super::github::summary(r, html.map(|h| h.to_string_lossy()).as_deref());
+    let md = masker.text(&md);
     let mut f = std::fs::OpenOptions::new()
         .append(true)
         .create(true)

@@ -18,8 +18,8 @@ use sha2::{Digest, Sha256};
 
 mod excerpt;
 
+use super::mask::Masker;
 use super::result::EvidenceRef;
-use super::values::Masker;
 use super::worker::Caller;
 use crate::device::{Bounds, Device, DumpScope, ImageFormat, LogQuery, ScreenshotRequest};
 use crate::hostfs::{Overwrite, PathPolicy};
@@ -209,12 +209,16 @@ impl EvidenceCollector {
             }
         }
         let mut tree_excerpt = None;
+        // JSON is masked as values, before serde_json escapes them.
         if let Ok(tree) = device.ui_tree(&DumpScope::default())
-            && let Ok(text) = serde_json::to_string_pretty(&tree)
+            && let Ok(text) = masker
+                .to_value(&tree)
+                .and_then(|v| serde_json::to_string_pretty(&v))
         {
-            let text = masker.text(&text);
             let target = at.bounds.and_then(Bounds::parse);
-            let ex = masker.text(&excerpt::ui_tree(&tree, target.as_ref()));
+            let ex = masker
+                .text(&excerpt::ui_tree(&tree, target.as_ref()))
+                .into_owned();
             if let Some(i) = save("ui_tree", ".ui_tree.json".into(), text.as_bytes()) {
                 tree_excerpt = Some((i, ex, text.lines().count()));
             }
@@ -223,7 +227,8 @@ impl EvidenceCollector {
         if let Ok(text) = device.logs(&LogQuery::default()) {
             let lines = lines_in_window(&text, window);
             if !lines.is_empty() {
-                let masked: Vec<String> = lines.iter().map(|l| masker.text(l)).collect();
+                let masked: Vec<String> =
+                    lines.iter().map(|l| masker.text(l).into_owned()).collect();
                 if let Some(i) = save("hilog", ".hilog.txt".into(), masked.join("\n").as_bytes()) {
                     log_excerpt = Some((i, excerpt::tail(&masked), masked.len()));
                 }

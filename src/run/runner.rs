@@ -15,6 +15,7 @@ use super::cancel::CancelToken;
 use super::events::{EventSink, RunEvent, RunHeader};
 use super::evidence::EvidenceCollector;
 use super::exec::{DeviceCtx, now_rfc3339, run_flow};
+use super::mask::Masker;
 use super::preflight;
 use super::result::*;
 use super::select::{Shard, TagFilter, sorted_positions};
@@ -123,6 +124,8 @@ pub fn run(
     let started = Instant::now();
     let started_at = now_rfc3339();
     let collector = opts.run_dir.as_deref().map(EvidenceCollector::new);
+    // Built once: every secret of the plan, in every form, for everything the run writes.
+    let masker = Masker::for_plan(plan);
 
     // 1. Flows: the shard's slice, then tags.
     let positions = sorted_positions(&plan.flows);
@@ -287,6 +290,7 @@ pub fn run(
             let engine = engine.clone();
             let ctx = ctx.clone();
             let (failed, collector) = (&failed, collector.as_ref());
+            let masker = masker.clone();
             s.spawn(move || {
                 let mut dctx = DeviceCtx {
                     serial: dev.serial.clone(),
@@ -299,6 +303,7 @@ pub fn run(
                     slot: 0,
                     sources: &opts.sources,
                     every_step_screenshots: opts.every_step_screenshots,
+                    masker,
                 };
                 // Once the device is gone, its remaining flows are not run (not failed).
                 let mut lost: Option<String> = None;

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::fake_device::{FakeDevice, FakeProvider};
-use tapflow::cli::catalog::RegistryCatalog;
 use tapflow::flow::SourceFile;
+use tapflow::plan::RegistryCatalog;
 use tapflow::plan::{MapLoader, PlanOptions, compile};
 use tapflow::report::{Outputs, ReportedRun, run_with_reports};
 use tapflow::run::{self, DeviceChoice, RunEvent, RunOptions, TagFilter};

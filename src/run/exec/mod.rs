@@ -16,8 +16,9 @@ use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
 use crate::run::cancel::CancelToken;
 use crate::run::events::{EventSink, RunEvent, Section};
 use crate::run::evidence::{CrashBaseline, EvidenceCollector};
+use crate::run::mask::Masker;
 use crate::run::result::*;
-use crate::run::values::{Masker, Vars};
+use crate::run::values::{Vars, as_text};
 use crate::run::worker::Caller;
 
 /// Failure codes the runner itself assigns (tools have their own).
@@ -70,6 +71,9 @@ pub struct DeviceCtx<'a> {
     pub sources: &'a std::collections::BTreeMap<String, String>,
     /// A screenshot after every tool step, not only failed ones.
     pub every_step_screenshots: bool,
+    /// Every secret of the run (not only this flow's): a value one flow typed can show in a
+    /// later flow's observations on the same device.
+    pub masker: Masker,
 }
 
 /// What a sequence of steps ended with.
@@ -120,7 +124,7 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
         started_at: started_at.clone(),
     });
     let vars = Vars::for_flow(fp);
-    let masker = Masker::new(vars.secret_values());
+    let masker = dev.masker.clone();
     let crash_baseline = dev
         .evidence
         .map(|e| e.crash_baseline(&dev.caller, &dev.serial));
@@ -171,7 +175,7 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
             .steps
             .iter()
             .map(|s| StepResult {
-                title: title(s, &run.masker),
+                title: run.title(s),
                 ..not_run(s, "the clean-state setup failed")
             })
             .collect();
@@ -308,39 +312,48 @@ fn not_run(step: &PlanStep, why: &str) -> StepResult {
     }
 }
 
-/// A short human title: the label, else the tool and its main argument.
-fn title(step: &PlanStep, masker: &Masker) -> String {
-    if let Some(l) = &step.label {
-        return masker.text(l);
-    }
-    match &step.action {
-        Action::Tool { tool, args } => {
-            let main = [
-                "text",
-                "element_id",
-                "key",
-                "bundle_name",
-                "direction",
-                "keyword",
-                "element_text",
-            ]
-            .iter()
-            .find_map(|k| args.get(*k).filter(|v| !v.is_null()));
-            match main {
-                Some(v) => format!("{tool} {}", masker.text(&super::values::as_text(v))),
-                None => tool.clone(),
-            }
-        }
-        Action::Repeat { .. } => "repeat".into(),
-        Action::Retry { .. } => "retry".into(),
-        Action::SubFlow { file, .. } => match file {
-            Some(f) => format!("run_flow {f}"),
-            None => "run_flow".into(),
-        },
-    }
-}
-
 impl FlowRun<'_, '_> {
+    /// A short human title (progress lines, events): the label, else the tool and its main
+    /// argument; `{{ … }}` resolved with what is known now, secrets masked.
+    fn title(&self, step: &PlanStep) -> String {
+        let shown = |v: &Value| -> String {
+            let text = match self.vars.resolve(self.fp, v, false) {
+                Ok(r) => as_text(&r),
+                // Not resolvable yet (the step will say why): as written.
+                Err(_) => crate::flow::template::display(&as_text(v)).into_owned(),
+            };
+            self.masker.text(&text).into_owned()
+        };
+        if let Some(l) = &step.label {
+            return shown(&Value::String(l.clone()));
+        }
+        match &step.action {
+            Action::Tool { tool, args } => {
+                let main = [
+                    "text",
+                    "element_id",
+                    "key",
+                    "bundle_name",
+                    "direction",
+                    "keyword",
+                    "element_text",
+                ]
+                .iter()
+                .find_map(|k| args.get(*k).filter(|v| !v.is_null()));
+                match main {
+                    Some(v) => format!("{tool} {}", shown(v)),
+                    None => tool.clone(),
+                }
+            }
+            Action::Repeat { .. } => "repeat".into(),
+            Action::Retry { .. } => "retry".into(),
+            Action::SubFlow { file, .. } => match file {
+                Some(f) => format!("run_flow {}", self.masker.text(f)),
+                None => "run_flow".into(),
+            },
+        }
+    }
+
     fn token(&self) -> CancelToken {
         if self.in_hooks {
             self.dev.abort.clone()
@@ -364,7 +377,7 @@ impl FlowRun<'_, '_> {
     fn err(&self, step: &PlanStep, code: &str, message: impl Into<String>) -> StepError {
         StepError {
             code: code.to_string(),
-            message: self.masker.text(&message.into()),
+            message: self.masker.text(&message.into()).into_owned(),
             details: Value::Null,
             location: Some(location(&step.source)),
         }
@@ -390,7 +403,7 @@ impl FlowRun<'_, '_> {
                     _ => "an earlier step failed",
                 };
                 let mut r = not_run(step, why);
-                r.title = title(step, &self.masker);
+                r.title = self.title(step);
                 out.push(r);
                 continue;
             }
@@ -424,7 +437,10 @@ impl FlowRun<'_, '_> {
             .map(|(n, l)| SourceLine {
                 line: n,
                 // A flow line is short; a pathological one is clipped for the report.
-                text: self.masker.text(&l.chars().take(500).collect::<String>()),
+                text: self
+                    .masker
+                    .text(&l.chars().take(500).collect::<String>())
+                    .into_owned(),
                 marked: n == loc.line,
             })
             .collect()
@@ -434,7 +450,7 @@ impl FlowRun<'_, '_> {
         let started = Instant::now();
         let mut r = blank(step);
         r.started_at = Some(now_rfc3339());
-        let title = title(step, &self.masker);
+        let title = self.title(step);
         r.title = title.clone();
         let is_tool = matches!(step.action, Action::Tool { .. });
         let mut ran_tool = false;
