@@ -6,7 +6,6 @@
 //! `result.json` alone, and `--verify` catching a changed artifact.
 
 #[path = "common/fake_device.rs"]
-#[allow(dead_code)]
 mod fake_device;
 #[path = "common/mixed_run.rs"]
 mod mixed_run;

@@ -112,8 +112,8 @@ pub struct RunArgs {
     pub github_summary: bool,
 }
 
-/// The command line as reports show it: the value of every `--env NAME=VALUE` is masked (it
-/// may be a secret).
+/// The command line as reports show it (display only, never run): the value of every
+/// `--env NAME=VALUE` is masked (it may be a secret), arguments with spaces or quotes quoted.
 pub fn masked_command_line(args: &[String]) -> String {
     let mut out = Vec::with_capacity(args.len());
     let mut mask_next = false;
