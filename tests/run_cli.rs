@@ -232,6 +232,12 @@ steps:
     assert_eq!(f["steps"][0]["status"], "passed");
     assert_eq!(f["steps"][1]["status"], "interrupted");
     assert_eq!(f["finally"][0]["status"], "passed");
+    // Every report is written for an interrupted run too.
+    for f in ["junit.xml", "report.html", "manifest.json"] {
+        assert!(report.join(f).is_file(), "{f}");
+    }
+    let junit = std::fs::read_to_string(report.join("junit.xml")).unwrap();
+    assert!(junit.contains(r#"type="INTERRUPTED""#), "{junit}");
 }
 
 #[test]
@@ -283,6 +289,14 @@ steps:
             .unwrap()
             .contains("was lost")
     );
+    // The reports are written when a device is lost, the lost flow an error, the next skipped.
+    let junit = std::fs::read_to_string(report.join("junit.xml")).unwrap();
+    assert!(junit.contains("<error "), "{junit}");
+    assert!(
+        junit.contains("<skipped message=\"not run: device"),
+        "{junit}"
+    );
+    assert!(report.join("report.html").is_file());
 }
 
 #[test]

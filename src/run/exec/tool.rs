@@ -291,7 +291,12 @@ impl FlowRun<'_, '_> {
         let mut o = o.clone();
         o.insert(
             "start_time".into(),
-            Value::String(self.started_local.format("%Y-%m-%d %H:%M:%S").to_string()),
+            // Milliseconds: a flow that starts in the same second another one logged stays apart.
+            Value::String(
+                self.started_local
+                    .format("%Y-%m-%d %H:%M:%S%.3f")
+                    .to_string(),
+            ),
         );
         Some(Value::Object(o))
     }
