@@ -25,7 +25,10 @@ use crate::flow::ast::{Flow, Step, StepKind};
 use crate::flow::source::{SourceFile, Span};
 use crate::flow::template;
 use crate::flow::yaml::Value as Y;
-use crate::flow::{Diagnostic, SourceMap, parse_flow, sort_and_dedup};
+use crate::flow::{
+    Diagnostic, DiagnosticReport, MAX_DIAGNOSTICS_PER_FILE, Omitted, SourceMap, cap_per_file,
+    parse_flow, sort_and_dedup,
+};
 
 /// Settings the CLI passes in (it alone reads the environment and `tapflow.toml`).
 #[derive(Clone, Debug)]
@@ -63,18 +66,28 @@ pub const DEADLINE_MARGIN_MS: u64 = 5_000;
 /// Deepest accepted nesting of blocks and sub-flows.
 const MAX_DEPTH: usize = 32;
 
-/// The outcome of validating and compiling: the plan of everything valid, every diagnostic,
-/// and the sources they point into.
+/// The outcome of validating and compiling: the plan of everything valid, the diagnostics
+/// (at most [`MAX_DIAGNOSTICS_PER_FILE`] per file, sorted by position), how many more each
+/// file had, and the sources they point into.
 #[derive(Debug)]
 pub struct Compiled {
     pub plan: Plan,
     pub diagnostics: Vec<Diagnostic>,
+    /// Files with more diagnostics than are listed: how many were left out.
+    pub omitted: Vec<Omitted>,
     pub sources: SourceMap,
 }
 
 impl Compiled {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+            || self.omitted.iter().any(|o| o.errors > 0)
+    }
+
+    /// Errors and warnings found, listed or not.
+    pub fn counts(&self) -> (usize, usize) {
+        let r = DiagnosticReport::with_omitted(&self.diagnostics, &self.omitted);
+        (r.errors, r.warnings)
     }
 }
 
@@ -112,9 +125,11 @@ pub fn compile(
         }
     }
     sort_and_dedup(&mut c.diags);
+    let omitted = cap_per_file(&mut c.diags, MAX_DIAGNOSTICS_PER_FILE);
     Compiled {
         plan,
         diagnostics: c.diags,
+        omitted,
         sources: c.sources,
     }
 }
