@@ -502,3 +502,78 @@ fn mutated_flows_never_panic_hang_or_explode() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Validates one generated file alone (the counting allocator is process-wide).
+fn validate_alone(name: &str, text: String, loader: &MapLoader) -> Outcome {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    validate(name, text, loader)
+}
+
+/// Seen (issue 9): 20 MB of `{{ X }}` took 1.8 GB. Every reference was collected as an owned
+/// value (170 MB per scan of the string) and, when `X` was undefined, each got a diagnostic
+/// (three million, all underlining the first one).
+#[test]
+fn twenty_megabytes_of_templates_need_memory_linear_in_the_input() {
+    let refs = "{{ X }}".repeat(20 * 1024 * 1024 / 7);
+    for (env, undefined) in [("env: {X: hi}\n", 0), ("", 1)] {
+        let text = format!("{env}steps:\n  - input_text: {{element_id: a, text: \"{refs}\"}}\n");
+        let len = text.len();
+        let o = validate_alone("flows/templates.yaml", text, &MapLoader::new());
+        check(&o).unwrap();
+        assert!(
+            o.peak < 4 * len,
+            "peak {} MB for {} MB of input",
+            o.peak >> 20,
+            len >> 20
+        );
+        let found: Vec<_> = o
+            .compiled
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.column))
+            .collect();
+        assert_eq!(found.len(), undefined, "{found:?}");
+        if undefined == 1 {
+            assert_eq!(found[0], ("undefined-variable", 40));
+        }
+    }
+}
+
+/// A flow of 1 MiB of steps, and sub-flows inlined at every call of many calls (a bomb that
+/// grows multiplicatively), compile to a bounded plan with one clear error.
+#[test]
+fn long_flows_and_sub_flow_bombs_stay_small() {
+    let loader = MapLoader::new()
+        .with(
+            "flows/s.yaml",
+            &format!("- run_flow: t.yaml\n{}", "- screenshot\n".repeat(80_000)),
+        )
+        .with("flows/t.yaml", &"- screenshot\n".repeat(80_000));
+    for text in [
+        format!(
+            "steps: [{}]\n",
+            vec!["screenshot"; (1 << 20) / 11].join(",")
+        ),
+        format!("steps:\n{}", "  - run_flow: s.yaml\n".repeat(30_000)),
+    ] {
+        let o = validate_alone("flows/long.yaml", text, &loader);
+        check(&o).unwrap();
+        let codes: Vec<_> = o
+            .compiled
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        assert_eq!(codes, ["too-many-steps"], "{}", o.text);
+        assert!(o.peak < MEMORY_LIMIT, "peak {} MB", o.peak >> 20);
+    }
+}
+
+/// Every step of a flow's AST and of its plan pays for the largest variant of each enum: keep
+/// rare, large parts (conditions) boxed.
+#[test]
+fn steps_stay_small_in_memory() {
+    use std::mem::size_of;
+    assert!(size_of::<tapflow::flow::ast::Step>() <= 400);
+    assert!(size_of::<tapflow::plan::PlanStep>() <= 400);
+}

@@ -1,10 +1,17 @@
 //! "Did you mean …?" suggestions (strsim), shared by the flow parser and the planner.
 
+/// Words longer than this get no suggestion: names are short, and comparing a 1 MB key with
+/// every candidate would cost seconds for nothing.
+const MAX_WORD_LEN: usize = 64;
+
 /// The candidate closest to `word`, when it is close enough to be a plausible typo.
 pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
+    if word.len() > MAX_WORD_LEN {
+        return None;
+    }
     let lower = word.to_ascii_lowercase();
     let mut best: Option<(f64, &'a str)> = None;
     for cand in candidates {
@@ -38,5 +45,6 @@ mod tests {
         assert_eq!(closest("presskey", names), Some("press_key"));
         assert_eq!(closest("inputText", names), Some("input_text"));
         assert_eq!(closest("zzzz", names), None);
+        assert_eq!(closest(&"click".repeat(100_000), names), None);
     }
 }

@@ -180,7 +180,7 @@ impl Compiler<'_> {
         let mut check = SchemaCheck::new(src, schema, &subst);
         let value = check.object(&kept, schema, &format!("`{tool}`"), at);
         let failed = !check.diags.is_empty();
-        self.diags.extend(check.diags);
+        check.diags.into_iter().for_each(|d| self.push(d));
         if failed {
             return None;
         }

@@ -13,6 +13,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 mod args;
+mod sink;
 mod subflow;
 mod vars;
 
@@ -25,10 +26,7 @@ use crate::flow::ast::{Flow, Step, StepKind};
 use crate::flow::source::{SourceFile, Span};
 use crate::flow::template;
 use crate::flow::yaml::Value as Y;
-use crate::flow::{
-    Diagnostic, DiagnosticReport, MAX_DIAGNOSTICS_PER_FILE, Omitted, SourceMap, cap_per_file,
-    parse_flow, sort_and_dedup,
-};
+use crate::flow::{Diagnostic, DiagnosticReport, Omitted, SourceMap, parse_flow};
 
 /// Settings the CLI passes in (it alone reads the environment and `tapflow.toml`).
 #[derive(Clone, Debug)]
@@ -65,9 +63,14 @@ pub const MAX_RETRIES: u64 = 10;
 pub const DEADLINE_MARGIN_MS: u64 = 5_000;
 /// Deepest accepted nesting of blocks and sub-flows.
 const MAX_DEPTH: usize = 32;
+/// Most steps one flow compiles to, counting every step of its blocks, hooks and inlined
+/// sub-flows (each call inlines the sub-flow again). Real flows have hundreds; the limit keeps
+/// a plan's memory small when sub-flows call sub-flows many times over (a "bomb" of `run_flow`
+/// lines grows multiplicatively).
+pub const MAX_PLAN_STEPS: usize = 50_000;
 
 /// The outcome of validating and compiling: the plan of everything valid, the diagnostics
-/// (at most [`MAX_DIAGNOSTICS_PER_FILE`] per file, sorted by position), how many more each
+/// (at most [`crate::flow::MAX_DIAGNOSTICS_PER_FILE`] per file, sorted by position), how many more each
 /// file had, and the sources they point into.
 #[derive(Debug)]
 pub struct Compiled {
@@ -105,13 +108,14 @@ pub fn compile(
         catalog,
         loader,
         opts,
-        diags: Vec::new(),
+        diags: sink::Sink::default(),
         sources: SourceMap::new(),
         parsed: HashMap::new(),
         stack: Vec::new(),
         referenced: BTreeSet::new(),
         secrets: RefCell::new(BTreeMap::new()),
         ids: BTreeSet::new(),
+        compiled_steps: 0,
     };
     let mut plan = Plan::default();
     for src in flows {
@@ -124,11 +128,10 @@ pub fn compile(
             let _ = c.top_flow(src, 0, true);
         }
     }
-    sort_and_dedup(&mut c.diags);
-    let omitted = cap_per_file(&mut c.diags, MAX_DIAGNOSTICS_PER_FILE);
+    let (diagnostics, omitted) = c.diags.finish();
     Compiled {
         plan,
-        diagnostics: c.diags,
+        diagnostics,
         omitted,
         sources: c.sources,
     }
@@ -140,7 +143,7 @@ struct Compiler<'a> {
     catalog: &'a dyn ToolCatalog,
     loader: &'a dyn SourceLoader,
     opts: &'a PlanOptions,
-    diags: Vec<Diagnostic>,
+    diags: sink::Sink,
     sources: SourceMap,
     /// Sub-flow files by normalised path, parsed once.
     parsed: HashMap<String, Parsed>,
@@ -150,6 +153,9 @@ struct Compiler<'a> {
     /// Secrets of the flow being compiled: reference name → value.
     secrets: RefCell<BTreeMap<String, String>>,
     ids: BTreeSet<String>,
+    /// Steps compiled for the current top-level flow (sub-flows inlined, hooks included),
+    /// against [`MAX_PLAN_STEPS`].
+    compiled_steps: usize,
 }
 
 fn slug(file: &str) -> String {
@@ -179,10 +185,11 @@ impl<'a> Compiler<'a> {
     fn top_flow(&mut self, src: &SourceFile, index: usize, lenient: bool) -> Option<FlowPlan> {
         self.sources.insert(src.clone());
         let parsed = parse_flow(src);
-        self.diags.extend(parsed.diagnostics);
+        parsed.diagnostics.into_iter().for_each(|d| self.push(d));
         let flow = parsed.flow?;
         self.referenced.insert(normalize(src.name()));
         self.stack = vec![normalize(src.name())];
+        self.compiled_steps = 0;
         self.secrets.borrow_mut().clear();
         let mut id = slug(src.name());
         if !lenient {
@@ -332,17 +339,43 @@ impl<'a> Compiler<'a> {
         prefix: &str,
         scope: &mut Scope,
     ) -> Vec<PlanStep> {
-        steps
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| self.step(ctx, s, &format!("{prefix}.{}", i + 1), scope))
-            .collect()
+        // Sized up front (collecting a filtered iterator grows by doubling), to no more than
+        // the budget has left.
+        let left = (MAX_PLAN_STEPS + 1).saturating_sub(self.compiled_steps);
+        let mut out = Vec::with_capacity(steps.len().min(left));
+        for (i, s) in steps.iter().enumerate() {
+            if self.compiled_steps > MAX_PLAN_STEPS {
+                break;
+            }
+            out.extend(self.step(ctx, s, &format!("{prefix}.{}", i + 1), scope));
+        }
+        out
     }
 
     fn step(&mut self, ctx: &Ctx, step: &Step, id: &str, scope: &mut Scope) -> Option<PlanStep> {
         let src = ctx.src;
+        self.compiled_steps += 1;
+        if self.compiled_steps > MAX_PLAN_STEPS {
+            // Reported once, at the step that went over; nothing after it is compiled.
+            let caller = self.stack.first().cloned().unwrap_or_default();
+            self.push(
+                Diagnostic::error(
+                    src,
+                    step.span,
+                    "too-many-steps",
+                    format!("the flow `{caller}` compiles to more than {MAX_PLAN_STEPS} steps (sub-flows are inlined at every call)"),
+                    "limit reached here",
+                )
+                .with_help("use `repeat` to run steps many times; call sub-flows from fewer places"),
+            );
+            return None;
+        }
         let o = &step.options;
-        let when = o.when.as_ref().and_then(|c| self.condition(src, c, scope));
+        let when = o
+            .when
+            .as_ref()
+            .and_then(|c| self.condition(src, c, scope))
+            .map(Box::new);
         if let Some(l) = &o.label {
             self.check_text_vars(src, &l.value, l.span, scope);
         }
@@ -403,7 +436,10 @@ impl<'a> Compiler<'a> {
                         _ => generic(t, &|s| s.to_string()),
                     }
                 });
-                let while_ = while_.as_ref().and_then(|c| self.condition(src, c, scope));
+                let while_ = while_
+                    .as_ref()
+                    .and_then(|c| self.condition(src, c, scope))
+                    .map(Box::new);
                 let inner = Ctx {
                     depth: ctx.depth + 1,
                     ..*ctx

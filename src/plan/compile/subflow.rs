@@ -183,7 +183,7 @@ impl Compiler<'_> {
                 let sub = SourceFile::new(path, text);
                 self.sources.insert(sub.clone());
                 let parsed = parse_flow(&sub);
-                self.diags.extend(parsed.diagnostics);
+                parsed.diagnostics.into_iter().for_each(|d| self.push(d));
                 parsed.flow.map(|fl| Rc::new((sub, fl)))
             }
             Err(why) => {

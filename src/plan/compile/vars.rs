@@ -69,30 +69,27 @@ impl Compiler<'_> {
                 None => span,
             }
         };
-        let refs = match template::scan(text) {
-            Ok(r) => r,
-            Err(e) => {
-                let bad = &text[e.range.0..e.range.1];
-                self.push(
-                    Diagnostic::error(
-                        src,
-                        locate(bad),
-                        "invalid-template",
-                        e.message,
-                        "invalid reference",
-                    )
-                    .with_help("write `{{ NAME }}`; use `\\{{` for literal braces"),
-                );
-                return;
-            }
-        };
+        if let Some(Err(e)) = template::refs(text).find(Result::is_err) {
+            let bad = &text[e.range.0..e.range.1];
+            self.push(
+                Diagnostic::error(
+                    src,
+                    locate(bad),
+                    "invalid-template",
+                    e.message,
+                    "invalid reference",
+                )
+                .with_help("write `{{ NAME }}`; use `\\{{` for literal braces"),
+            );
+            return;
+        }
         let mut checked = std::collections::HashSet::new();
-        for r in &refs {
+        for r in template::refs(text).flatten() {
             let at = locate(&text[r.range.0..r.range.1]);
-            if !checked.insert(r.path.as_str()) {
+            if !checked.insert(r.path) {
                 continue;
             }
-            if let Some(d) = self.check_ref(src, &r.path, at, scope) {
+            if let Some(d) = self.check_ref(src, r.path, at, scope) {
                 self.push(d);
             }
         }
