@@ -5,7 +5,7 @@
 //! Every position lookup costs O(log n + 4 KiB) whatever the file looks like: a sparse index
 //! keeps the number of characters before every 4 KiB block, so a file that is one 1 MB line
 //! with 50 000 diagnostics on it is not rescanned from the line start for each of them. The
-//! text is shared (`Arc<str>`), so keeping a file for rendering does not copy it.
+//! text is shared (`Arc`), so keeping a file for rendering does not copy it.
 
 use std::sync::Arc;
 
@@ -46,7 +46,8 @@ const BLOCK: usize = 4096;
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     name: String,
-    text: Arc<str>,
+    /// `Arc<String>`, not `Arc<str>`: made from the `String` read, without copying it.
+    text: Arc<String>,
     /// Byte offset of the first byte of every line.
     line_starts: Arc<[usize]>,
     /// `block_chars[k]`: the number of characters that start before byte `k * BLOCK`.
@@ -64,7 +65,7 @@ fn count_chars(bytes: &[u8]) -> usize {
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        let text: Arc<str> = Arc::from(text.into());
+        let text = Arc::new(text.into());
         let mut line_starts = vec![0];
         line_starts.extend(
             text.bytes()

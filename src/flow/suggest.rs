@@ -4,12 +4,20 @@
 /// every candidate would cost seconds for nothing.
 const MAX_WORD_LEN: usize = 64;
 
+/// More candidates than this (a flow with thousands of variables) get no suggestion: every
+/// undefined reference would be compared with all of them.
+const MAX_CANDIDATES: usize = 1_000;
+
 /// The candidate closest to `word`, when it is close enough to be a plausible typo.
 pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
     if word.len() > MAX_WORD_LEN {
+        return None;
+    }
+    let candidates: Vec<&'a str> = candidates.into_iter().take(MAX_CANDIDATES + 1).collect();
+    if candidates.len() > MAX_CANDIDATES {
         return None;
     }
     let lower = word.to_ascii_lowercase();
@@ -46,5 +54,7 @@ mod tests {
         assert_eq!(closest("inputText", names), Some("input_text"));
         assert_eq!(closest("zzzz", names), None);
         assert_eq!(closest(&"click".repeat(100_000), names), None);
+        let many: Vec<String> = (0..5_000).map(|i| format!("V{i}")).collect();
+        assert_eq!(closest("V1", many.iter().map(String::as_str)), None);
     }
 }

@@ -63,11 +63,12 @@ pub const MAX_RETRIES: u64 = 10;
 pub const DEADLINE_MARGIN_MS: u64 = 5_000;
 /// Deepest accepted nesting of blocks and sub-flows.
 const MAX_DEPTH: usize = 32;
-/// Most steps one flow compiles to, counting every step of its blocks, hooks and inlined
-/// sub-flows (each call inlines the sub-flow again). Real flows have hundreds; the limit keeps
-/// a plan's memory small when sub-flows call sub-flows many times over (a "bomb" of `run_flow`
-/// lines grows multiplicatively).
-pub const MAX_PLAN_STEPS: usize = 50_000;
+/// Largest plan one flow compiles to, in steps and sub-flow variables: every step of its
+/// blocks, hooks and inlined sub-flows, and every variable a sub-flow call binds (each call
+/// inlines the sub-flow again, with its variables). Real flows have hundreds; the limit keeps
+/// the work and memory of compiling small when sub-flows are called many times over (a file of
+/// `run_flow` lines calling a file of `run_flow` lines grows multiplicatively).
+pub const MAX_PLAN_SIZE: usize = 50_000;
 
 /// The outcome of validating and compiling: the plan of everything valid, the diagnostics
 /// (at most [`crate::flow::MAX_DIAGNOSTICS_PER_FILE`] per file, sorted by position), how many more each
@@ -115,7 +116,8 @@ pub fn compile(
         referenced: BTreeSet::new(),
         secrets: RefCell::new(BTreeMap::new()),
         ids: BTreeSet::new(),
-        compiled_steps: 0,
+        plan_size: 0,
+        id_suffixes: HashMap::new(),
     };
     let mut plan = Plan::default();
     for src in flows {
@@ -153,9 +155,11 @@ struct Compiler<'a> {
     /// Secrets of the flow being compiled: reference name → value.
     secrets: RefCell<BTreeMap<String, String>>,
     ids: BTreeSet<String>,
-    /// Steps compiled for the current top-level flow (sub-flows inlined, hooks included),
-    /// against [`MAX_PLAN_STEPS`].
-    compiled_steps: usize,
+    /// Steps and sub-flow variables compiled for the current top-level flow (sub-flows
+    /// inlined, hooks included), against [`MAX_PLAN_SIZE`].
+    plan_size: usize,
+    /// Per flow id base, the next `-N` suffix to try.
+    id_suffixes: HashMap<String, usize>,
 }
 
 fn slug(file: &str) -> String {
@@ -189,15 +193,17 @@ impl<'a> Compiler<'a> {
         let flow = parsed.flow?;
         self.referenced.insert(normalize(src.name()));
         self.stack = vec![normalize(src.name())];
-        self.compiled_steps = 0;
+        self.plan_size = 0;
         self.secrets.borrow_mut().clear();
         let mut id = slug(src.name());
         if !lenient {
-            let mut n = 2;
+            // The next suffix to try per base is remembered, so that 10 000 files with the
+            // same name in different directories do not each try every taken suffix.
             let base = id.clone();
+            let n = self.id_suffixes.entry(base.clone()).or_insert(2);
             while self.ids.contains(&id) {
                 id = format!("{base}-{n}");
-                n += 1;
+                *n += 1;
             }
             self.ids.insert(id.clone());
         }
@@ -341,10 +347,10 @@ impl<'a> Compiler<'a> {
     ) -> Vec<PlanStep> {
         // Sized up front (collecting a filtered iterator grows by doubling), to no more than
         // the budget has left.
-        let left = (MAX_PLAN_STEPS + 1).saturating_sub(self.compiled_steps);
+        let left = (MAX_PLAN_SIZE + 1).saturating_sub(self.plan_size);
         let mut out = Vec::with_capacity(steps.len().min(left));
         for (i, s) in steps.iter().enumerate() {
-            if self.compiled_steps > MAX_PLAN_STEPS {
+            if self.plan_size > MAX_PLAN_SIZE {
                 break;
             }
             out.extend(self.step(ctx, s, &format!("{prefix}.{}", i + 1), scope));
@@ -354,20 +360,7 @@ impl<'a> Compiler<'a> {
 
     fn step(&mut self, ctx: &Ctx, step: &Step, id: &str, scope: &mut Scope) -> Option<PlanStep> {
         let src = ctx.src;
-        self.compiled_steps += 1;
-        if self.compiled_steps > MAX_PLAN_STEPS {
-            // Reported once, at the step that went over; nothing after it is compiled.
-            let caller = self.stack.first().cloned().unwrap_or_default();
-            self.push(
-                Diagnostic::error(
-                    src,
-                    step.span,
-                    "too-many-steps",
-                    format!("the flow `{caller}` compiles to more than {MAX_PLAN_STEPS} steps (sub-flows are inlined at every call)"),
-                    "limit reached here",
-                )
-                .with_help("use `repeat` to run steps many times; call sub-flows from fewer places"),
-            );
+        if !self.grow_plan(src, step.span, 1) {
             return None;
         }
         let o = &step.options;
@@ -517,7 +510,9 @@ impl<'a> Compiler<'a> {
         if let Some(k) = &o.keep
             && is_tool
         {
-            scope.kept.insert(k.value.clone(), tool_for_result.clone());
+            scope
+                .kept
+                .insert_mut(k.value.clone(), tool_for_result.clone());
         }
         let lc = src.line_col(step.span.start);
         Some(PlanStep {
@@ -537,6 +532,30 @@ impl<'a> Compiler<'a> {
                 column: lc.column,
             },
         })
+    }
+
+    /// Adds `n` entries to the plan being compiled; false once it is over [`MAX_PLAN_SIZE`]
+    /// (reported once, where it went over; nothing after that is compiled).
+    fn grow_plan(&mut self, src: &SourceFile, at: Span, n: usize) -> bool {
+        if self.plan_size > MAX_PLAN_SIZE {
+            return false;
+        }
+        self.plan_size += n;
+        if self.plan_size <= MAX_PLAN_SIZE {
+            return true;
+        }
+        let flow = self.stack.first().cloned().unwrap_or_default();
+        self.push(
+            Diagnostic::error(
+                src,
+                at,
+                "plan-too-large",
+                format!("the flow `{flow}` compiles to more than {MAX_PLAN_SIZE} steps and sub-flow variables (a sub-flow is inlined again at every call)"),
+                "limit reached here",
+            )
+            .with_help("use `repeat` to run steps many times; call sub-flows from fewer places"),
+        );
+        false
     }
 
     fn depth_ok(&mut self, ctx: &Ctx, span: Span) -> bool {
