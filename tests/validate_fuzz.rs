@@ -580,12 +580,18 @@ fn steps_stay_small_in_memory() {
 
 /// Found while fuzzing by hand: every `run_flow` call copied its caller's variables, so 20 000
 /// variables and 19 000 calls took 147 s (release); a sub-flow's variables were bound again at
-/// every call without limit; every undefined reference compared itself with every variable.
+/// every call without limit (30 000 calls of a sub-flow with 20 000 variables did not finish
+/// in 2 minutes); every undefined reference compared itself with every variable (24 s); a
+/// secret's reference was found by trying every earlier value's (18 s for 10 000 calls).
 #[test]
 fn many_variables_and_many_calls_stay_linear() {
     let vars: String = (0..20_000).map(|i| format!("  V{i}: x\n")).collect();
     let loader = MapLoader::new()
         .with("flows/sub.yaml", "- screenshot\n")
+        .with(
+            "flows/secret.yaml",
+            "env:\n  P: {secret: true}\nsteps:\n  - input_text: {element_id: a, text: \"{{ P }}\"}\n",
+        )
         .with(
             "flows/env.yaml",
             &format!(
@@ -617,6 +623,26 @@ fn many_variables_and_many_calls_stay_linear() {
                     .collect::<String>()
             ),
             vec!["undefined-variable"; 100],
+        ),
+        // A secret sub-flow variable with a new value at every call: each value's reference
+        // (`P`, `P__2`, …) was found by trying every earlier one (18 s for 10 000 calls).
+        (
+            format!(
+                "steps:\n{}",
+                (0..10_000)
+                    .map(|i| format!("  - run_flow: {{file: secret.yaml, env: {{P: v{i}}}}}\n"))
+                    .collect::<String>()
+            ),
+            vec![],
+        ),
+        // References written with escapes are not found as written: each one searched the
+        // rest of the string (23 s for 1 MiB).
+        (
+            format!(
+                "env: {{X: hi}}\nsteps:\n  - input_text: {{element_id: a, text: \"{}\"}}\n",
+                r"{{ \x58 }}".repeat(90_000)
+            ),
+            vec![],
         ),
     ];
     for (text, expected) in cases {

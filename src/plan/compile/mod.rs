@@ -115,6 +115,7 @@ pub fn compile(
         stack: Vec::new(),
         referenced: BTreeSet::new(),
         secrets: RefCell::new(BTreeMap::new()),
+        secret_keys: RefCell::new(SecretKeys::default()),
         ids: BTreeSet::new(),
         plan_size: 0,
         id_suffixes: HashMap::new(),
@@ -141,6 +142,13 @@ pub fn compile(
 
 type Parsed = Option<Rc<(SourceFile, Flow)>>;
 
+/// Which reference stands for a secret's value, and the next `__N` suffix to try per name.
+#[derive(Default)]
+struct SecretKeys {
+    keys: HashMap<(String, String), String>,
+    next: HashMap<String, usize>,
+}
+
 struct Compiler<'a> {
     catalog: &'a dyn ToolCatalog,
     loader: &'a dyn SourceLoader,
@@ -154,6 +162,8 @@ struct Compiler<'a> {
     referenced: BTreeSet<String>,
     /// Secrets of the flow being compiled: reference name → value.
     secrets: RefCell<BTreeMap<String, String>>,
+    /// The reverse of `secrets`, to find a value's reference without a scan.
+    secret_keys: RefCell<SecretKeys>,
     ids: BTreeSet<String>,
     /// Steps and sub-flow variables compiled for the current top-level flow (sub-flows
     /// inlined, hooks included), against [`MAX_PLAN_SIZE`].
@@ -195,6 +205,7 @@ impl<'a> Compiler<'a> {
         self.stack = vec![normalize(src.name())];
         self.plan_size = 0;
         self.secrets.borrow_mut().clear();
+        *self.secret_keys.borrow_mut() = SecretKeys::default();
         let mut id = slug(src.name());
         if !lenient {
             // The next suffix to try per base is remembered, so that 10 000 files with the

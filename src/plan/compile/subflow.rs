@@ -148,11 +148,13 @@ impl Compiler<'_> {
                     }
                 }
                 let mut variables = bound(&child, env);
+                let set_by_call: std::collections::HashSet<&str> =
+                    env.iter().map(|(k, _)| k.value.as_str()).collect();
                 variables.extend(
                     sub_flow
                         .env
                         .iter()
-                        .filter(|v| !env.iter().any(|(k, _)| k.value == v.name.value))
+                        .filter(|v| !set_by_call.contains(v.name.value.as_str()))
                         .filter_map(|v| {
                             child.vars.get(&v.name.value).map(|b| PlanVariable {
                                 name: v.name.value.clone(),
