@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use serde_json::json;
-use tapflow::cli::catalog::RegistryCatalog;
 use tapflow::flow::{SourceFile, parse_flow};
+use tapflow::plan::RegistryCatalog;
 use tapflow::plan::{BuiltinCatalog, MapLoader, Plan, PlanOptions, compile, corpus};
 use tapflow::run::{self, DeviceChoice, RunOptions, Status};
 use tapflow::sim::Latency;
@@ -117,9 +117,7 @@ impl Rig {
                 .expect("sim provider");
         let config = ToolConfig {
             screenshots_dir: tmp.path().join("shots"),
-            allowed_roots: vec![tmp.path().to_path_buf()],
-            working_dir: tmp.path().to_path_buf(),
-            ..ToolConfig::default()
+            ..ToolConfig::rooted_at(tmp.path())
         };
         let rig = Rig {
             engine: Arc::new(Engine::new()),

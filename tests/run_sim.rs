@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use tapflow::cli::catalog::RegistryCatalog;
 use tapflow::cli::run_cmd::sim_provider;
 use tapflow::flow::SourceFile;
+use tapflow::plan::RegistryCatalog;
 use tapflow::plan::{Plan, PlanOptions, SourceLoader, compile};
 use tapflow::run::{self, DeviceChoice, RunOptions, RunResult, Status};
 use tapflow::sim::Latency;
@@ -67,9 +67,8 @@ fn run_on_sim(
     let cwd = std::env::temp_dir();
     let (provider, serials) = sim_provider(devices, faults, 7, Latency::None, &cwd).unwrap();
     let config = ToolConfig {
-        working_dir: cwd.clone(),
-        screenshots_dir: cwd,
-        ..ToolConfig::default()
+        screenshots_dir: cwd.clone(),
+        ..ToolConfig::rooted_at(cwd)
     };
     let ctx = ToolContext::new(provider, config);
     let mut opts = RunOptions::new("sim-test");

@@ -52,7 +52,7 @@ impl Compiler<'_> {
             }
             RunTarget::File(f) => {
                 self.check_text_vars(src, &f.value, f.span, scope);
-                let rel = self.subst(scope, &f.value);
+                let rel = crate::flow::template::display(&self.subst(scope, &f.value)).into_owned();
                 let path = resolve(src.name(), &rel);
                 if let Some(pos) = self.stack.iter().position(|p| *p == path) {
                     let mut chain: Vec<&str> =
@@ -161,7 +161,7 @@ impl Compiler<'_> {
                                 value: if b.secret {
                                     MASK.into()
                                 } else {
-                                    b.value.clone()
+                                    crate::flow::template::display(&b.value).into_owned()
                                 },
                                 secret: b.secret,
                                 source: b.source,
@@ -203,9 +203,11 @@ impl Compiler<'_> {
                         f.span,
                         "run-flow-missing",
                         format!("cannot read sub-flow `{path}`: {why}"),
-                        "file not found",
+                        "cannot be read",
                     )
-                    .with_help("sub-flow paths are relative to the calling file's directory"),
+                    .with_help(
+                        "sub-flow paths are relative to the calling file's directory and stay under the flow root",
+                    ),
                 );
                 None
             }
@@ -223,7 +225,7 @@ fn bound(scope: &Scope, env: &[(Str, Str)]) -> Vec<PlanVariable> {
                 value: if b.secret {
                     MASK.into()
                 } else {
-                    b.value.clone()
+                    crate::flow::template::display(&b.value).into_owned()
                 },
                 secret: b.secret,
                 source: VarSource::RunFlow,

@@ -10,8 +10,8 @@ use crate::flow::yaml::{Node, Value as Y};
 use crate::plan::scope::Scope;
 
 impl Compiler<'_> {
-    /// Full substitution (secrets included) for binding values; also says whether a secret
-    /// went into the result.
+    /// Full substitution (secrets included) for binding values (template text, as every
+    /// binding holds); also says whether a secret went into the result.
     pub(super) fn resolve_full(&self, scope: &Scope, text: &str) -> (String, bool) {
         let secret = std::cell::Cell::new(false);
         let out = template::substitute(text, |p| {
@@ -24,18 +24,20 @@ impl Compiler<'_> {
     }
 
     /// Substitution for the plan: known values inserted, secrets kept as references (their
-    /// values go to the flow's secret table), run-time references untouched.
+    /// values, as data, go to the flow's secret table), run-time references untouched.
     pub(super) fn subst(&self, scope: &Scope, text: &str) -> String {
         template::substitute(text, |p| {
             let b = scope.vars.get(p)?;
             if !b.secret {
                 return Some(b.value.clone());
             }
+            // The data the value stands for (escapes resolved), as the runner types it.
+            let value = template::display(&b.value).into_owned();
             // One key per (name, value): `P`, then `P__2`, `P__3`, … for other values of `P`
             // (a sub-flow called with many values). Both lookups are indexed, so 10 000 values
             // cost 10 000 steps, not 50 million (18 s).
             let mut index = self.secret_keys.borrow_mut();
-            let key = match index.keys.get(&(p.to_string(), b.value.clone())) {
+            let key = match index.keys.get(&(p.to_string(), value.clone())) {
                 Some(key) => key.clone(),
                 None => {
                     let mut secrets = self.secrets.borrow_mut();
@@ -45,10 +47,8 @@ impl Compiler<'_> {
                         key = format!("{p}__{n}");
                         *n += 1;
                     }
-                    secrets.insert(key.clone(), b.value.clone());
-                    index
-                        .keys
-                        .insert((p.to_string(), b.value.clone()), key.clone());
+                    secrets.insert(key.clone(), value.clone());
+                    index.keys.insert((p.to_string(), value), key.clone());
                     key
                 }
             };
@@ -87,7 +87,7 @@ impl Compiler<'_> {
                 }
             }
         };
-        if let Some(Err(e)) = template::refs(text).find(Result::is_err) {
+        if let Err(e) = template::each_ref(text, |_, _| {}) {
             let bad = &text[e.range.0..e.range.1];
             self.push(
                 Diagnostic::error(
@@ -102,15 +102,14 @@ impl Compiler<'_> {
             return;
         }
         let mut checked = std::collections::HashSet::new();
-        for r in template::refs(text).flatten() {
-            let at = locate(&text[r.range.0..r.range.1]);
-            if !checked.insert(r.path) {
-                continue;
-            }
-            if let Some(d) = self.check_ref(src, r.path, at, scope) {
+        let _ = template::each_ref(text, |path, range| {
+            let at = locate(&text[range.0..range.1]);
+            if checked.insert(path)
+                && let Some(d) = self.check_ref(src, path, at, scope)
+            {
                 self.push(d);
             }
-        }
+        });
     }
 
     pub(super) fn check_ref(
