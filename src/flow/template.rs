@@ -255,8 +255,11 @@ pub fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String
         return text.to_string();
     }
     // Streamed from the decoder into the encoder: a 20 MB string of three million references
-    // never becomes a `Vec` of them (that took 430 MB).
-    let mut e = Encoder::default();
+    // never becomes a `Vec` of them (that took 395 MB).
+    let mut e = Encoder {
+        out: String::with_capacity(text.len()),
+        text: String::new(),
+    };
     let decoded = decode(text, |ev| match ev {
         Event::Text(t) => e.text(t),
         Event::Ref { path, raw, .. } => match lookup(path) {

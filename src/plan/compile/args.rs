@@ -2,6 +2,8 @@
 //! and static rules (defaults made explicit), and `assert_*`, conditions and expectations are
 //! compiled the same way.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value, json};
 
 use super::Compiler;
@@ -87,18 +89,19 @@ impl Compiler<'_> {
         self.check_args(src, &name.value, name.span, &entries, schema, scope, &[])
     }
 
-    /// The step's arguments as key/value pairs (scalar shorthand expanded).
-    pub(super) fn arg_entries(
+    /// The step's arguments as key/value pairs (scalar shorthand expanded), borrowed from the
+    /// AST when written as a mapping (a 20 MB argument is not copied again).
+    pub(super) fn arg_entries<'n>(
         &mut self,
         src: &SourceFile,
         tool: &str,
         at: Span,
-        args: Option<&Node>,
-    ) -> Option<Vec<(Key, Node)>> {
+        args: Option<&'n Node>,
+    ) -> Option<Cow<'n, [(Key, Node)]>> {
         match args {
-            None => Some(Vec::new()),
+            None => Some(Cow::Borrowed(&[])),
             Some(n) => match &n.value {
-                Y::Map(m) => Some(m.clone()),
+                Y::Map(m) => Some(Cow::Borrowed(m)),
                 Y::Seq(_) => {
                     self.push(
                         Diagnostic::error(
@@ -114,13 +117,13 @@ impl Compiler<'_> {
                 }
                 _ => {
                     match self.catalog.scalar_shorthand(tool) {
-                        Some(param) => Some(vec![(
+                        Some(param) => Some(Cow::Owned(vec![(
                             Key {
                                 name: param.to_string(),
                                 span: n.span,
                             },
                             n.clone(),
-                        )]),
+                        )])),
                         None => {
                             self.push(Diagnostic::error(src, n.span, "no-shorthand", format!("`{tool}` has no shorthand; give its parameters as a mapping"), "expected a mapping")
                             .with_help(format!("write `{tool}: {{name: value, …}}`")));
@@ -145,7 +148,9 @@ impl Compiler<'_> {
         forbidden: &[(&str, &str)],
     ) -> Option<Value> {
         let run_level = self.catalog.run_level_params();
-        let mut kept = Vec::new();
+        let allowed = |k: &Key| {
+            !run_level.contains(&k.name.as_str()) && !forbidden.iter().any(|(p, _)| *p == k.name)
+        };
         for (k, v) in entries {
             if run_level.contains(&k.name.as_str()) {
                 self.push(
@@ -173,9 +178,20 @@ impl Compiler<'_> {
                 );
             } else {
                 self.check_node_vars(src, v, scope);
-                kept.push((k.clone(), v.clone()));
             }
         }
+        // The entries themselves unless one was refused (copying them is the rare case).
+        let kept: Cow<[(Key, Node)]> = if entries.iter().all(|(k, _)| allowed(k)) {
+            Cow::Borrowed(entries)
+        } else {
+            Cow::Owned(
+                entries
+                    .iter()
+                    .filter(|(k, _)| allowed(k))
+                    .cloned()
+                    .collect(),
+            )
+        };
         let subst = |s: &str| self.subst(scope, s);
         let mut check = SchemaCheck::new(src, schema, &subst);
         let value = check.object(&kept, schema, &format!("`{tool}`"), at);
@@ -256,24 +272,24 @@ impl Compiler<'_> {
         Some(v)
     }
 
-    pub(super) fn selector_entries(
+    pub(super) fn selector_entries<'n>(
         &mut self,
         src: &SourceFile,
-        node: &Node,
-    ) -> Option<Vec<(Key, Node)>> {
+        node: &'n Node,
+    ) -> Option<Cow<'n, [(Key, Node)]>> {
         match &node.value {
-            Y::Map(m) => Some(m.clone()),
+            Y::Map(m) => Some(Cow::Borrowed(m)),
             Y::Seq(_) | Y::Null => {
                 self.push(Diagnostic::error(src, node.span, "wrong-type", format!("an element must be its text or a mapping such as `{{element_id: banner}}`, found {}", node.type_name()), "expected text or a mapping"));
                 None
             }
-            _ => Some(vec![(
+            _ => Some(Cow::Owned(vec![(
                 Key {
                     name: "text".into(),
                     span: node.span,
                 },
                 node.clone(),
-            )]),
+            )])),
         }
     }
 
