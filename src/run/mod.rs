@@ -15,6 +15,7 @@ pub mod exec;
 pub mod preflight;
 pub mod result;
 pub mod runner;
+pub mod schedule;
 pub mod select;
 pub mod values;
 pub mod worker;

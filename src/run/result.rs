@@ -14,6 +14,9 @@ pub const INFRA_CODES: &[&str] = &[
     "MULTIPLE_DEVICES",
     "HDC_NOT_FOUND",
     "HDC_TIMEOUT",
+    "HDC_CHANNEL_NOT_READY",
+    "HDC_SERVER_UNREACHABLE",
+    "HDC_FAILED",
 ];
 
 /// Version of the `result.json` shape.

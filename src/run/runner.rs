@@ -1,6 +1,7 @@
-//! Orchestration of a run: select flows (shard, tags), check devices, assign flows to devices
-//! (split round robin, or every flow on every device), run one thread per device, honour
-//! fail-fast and cancellation, and assemble and write the [`RunResult`] (`result.json`,
+//! Orchestration of a run: select flows (shard, tags), run one thread per device that checks
+//! its device and then runs the flows [`super::schedule`] gives it (split round robin, or every
+//! flow on every device; a device starts as soon as its own check passed), honour fail-fast
+//! and cancellation, and assemble and write the [`RunResult`] (`result.json`,
 //! `artifacts/manifest.json`) — also when the run was interrupted.
 
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use super::evidence::{EvidenceCollector, write_atomic};
 use super::exec::{DeviceCtx, now_rfc3339, run_flow};
 use super::preflight;
 use super::result::*;
+use super::schedule::{Dropped, LOST_DEVICE_CODES, Schedule};
 use super::select::{Shard, TagFilter, sorted_positions};
 use super::worker::Caller;
 use crate::plan::{FlowPlan, Plan};
@@ -73,12 +75,6 @@ pub fn new_run_id() -> String {
     format!("{t}-{}", &r[..6])
 }
 
-/// One (flow, device) pair to run, with its slot in the result.
-struct Job<'p> {
-    slot: usize,
-    flow: &'p FlowPlan,
-}
-
 /// Runs `plan`. Never panics on device trouble: everything ends up in the result.
 pub fn run(
     plan: &Plan,
@@ -110,7 +106,7 @@ pub fn run(
         }
     }
 
-    // 2. Devices, checked in parallel.
+    // 2. Devices (checked below, each on its own thread).
     let routes: Vec<DeviceRoute> = match &opts.devices {
         DeviceChoice::Auto => vec![DeviceRoute::default()],
         DeviceChoice::Serials(s) => s
@@ -143,73 +139,11 @@ pub fn run(
             .map(|r| r.device_id.clone().unwrap_or_else(|| "auto".into()))
             .collect(),
     });
-    let devices: Vec<DeviceResult> = if runnable.is_empty() {
-        Vec::new()
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = routes
-                .iter()
-                .map(|r| s.spawn(|| preflight::check(ctx.provider.as_ref(), r)))
-                .collect();
-            handles
-                .into_iter()
-                .zip(&routes)
-                .map(|(h, r)| {
-                    h.join().unwrap_or_else(|_| DeviceResult {
-                        serial: r.device_id.clone().unwrap_or_else(|| "auto".into()),
-                        platform: "unknown".into(),
-                        model: None,
-                        name: None,
-                        api_level: None,
-                        software_version: None,
-                        ready: false,
-                        error: Some(StepError {
-                            code: "INTERNAL_ERROR".into(),
-                            message: "the device check failed unexpectedly".into(),
-                            details: serde_json::Value::Null,
-                            location: None,
-                        }),
-                    })
-                })
-                .collect()
-        })
-    };
-    for d in &devices {
-        events.emit(&RunEvent::DeviceChecked { device: d.clone() });
-    }
-
-    // 3. Assignment: every flow on every device, or round robin (as `tapflow plan` shows).
-    let mut per_device: Vec<Vec<Job>> = (0..devices.len()).map(|_| Vec::new()).collect();
-    for (i, f) in runnable.iter().enumerate() {
-        let targets: Vec<usize> = if opts.each_device {
-            (0..devices.len()).collect()
-        } else if devices.is_empty() {
-            Vec::new()
-        } else {
-            vec![i % devices.len()]
-        };
-        for d in targets {
-            let slot = slots.len();
-            let dev = &devices[d];
-            slots.push(if dev.ready {
-                None
-            } else {
-                let why = dev
-                    .error
-                    .as_ref()
-                    .map_or_else(String::new, |e| format!(": {}", e.message));
-                Some(not_run(
-                    f,
-                    Some(&dev.serial),
-                    Status::NotRun,
-                    format!("device {} failed its check{why}", dev.serial),
-                ))
-            });
-            if dev.ready {
-                per_device[d].push(Job { slot, flow: f });
-            }
-        }
-    }
+    // 3. Assignment (deterministic, see `schedule`); each device is checked on its own thread
+    //    below and starts its flows as soon as its own check passed. Nothing to run: no check.
+    let device_count = if runnable.is_empty() { 0 } else { routes.len() };
+    let schedule = Schedule::new(&runnable, device_count, opts.each_device);
+    slots.resize_with(schedule.slots(), || None);
     for (f, why) in &filtered {
         slots.push(Some(not_run(f, None, Status::Skipped, why.clone())));
     }
@@ -220,6 +154,8 @@ pub fn run(
             reason: r.reason.clone().unwrap_or_default(),
         });
     }
+    // Check results, in device order, as they come in.
+    let checks: Mutex<Vec<Option<DeviceResult>>> = Mutex::new(vec![None; device_count]);
 
     // 4. One thread per device. After every flow the result so far is written, so a run that
     //    is killed outright still leaves what it observed (`complete: false`).
@@ -234,7 +170,7 @@ pub fn run(
         complete: false,
         interrupted: false,
         shard: opts.shard.map(|s| s.to_string()),
-        devices,
+        devices: Vec::new(),
         flows: Vec::new(),
         totals: Totals::default(),
         artifacts_manifest: "artifacts/manifest.json".into(),
@@ -242,6 +178,7 @@ pub fn run(
     let slots = Mutex::new(slots);
     let snapshot = |complete: bool| -> RunResult {
         let mut r = base.clone();
+        r.devices = lock(&checks).iter().flatten().cloned().collect();
         r.flows = lock(&slots).iter().flatten().cloned().collect();
         r.finished_at = now_rfc3339();
         r.duration_ms = started.elapsed().as_millis() as u64;
@@ -267,16 +204,55 @@ pub fn run(
     save(&snapshot(false));
     let failed = AtomicBool::new(false);
     std::thread::scope(|s| {
-        for (d, jobs) in per_device.into_iter().enumerate() {
-            if jobs.is_empty() {
-                continue;
-            }
-            let dev = &base.devices[d];
+        for (d, route) in routes.iter().enumerate().take(device_count) {
             let engine = engine.clone();
             let ctx = ctx.clone();
             let (failed, collector, slots) = (&failed, collector.as_ref(), &slots);
             let (snapshot, save, writing) = (&snapshot, &save, &writing);
+            let (schedule, checks) = (&schedule, &checks);
             s.spawn(move || {
+                let dev = preflight::check_guarded(ctx.provider.as_ref(), route);
+                events.emit(&RunEvent::DeviceChecked {
+                    device: dev.clone(),
+                });
+                lock(checks)[d] = Some(dev.clone());
+                let verdict = if dev.ready {
+                    Ok(())
+                } else {
+                    let why = dev
+                        .error
+                        .as_ref()
+                        .map_or_else(String::new, |e| format!(": {}", e.message));
+                    Err(format!("device {} failed its check{why}", dev.serial))
+                };
+                let dropped = schedule.checked(d, verdict);
+                if !dropped.is_empty() {
+                    let serials: Vec<String> = lock(checks)
+                        .iter()
+                        .map(|c| c.as_ref().map(|c| c.serial.clone()).unwrap_or_default())
+                        .collect();
+                    for Dropped {
+                        job,
+                        device,
+                        reason,
+                    } in dropped
+                    {
+                        let r = not_run(job.flow, Some(&serials[device]), Status::NotRun, reason);
+                        events.emit(&RunEvent::FlowNotRun {
+                            flow_id: r.id.clone(),
+                            status: r.status,
+                            reason: r.reason.clone().unwrap_or_default(),
+                        });
+                        lock(slots)[job.slot] = Some(r);
+                    }
+                }
+                {
+                    let _one_writer = lock(writing);
+                    save(&snapshot(false));
+                }
+                if !dev.ready {
+                    return;
+                }
                 let mut dctx = DeviceCtx {
                     serial: dev.serial.clone(),
                     platform: dev.platform.clone(),
@@ -288,7 +264,7 @@ pub fn run(
                 };
                 // Once the device is gone, its remaining flows are not run (not failed).
                 let mut lost: Option<String> = None;
-                for job in jobs {
+                while let Some(job) = schedule.next(d, &opts.cancel) {
                     let r = if let Some(why) = &lost {
                         not_run(job.flow, Some(&dev.serial), Status::NotRun, why.clone())
                     } else if opts.cancel.is_cancelled() {
@@ -334,9 +310,11 @@ pub fn run(
                         if r.status == Status::Failed {
                             failed.store(true, Ordering::SeqCst);
                         }
-                        if let Some(e) = r.error.as_ref().filter(|e| {
-                            matches!(e.code.as_str(), "DEVICE_DISCONNECTED" | "DEVICE_NOT_FOUND")
-                        }) {
+                        if let Some(e) = r
+                            .error
+                            .as_ref()
+                            .filter(|e| LOST_DEVICE_CODES.contains(&e.code.as_str()))
+                        {
                             lost = Some(format!(
                                 "device {} was lost during an earlier flow ({}: {})",
                                 dev.serial, e.code, e.message
