@@ -15,7 +15,7 @@ use super::evidence::{EvidenceCollector, write_atomic};
 use super::exec::{DeviceCtx, now_rfc3339, run_flow};
 use super::preflight;
 use super::result::*;
-use super::schedule::{Dropped, LOST_DEVICE_CODES, Schedule};
+use super::schedule::{Dropped, Health, Schedule};
 use super::select::{Shard, TagFilter, sorted_positions};
 use super::worker::Caller;
 use crate::plan::{FlowPlan, Plan};
@@ -210,6 +210,7 @@ pub fn run(
             let (failed, collector, slots) = (&failed, collector.as_ref(), &slots);
             let (snapshot, save, writing) = (&snapshot, &save, &writing);
             let (schedule, checks) = (&schedule, &checks);
+            let provider = ctx.provider.clone();
             s.spawn(move || {
                 let dev = preflight::check_guarded(ctx.provider.as_ref(), route);
                 events.emit(&RunEvent::DeviceChecked {
@@ -263,10 +264,13 @@ pub fn run(
                     evidence: collector,
                 };
                 // Once the device is gone, its remaining flows are not run (not failed).
-                let mut lost: Option<String> = None;
+                let mut health = Health::default();
                 while let Some(job) = schedule.next(d, &opts.cancel) {
-                    let r = if let Some(why) = &lost {
-                        not_run(job.flow, Some(&dev.serial), Status::NotRun, why.clone())
+                    let gone = health.gone(&dev.serial, &opts.cancel, || {
+                        preflight::check_guarded(provider.as_ref(), route)
+                    });
+                    let r = if let Some(why) = gone {
+                        not_run(job.flow, Some(&dev.serial), Status::NotRun, why.to_string())
                     } else if opts.cancel.is_cancelled() {
                         not_run(
                             job.flow,
@@ -310,16 +314,7 @@ pub fn run(
                         if r.status == Status::Failed {
                             failed.store(true, Ordering::SeqCst);
                         }
-                        if let Some(e) = r
-                            .error
-                            .as_ref()
-                            .filter(|e| LOST_DEVICE_CODES.contains(&e.code.as_str()))
-                        {
-                            lost = Some(format!(
-                                "device {} was lost during an earlier flow ({}: {})",
-                                dev.serial, e.code, e.message
-                            ));
-                        }
+                        health.after(&dev.serial, r.error.as_ref());
                         events.emit(&RunEvent::FlowFinished {
                             device: dev.serial.clone(),
                             flow: Box::new(r.clone()),

@@ -11,7 +11,11 @@
 //! - **each device**: every flow on every device; a device that fails its check has its flows
 //!   `not_run` (the others run them anyway).
 //!
-//! Also owns which error codes mean a device is gone for good ([`LOST_DEVICE_CODES`]).
+//! Also owns when a device that passed its check stops taking flows ([`Health`]): at once after
+//! a flow failed with a code that says the device (or the hdc server, or hdc) is gone
+//! ([`LOST_DEVICE_CODES`]); after any other infrastructure failure
+//! ([`super::result::INFRA_CODES`]) the device is checked again before its next flow, and a
+//! failed check means the same. Its remaining flows are then `not_run`, with the reason.
 //! Result slots are numbered as before: per flow, one per device it is assigned to.
 
 use std::collections::VecDeque;
@@ -19,6 +23,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::cancel::CancelToken;
+use super::result::{DeviceResult, INFRA_CODES, StepError};
 use crate::plan::FlowPlan;
 
 /// Codes after which a device's remaining flows are not run: the device (or the hdc server, or
@@ -198,6 +203,54 @@ impl<'p> Schedule<'p> {
     }
 }
 
+/// Whether a device that passed its check can still run flows.
+#[derive(Debug, Default)]
+pub struct Health {
+    lost: Option<String>,
+    recheck: bool,
+}
+
+impl Health {
+    /// Before a flow: why it must not run, if the device is gone. After an infrastructure
+    /// failure the device is first checked again with `check` (not when the run is cancelled:
+    /// nothing more will run anyway).
+    pub fn gone(
+        &mut self,
+        serial: &str,
+        cancel: &CancelToken,
+        check: impl FnOnce() -> DeviceResult,
+    ) -> Option<&str> {
+        if self.recheck && self.lost.is_none() && !cancel.is_cancelled() {
+            self.recheck = false;
+            let again = check();
+            if !again.ready {
+                let why = again
+                    .error
+                    .map_or_else(String::new, |e| format!(" ({}: {})", e.code, e.message));
+                self.lost = Some(format!(
+                    "device {serial} failed its check again after an earlier flow failed on the infrastructure{why}"
+                ));
+            }
+        }
+        self.lost.as_deref()
+    }
+
+    /// After a flow: what its error says about the device.
+    pub fn after(&mut self, serial: &str, error: Option<&StepError>) {
+        let Some(e) = error else { return };
+        if LOST_DEVICE_CODES.contains(&e.code.as_str()) {
+            self.lost.get_or_insert_with(|| {
+                format!(
+                    "device {serial} was lost during an earlier flow ({}: {})",
+                    e.code, e.message
+                )
+            });
+        } else if INFRA_CODES.contains(&e.code.as_str()) {
+            self.recheck = true;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,6 +335,51 @@ mod tests {
             s.checked(1, Err("slow and then gone".into()));
             assert_eq!(h.join().unwrap(), ["f1@1", "f3@3"]);
         });
+    }
+
+    fn error(code: &str) -> StepError {
+        StepError {
+            code: code.into(),
+            message: "m".into(),
+            details: serde_json::Value::Null,
+            location: None,
+        }
+    }
+
+    fn device(ready: bool) -> DeviceResult {
+        DeviceResult {
+            serial: "S".into(),
+            platform: "harmonyos".into(),
+            model: None,
+            name: None,
+            api_level: None,
+            software_version: None,
+            ready,
+            error: (!ready).then(|| error("HDC_SERVER_UNREACHABLE")),
+        }
+    }
+
+    #[test]
+    fn a_lost_device_stops_and_other_infrastructure_failures_are_checked_again() {
+        let never = CancelToken::new();
+        let unused = || -> DeviceResult { panic!("no check expected") };
+        let mut h = Health::default();
+        h.after("S", None);
+        h.after("S", Some(&error("ELEMENT_NOT_FOUND")));
+        assert_eq!(h.gone("S", &never, unused), None);
+        // An infrastructure failure: checked again, still usable.
+        h.after("S", Some(&error("HDC_FAILED")));
+        assert_eq!(h.gone("S", &never, || device(true)), None);
+        assert_eq!(h.gone("S", &never, unused), None, "checked once");
+        // Again, and this time the check fails: gone, with the check's reason.
+        h.after("S", Some(&error("HDC_TIMEOUT")));
+        let why = h.gone("S", &never, || device(false)).unwrap().to_string();
+        assert!(why.contains("HDC_SERVER_UNREACHABLE"), "{why}");
+        assert_eq!(h.gone("S", &never, unused), Some(why.as_str()));
+
+        let mut h = Health::default();
+        h.after("S", Some(&error("DEVICE_DISCONNECTED")));
+        assert!(h.gone("S", &never, unused).unwrap().contains("was lost"));
     }
 
     #[test]
