@@ -6,6 +6,8 @@ pub mod catalog;
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
+mod interrupt;
+pub mod logging;
 pub mod run_cmd;
 pub mod sim_cmd;
 pub mod tools_cmd;
@@ -38,6 +40,13 @@ pub struct Cli {
     /// Path of the hdc executable (default: `hdc` on PATH).
     #[arg(long, global = true, env = "TAPFLOW_HDC")]
     pub hdc: Option<std::path::PathBuf>,
+    /// More log on stderr: -v every hdc call (argv, duration, exit status) and resend, -vv
+    /// everything. RUST_LOG, when set, decides instead (docs/logging.md).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Format of the log lines on stderr.
+    #[arg(long, global = true, value_enum, default_value_t = logging::LogFormat::Text)]
+    pub log_format: logging::LogFormat,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -69,6 +78,20 @@ pub fn main() -> i32 {
             return e.exit_code();
         }
     };
+    // The simulator's hdc client answers as hdc does, on stdout and stderr: no log lines there.
+    let hdc_client = matches!(
+        &cli.command,
+        Command::Sim(sim_cmd::SimArgs {
+            command: sim_cmd::SimCommand::Hdc(_)
+        })
+    );
+    if !hdc_client {
+        logging::install(
+            cli.verbose,
+            cli.log_format,
+            std::env::var("RUST_LOG").ok().as_deref(),
+        );
+    }
     match cli.command {
         Command::Sim(args) => sim_cmd::run(args),
         Command::Validate(args) => flow_cmd::run_validate(args),

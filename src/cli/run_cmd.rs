@@ -240,7 +240,7 @@ pub fn exit_code(r: &RunResult) -> i32 {
 /// hooks too. Third: leave at once.
 fn install_ctrl_c(cancel: CancelToken, abort: CancelToken) {
     let presses = Mutex::new(0u32);
-    let _ = ctrlc::set_handler(move || {
+    let _ = super::interrupt::on_interrupt(move || {
         let mut n = presses.lock().unwrap_or_else(|p| p.into_inner());
         *n += 1;
         match *n {
