@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use serde_json::json;
-use tapflow::cli::catalog::RegistryCatalog;
 use tapflow::flow::{SourceFile, parse_flow};
+use tapflow::plan::RegistryCatalog;
 use tapflow::plan::{BuiltinCatalog, MapLoader, Plan, PlanOptions, compile, corpus};
 use tapflow::run::{self, DeviceChoice, RunOptions, Status};
 use tapflow::sim::Latency;

@@ -2,6 +2,7 @@
 //!
 //! Module map (dependencies point downwards only; see `../shared/docs/design.md`):
 //! `cli` → `mcp` → `run` → `plan` → `flow`; `run` → `tools` → `ui`, `logs`, `device`;
+//! `plan` → `tools` (declarations only: `plan::RegistryCatalog`, never a device call);
 //! `sim` → `device` types only.
 
 pub mod cli;
@@ -9,6 +10,7 @@ pub mod device;
 pub mod flow;
 pub mod hostfs;
 pub mod logs;
+pub mod mcp;
 pub mod plan;
 pub mod run;
 pub mod sim;

@@ -11,8 +11,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use fake_device::{FakeDevice, FakeProvider};
-use tapflow::cli::catalog::RegistryCatalog;
 use tapflow::flow::SourceFile;
+use tapflow::plan::RegistryCatalog;
 use tapflow::plan::{MapLoader, Plan, PlanOptions, compile};
 use tapflow::run::{
     self, CollectEvents, DeviceChoice, RunEvent, RunOptions, RunResult, Shard, Status, TagFilter,

@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use tapflow::cli::catalog::RegistryCatalog;
 use tapflow::cli::run_cmd::sim_provider;
 use tapflow::device::{Cost, Device, DeviceError, Target};
 use tapflow::flow::SourceFile;
+use tapflow::plan::RegistryCatalog;
 use tapflow::plan::{MapLoader, Plan, PlanOptions, compile};
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
 use tapflow::sim::Latency;

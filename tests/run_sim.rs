@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use tapflow::cli::catalog::RegistryCatalog;
 use tapflow::cli::run_cmd::sim_provider;
 use tapflow::flow::SourceFile;
+use tapflow::plan::RegistryCatalog;
 use tapflow::plan::{Plan, PlanOptions, SourceLoader, compile};
 use tapflow::run::{self, DeviceChoice, RunOptions, RunResult, Status};
 use tapflow::sim::Latency;

@@ -85,7 +85,7 @@ fn start_use_and_stop() {
             .is_match(&key),
         "{targets}"
     );
-    assert_eq!(sim.hdc(cwd.path(), &["-v"]), "Ver: 3.1.0a\n");
+    assert_eq!(sim.hdc(cwd.path(), &["-v"]), "Ver: 3.1.0e\n");
 
     // State lives in the daemon: a file written by one hdc process is read by the next.
     let saved = sim.hdc(

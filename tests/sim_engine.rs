@@ -117,8 +117,8 @@ fn list_targets_and_version() {
             keys[0], keys[1]
         )
     );
-    assert_eq!(run(&s, &["-v"]), "Ver: 3.1.0a\n");
-    assert_eq!(run(&s, &["version"]), "Ver: 3.1.0a\n");
+    assert_eq!(run(&s, &["-v"]), "Ver: 3.1.0e\n");
+    assert_eq!(run(&s, &["version"]), "Ver: 3.1.0e\n");
     let none = sim_with(0, "", 0);
     assert_eq!(run(&none, &["list", "targets"]), "[Empty]\n");
     assert_eq!(
@@ -428,7 +428,13 @@ fn ability_manager_texts() {
     start_demo(&s);
     assert_eq!(
         sh(&s, "aa start -a Nope -b com.tapflow.demo"),
-        "error: failed to start ability.\nError Code:10104001  Error Message:The specified ability does not exist\n"
+        "error: failed to start ability.\n\
+Error Code:10104001  Error Message:The specified ability does not exist\n\
+Error cause: The specified Ability is not installed\n\
+\x20 Try the following:\n\
+\x20 > Check if the parameter abilityName of aa -a and the parameter bundleName of -b are correct\n\
+\x20 > Check if the application corresponding to the specified bundleName is installed\n\
+\x20 > For multi-HAP applications, it is necessary to confirm whether the HAP to which the ability belongs has been installed\n\n"
     );
     let missions = sh(&s, "aa dump -l");
     assert!(missions.starts_with("User ID #100\n  current mission lists:{\n"));
@@ -436,7 +442,11 @@ fn ability_manager_texts() {
         missions.contains("mission name #[#com.tapflow.demo:entry:EntryAbility]  lockedState #0")
     );
     assert!(missions.contains("        state #FOREGROUND  start time ["));
-    assert!(missions.ends_with(" }\n"));
+    assert!(
+        missions.contains("\n }\n  ExtensionRecords:\n"),
+        "{missions}"
+    );
+    assert!(missions.contains("\n  AppRunningRecords:\n"), "{missions}");
     assert_eq!(
         sh(&s, "aa force-stop com.tapflow.demo"),
         "force stop process successfully.\n"
@@ -455,7 +465,7 @@ fn bundle_manager_texts() {
     assert_eq!(first, "com.tapflow.demo:");
     let v: Value = serde_json::from_str(json).unwrap();
     assert!(v.is_object());
-    assert!(json.starts_with("{\n  \""), "pretty JSON");
+    assert!(json.starts_with("{\n    \""), "pretty JSON, indent 4");
     assert_eq!(
         sh(&s, "bm dump -n com.nope.app"),
         "error: failed to get information and the parameters may be wrong.\n"
@@ -810,7 +820,7 @@ fn install_and_uninstall_texts() {
     );
     assert_eq!(
         run_in(&s, dir.path(), &["install", "missing.hap"]),
-        "[Fail]Not any installation package was found\n"
+        "[Fail][E006001] Not any installation package was found\n"
     );
     assert_eq!(
         run(&s, &["uninstall", "com.example.hello"]),

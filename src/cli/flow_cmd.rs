@@ -11,9 +11,9 @@ use super::exit;
 use crate::flow::{self, DiagnosticReport, SourceFile};
 use crate::plan::{self, Compiled, PlanOptions, SourceLoader, ToolCatalog};
 
-/// The tool catalog flows are checked against: the tool registry (`cli::catalog`).
+/// The tool catalog flows are checked against: the tool registry (`plan::RegistryCatalog`).
 pub fn catalog() -> Box<dyn ToolCatalog> {
-    Box::new(super::catalog::RegistryCatalog::new(std::sync::Arc::new(
+    Box::new(crate::plan::RegistryCatalog::new(std::sync::Arc::new(
         crate::tools::Engine::new(),
     )))
 }
@@ -184,9 +184,10 @@ pub struct PlanArgs {
 }
 
 pub(crate) fn parse_env(s: &str) -> Result<(String, String), String> {
-    let (k, v) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    // The argument is not echoed: a value given without its name may be a secret.
+    let (k, v) = s.split_once('=').ok_or(
+        "expected NAME=VALUE (the argument has no `=`; it is not shown, as it may be a secret)",
+    )?;
     if !flow::parse::is_var_name(k) {
         return Err(format!("`{k}` is not a valid variable name"));
     }

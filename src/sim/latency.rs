@@ -3,7 +3,9 @@
 //! A real `hdc shell` round trip costs tens of milliseconds, a `uitest dumpLayout` hundreds; the
 //! simulator reproduces that so that cost-aware code (one dump per observation, chained shell
 //! commands) is measured honestly. The defaults are documented in `docs/sim.md`. Tests use
-//! [`Latency::None`]. The simulator sleeps for this time *after* releasing the device, so a
+//! [`Latency::None`], under which every command answers at once, designed waits included (a
+//! swipe's distance / velocity, uitest's focus wait, `sleep`); only injected faults
+//! (`slow-dump`, `slow-chars`) still cost time, because a test asked for them. The simulator sleeps for this time *after* releasing the device, so a
 //! slow device never blocks another one.
 
 use std::str::FromStr;
@@ -56,6 +58,9 @@ pub enum Cost {
     Uninstall,
     /// A file transfer of this many bytes.
     Transfer(u64),
+    /// Time a command waits on the device by design: a swipe's distance / velocity, uitest's
+    /// 500 ms focus wait before typing, `sleep N`.
+    Wait(Duration),
 }
 
 impl Latency {
@@ -65,6 +70,7 @@ impl Latency {
             return Duration::ZERO;
         }
         let ms = match cost {
+            Cost::Wait(d) => return d,
             Cost::HdcLocal => 5,
             Cost::ShellRoundTrip => 30,
             Cost::Builtin => 2,
@@ -100,6 +106,10 @@ mod tests {
             Duration::from_millis(120)
         );
         assert_eq!("none".parse::<Latency>(), Ok(Latency::None));
+        // `none` also skips designed waits (a swipe's duration, `sleep`).
+        let wait = Cost::Wait(Duration::from_secs(7));
+        assert_eq!(Latency::None.cost(wait), Duration::ZERO);
+        assert_eq!(r.cost(wait), Duration::from_secs(7));
         assert!("fast".parse::<Latency>().is_err());
     }
 }

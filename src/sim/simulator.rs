@@ -22,7 +22,10 @@ use super::shell::{self, DeviceCtx, Sink};
 /// The address the simulated hdc server listens on (hdc's default).
 pub const DEFAULT_SERVER: &str = "127.0.0.1:8710";
 /// The hdc version the simulated client reports.
-pub const HDC_VERSION: &str = "Ver: 3.1.0a";
+/// The hdc version the simulated client reports: 3.1.0e, the SDK version whose client and server
+/// print the coded failures the simulator uses (`[E001005]`, `[E000004]`, `[E006001]`, added in
+/// 3.1.0d).
+pub const HDC_VERSION: &str = "Ver: 3.1.0e";
 /// The connect key of the emulator-like device.
 pub const EMULATOR_KEY: &str = "127.0.0.1:5555";
 

@@ -154,13 +154,17 @@ pub fn install(
     let mut s = String::new();
     for p in packages {
         let path = host_path(cwd, p);
+        // hdc 3.1.0e queues `.hap`/`.hsp` files (and packs directories); anything else leaves
+        // the queue empty.
         let ok_ext = matches!(
             path.extension().and_then(|e| e.to_str()),
-            Some("hap" | "hsp" | "app")
+            Some("hap" | "hsp")
         );
         let bytes = match std::fs::read(&path) {
             Ok(b) if ok_ext => b,
-            _ => return out("[Fail]Not any installation package was found\n".into()),
+            _ => {
+                return out("[Fail][E006001] Not any installation package was found\n".into());
+            }
         };
         ctx.spend(Cost::Install);
         let now = std::time::SystemTime::now();

@@ -123,9 +123,9 @@ pub fn sleep(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     let secs = args.first().and_then(|a| a.parse::<f64>().ok());
     match secs {
         Some(s) if s >= 0.0 && s.is_finite() && args.len() == 1 => {
-            if ctx.latency != crate::sim::latency::Latency::None {
-                ctx.spent += std::time::Duration::from_secs_f64(s);
-            }
+            ctx.spend(crate::sim::latency::Cost::Wait(
+                std::time::Duration::from_secs_f64(s),
+            ));
             CmdResult::ok(Vec::new())
         }
         _ => CmdResult::fail_err("sleep: Needs 1 argument\n", 1),

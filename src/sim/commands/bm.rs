@@ -1,6 +1,7 @@
 //! `bm` (bundle manager): `dump -a`, `dump -n <bundle>`, `clean -n <bundle> -d|-c`.
 
 use super::CmdResult;
+use super::getopt::{Getopt, HasArg, LongOpt, Opt};
 use crate::sim::latency::Cost;
 use crate::sim::shell::DeviceCtx;
 
@@ -48,8 +49,12 @@ fn dump(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             let phone = ctx.phone();
             match phone.bundle_dump(bundle) {
                 Some(v) => {
-                    // Two-space pretty JSON, as in the captured `bm dump -n` outputs.
-                    let Ok(buf) = serde_json::to_vec_pretty(&v) else {
+                    // Four-space pretty JSON: the bundle manager dumps with `DUMP_INDENT` 4, as the
+                    // verbatim capture (`bm_dump_n_kuaishou_abridged_readme.txt`) shows.
+                    let mut buf = Vec::new();
+                    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+                    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+                    let Ok(()) = serde::Serialize::serialize(&v, &mut ser) else {
                         return CmdResult::fail_out(
                             "error: failed to get information and the parameters may be wrong.\n",
                             1,
@@ -73,26 +78,123 @@ fn dump(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     }
 }
 
+/// `bm clean`'s usage, printed after every option error.
+const HELP_CLEAN: &str = "usage: bm clean <options>\n\
+options list:\n\
+\x20 -h, --help                                      list available commands\n\
+\x20 -n, --bundle-name  <bundle-name>                bundle name\n\
+\x20 -c, --cache                                     clean bundle cache files by bundle name\n\
+\x20 -d, --data                                      clean bundle data files by bundle name\n\
+\x20 -u, --user-id <user-id>                         specify a user id,only supports current user or userId is 0\n\
+\x20 -i, --app-index <app-index>                     specify a app index\n";
+
+const CLEAN_LONG: &[LongOpt] = &[
+    LongOpt {
+        name: "help",
+        has_arg: HasArg::No,
+        id: 'h' as i32,
+    },
+    LongOpt {
+        name: "bundle-name",
+        has_arg: HasArg::Required,
+        id: 'n' as i32,
+    },
+    LongOpt {
+        name: "cache",
+        has_arg: HasArg::No,
+        id: 'c' as i32,
+    },
+    LongOpt {
+        name: "data",
+        has_arg: HasArg::No,
+        id: 'd' as i32,
+    },
+    LongOpt {
+        name: "user-id",
+        has_arg: HasArg::Required,
+        id: 'u' as i32,
+    },
+    LongOpt {
+        name: "app-index",
+        has_arg: HasArg::Required,
+        id: 'i' as i32,
+    },
+];
+
+const REQUIRE_VALUE: &str = "error: option requires a correct value.\n";
+
+/// `bm clean -n B -c|-d [-u U] [-i I]`, parsed as `RunAsCleanCommand` does: whichever of `-c`
+/// and `-d` comes first wins (the other is then ignored), so `-d -c` cleans data.
 fn clean(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
-    let mut bundle = None;
-    let mut data = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-n" => bundle = it.next().cloned(),
-            "-d" => data = Some(true),
-            "-c" => data = Some(false),
-            _ => {}
+    let mut argv = vec!["bm".to_string(), "clean".to_string()];
+    argv.extend(args.iter().cloned());
+    let mut g = Getopt::new(argv);
+    let mut out = String::new();
+    let mut ok = true;
+    let (mut bundle, mut cache, mut data) = (String::new(), false, false);
+    let mut first = true;
+    loop {
+        let next = g.next("hn:cdu:i:", CLEAN_LONG);
+        let counter_one = std::mem::replace(&mut first, false);
+        let Some(opt) = next else {
+            // `bm clean` or `bm clean xxx`: no option at all.
+            if counter_one && g.args.get(g.optind).is_some_and(|a| a == "clean") {
+                out.push_str("error: you must specify an option at least.\n");
+                ok = false;
+            }
+            break;
+        };
+        match opt {
+            Opt::Missing(_) => {
+                out.push_str(REQUIRE_VALUE);
+                ok = false;
+                break;
+            }
+            Opt::Unknown(_) => {
+                out.push_str("error: unknown option.\n");
+                ok = false;
+                break;
+            }
+            Opt::Found(c, v) => match char::from_u32(c as u32).unwrap_or('?') {
+                'n' => bundle = v.unwrap_or_default(),
+                'c' => cache = !data,
+                'd' => data = !cache,
+                'u' => {
+                    if v.as_deref()
+                        .and_then(|u| u.parse::<i32>().ok())
+                        .is_none_or(|u| u < 0)
+                    {
+                        return CmdResult::fail_out(REQUIRE_VALUE, 1);
+                    }
+                }
+                'i' => {
+                    if v.as_deref()
+                        .and_then(|i| i.parse::<i32>().ok())
+                        .is_none_or(|i| !(0..=1000).contains(&i))
+                    {
+                        return CmdResult::fail_out(REQUIRE_VALUE, 1);
+                    }
+                }
+                _ => ok = false,
+            },
         }
     }
-    let (Some(bundle), Some(data)) = (bundle, data) else {
-        return CmdResult::fail_out(
-            "error: you must specify a bundle name with '-n' and one of '-c' or '-d'.\n",
-            1,
-        );
-    };
-    let what = if data { "data" } else { "cache" };
+    if ok {
+        if out.is_empty() && bundle.is_empty() {
+            out.push_str("error: you must specify a bundle name with '-n' or '--bundle-name'.\n");
+            ok = false;
+        }
+        if !cache && !data {
+            out.push_str("error: you must specify '-c' or '-d' for 'bm clean' option.\n");
+            ok = false;
+        }
+    }
+    if !ok {
+        out.push_str(HELP_CLEAN);
+        return CmdResult::fail_out(out, 1);
+    }
     ctx.spend(Cost::BundleDump);
+    let what = if data { "data" } else { "cache" };
     match ctx.phone().clean(&bundle, data) {
         Ok(()) => CmdResult::ok(format!("clean bundle {what} files successfully.\n")),
         Err(_) => CmdResult::fail_out(format!("error: failed to clean bundle {what} files.\n"), 1),

@@ -1,5 +1,5 @@
 //! toybox-like `cat`, `ls [-l] [-a]` and `rm [-f] [-r]` over the phone's file system, plus
-//! `/proc/<pid>/cmdline` for running app processes.
+//! `/proc/<pid>/cmdline`, `status` and `stat` of running processes.
 
 use super::CmdResult;
 use crate::sim::shell::DeviceCtx;
@@ -49,18 +49,22 @@ pub fn cat(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     let phone = ctx.phone();
     for op in ops {
         let path = absolute(op);
-        if let Some(pid) = path
-            .strip_prefix("/proc/")
-            .and_then(|r| r.strip_suffix("/cmdline"))
-            .and_then(|p| p.parse::<u32>().ok())
-        {
-            match phone.cmdline(pid) {
-                Some(c) => {
-                    res.out.extend_from_slice(c.as_bytes());
-                    if !c.ends_with('\0') {
-                        res.out.push(0);
-                    }
+        if let Some(rest) = path.strip_prefix("/proc/") {
+            // `/proc/<pid>/{cmdline,status,stat}` of running processes.
+            let answer = rest.split_once('/').and_then(|(pid, file)| {
+                let pid = pid.parse::<u32>().ok()?;
+                match file {
+                    "cmdline" => phone.cmdline(pid).map(|mut c| {
+                        c.push('\0');
+                        c
+                    }),
+                    "status" => phone.proc_status(pid),
+                    "stat" => phone.proc_stat(pid),
+                    _ => None,
                 }
+            });
+            match answer {
+                Some(text) => res.out.extend_from_slice(text.as_bytes()),
                 None => {
                     res.err.extend_from_slice(
                         format!("cat: {op}: No such file or directory\n").as_bytes(),

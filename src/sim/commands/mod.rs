@@ -9,8 +9,10 @@ pub mod aa;
 pub mod basic;
 pub mod bm;
 pub mod files;
+pub mod getopt;
 pub mod hidumper;
 pub mod hilog;
+pub mod mediatool;
 pub mod snapshot;
 pub mod uitest;
 
@@ -75,6 +77,7 @@ pub fn run(ctx: &mut DeviceCtx<'_>, argv: &[String]) -> CmdResult {
         "bm" => bm::run(ctx, args),
         "hidumper" => hidumper::run(ctx, args),
         "hilog" => hilog::run(ctx, args),
+        "mediatool" => mediatool::run(ctx, args),
         other => CmdResult::fail_err(format!("sh: {other}: not found\n"), 127),
     }
 }

@@ -300,7 +300,7 @@ fn ui_input(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             let mut warn = String::new();
             let v = velocity(p.get(4), &mut warn);
             ctx.spend(Cost::UiInput);
-            ctx.spent += gesture_time(from, to, v);
+            ctx.spend(Cost::Wait(gesture_time(from, to, v)));
             ctx.phone().swipe(from, to, v, now);
             done(warn)
         }
@@ -367,9 +367,7 @@ fn ui_input(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             ctx.spend(Cost::UiInput);
             ctx.phone().click(x, y, now);
             // uitest waits 500 ms for the focus to settle before typing.
-            if ctx.latency != crate::sim::latency::Latency::None {
-                ctx.spent += Duration::from_millis(500);
-            }
+            ctx.spend(Cost::Wait(Duration::from_millis(500)));
             type_text(ctx, &p[2]);
             done(String::new())
         }

@@ -167,6 +167,10 @@ impl Phone {
                 }
             }
             Action::Exit => self.kill_app(bundle, now, "exit"),
+            Action::ToggleScreenRecording { file_name } => {
+                let name = self.expand_in(bundle, file_name);
+                self.toggle_screen_recording(bundle, &name, now);
+            }
         }
     }
 

@@ -46,6 +46,8 @@ pub mod codes {
     pub const ABILITY_NOT_EXIST: u32 = 10104001;
     /// `aa start`: the ability is not exported/visible.
     pub const ABILITY_NOT_VISIBLE: u32 = 10103001;
+    /// `aa start` without an ability name: no installed ability's skills match the want.
+    pub const IMPLICIT_START_FAILED: u32 = 10103101;
     /// `aa force-stop` of an unknown bundle.
     pub const FORCE_STOP_FAILED: u32 = 10106102;
 }

@@ -91,6 +91,9 @@ pub fn parse_hap(bytes: &[u8]) -> Result<ParsedHap, PhoneError> {
             exported: a.get("exported").and_then(Value::as_bool).unwrap_or(false) || launcher,
             page: None,
             name,
+            kind: Default::default(),
+            skills: Vec::new(),
+            on_start: Vec::new(),
         });
     }
     if let Some(m) = &main

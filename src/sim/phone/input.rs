@@ -1,9 +1,9 @@
 //! Touch input: taps (focus, toggles, actions, launcher icons, soft-keyboard keys), double and
 //! long taps, swipes (list scrolling, the home gesture). Keys and text live in `keys`.
 
-use super::Phone;
 use super::logs::sys;
 use super::screen::{ScreenNode, Window, WindowKind};
+use super::{Phone, launcher};
 use crate::device::model::Point;
 use std::time::SystemTime;
 
@@ -12,6 +12,8 @@ use std::time::SystemTime;
 enum Target {
     Node(Box<ScreenNode>),
     ImeKey(String),
+    /// The secure keyboard's hide button.
+    HideIme,
     Nothing,
 }
 
@@ -35,6 +37,16 @@ fn hit(nodes: &[ScreenNode], p: Point) -> Option<&ScreenNode> {
         }
     }
     None
+}
+
+fn find_id<'a>(nodes: &'a [ScreenNode], id: &str) -> Option<&'a ScreenNode> {
+    nodes.iter().find_map(|n| {
+        if n.id == id {
+            Some(n)
+        } else {
+            find_id(&n.children, id)
+        }
+    })
 }
 
 fn find_scrollable(nodes: &[ScreenNode], p: Point) -> Option<(String, i32)> {
@@ -63,7 +75,10 @@ impl Phone {
                 WindowKind::StatusBar | WindowKind::NavBar => Target::Nothing,
                 WindowKind::Ime => match hit(&w.children, p) {
                     Some(k) if k.kind == "Button" => Target::ImeKey(k.text.clone()),
-                    _ => Target::Nothing,
+                    Some(k) if k.id == "hideButton" => Target::HideIme,
+                    _ => find_id(&w.children, "CanvasKeyboard")
+                        .and_then(|c| launcher::canvas_key_at(c.bounds, p))
+                        .map_or(Target::Nothing, |ch| Target::ImeKey(ch.to_string())),
                 },
                 WindowKind::App | WindowKind::Desktop => self.hit_in_window(w, p),
             };
@@ -96,6 +111,13 @@ impl Phone {
             Target::Nothing => {}
             Target::ImeKey(k) => {
                 let _ = self.insert_text(&k, now);
+            }
+            Target::HideIme => {
+                if let Some(b) = self.foreground.clone()
+                    && let Some(p) = self.procs.get_mut(&b)
+                {
+                    p.focus = None;
+                }
             }
             Target::Node(n) => self.activate(*n, now),
         }

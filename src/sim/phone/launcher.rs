@@ -164,9 +164,8 @@ pub fn keyboard(m: Metrics, area: Bounds) -> Vec<ScreenNode> {
     let mut acc = 0;
     let mut col = node("Column", "", "", area, &mut acc);
     col.background = "#FFE8EAED".into();
-    let rows = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
     let key_h = m.px(150);
-    for (r, keys) in rows.iter().enumerate() {
+    for (r, keys) in KEY_ROWS.iter().enumerate() {
         let top = area.top + m.px(80) + r as i32 * (key_h + m.px(24));
         let rb = Bounds::new(area.left, top, area.right, top + key_h);
         let mut row = node("Row", "", "", rb, &mut acc);
@@ -187,6 +186,100 @@ pub fn keyboard(m: Metrics, area: Bounds) -> Vec<ScreenNode> {
         col.children.push(row);
     }
     vec![col]
+}
+
+/// Rows of letter keys (the normal keyboard's buttons; the secure keyboard draws the same grid on
+/// its canvas).
+const KEY_ROWS: [&str; 3] = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
+
+/// Huawei's secure keyboard, raised for a password field, with the node structure of the real
+/// capture (`layout_haptest_logindemo_save_keyboard_pretty.json`): a title row (`safeImage`, the
+/// `tile` text 华为安全键盘, the clickable `hideButton`) over a `CanvasKeyboard` canvas. Its keys are
+/// drawn, not nodes, so a dump shows no key to tap; tapping the canvas still types.
+pub fn secure_keyboard(m: Metrics, area: Bounds) -> Vec<ScreenNode> {
+    let mut acc = 0;
+    let (l, t, r, b) = (area.left, area.top, area.right, area.bottom);
+    let y = |v: i32| t + m.px(v);
+    let mut root = node("RelativeContainer", "", "", area, &mut acc);
+    let mut content = node("Row", "content", "", area, &mut acc);
+    let mut stack = node("Stack", "", "", area, &mut acc);
+    let back = node("Column", "", "", area, &mut acc);
+    let mut outer = node("Column", "", "", area, &mut acc);
+    let mut inner = node("Column", "", "", area, &mut acc);
+    let mut title = node(
+        "RelativeContainer",
+        "",
+        "",
+        Bounds::new(l, t, r, y(125)),
+        &mut acc,
+    );
+    let safe = node(
+        "Image",
+        "safeImage",
+        "",
+        Bounds::new(l + m.px(52), y(39), l + m.px(118), y(105)),
+        &mut acc,
+    );
+    let mut tile = node(
+        "Row",
+        "tile",
+        "",
+        Bounds::new(l + m.px(131), y(39), l + m.px(408), y(105)),
+        &mut acc,
+    );
+    tile.children.push(node(
+        "Text",
+        "",
+        "华为安全键盘",
+        Bounds::new(l + m.px(131), y(46), l + m.px(408), y(99)),
+        &mut acc,
+    ));
+    let mut hide = node(
+        "Image",
+        "hideButton",
+        "",
+        Bounds::new(r - m.px(138), y(29), r - m.px(52), y(114)),
+        &mut acc,
+    );
+    hide.clickable = true;
+    title.children = vec![safe, tile, hide];
+    let mut keys = node(
+        "RelativeContainer",
+        "",
+        "",
+        Bounds::new(l, y(125), r, b),
+        &mut acc,
+    );
+    let mut canvas = node(
+        "Canvas",
+        "CanvasKeyboard",
+        "",
+        Bounds::new(l, y(125), r, y(923)),
+        &mut acc,
+    );
+    canvas.background = "#FFE8EAED".into();
+    keys.children.push(canvas);
+    inner.children = vec![title, keys];
+    outer.children.push(inner);
+    stack.children = vec![back, outer];
+    content.children.push(stack);
+    root.children.push(content);
+    vec![root]
+}
+
+/// The letter the secure keyboard's canvas draws at `p` (the same grid as the normal keyboard:
+/// three letter rows in the top three quarters of the canvas).
+pub fn canvas_key_at(canvas: Bounds, p: crate::device::model::Point) -> Option<char> {
+    if !canvas.contains(p) {
+        return None;
+    }
+    let row_h = (canvas.height() / 4).max(1);
+    let row = ((p.y - canvas.top) / row_h) as usize;
+    let keys = KEY_ROWS.get(row)?;
+    let kw = (canvas.width() / 10).max(1);
+    let pad = (canvas.width() - kw * keys.len() as i32) / 2;
+    let col = (p.x - canvas.left - pad).div_euclid(kw);
+    usize::try_from(col).ok().and_then(|c| keys.chars().nth(c))
 }
 
 /// The page of an app installed without a page spec: its label, centred.

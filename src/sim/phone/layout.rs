@@ -3,10 +3,10 @@
 //! child node per window (`root` for app/desktop/IME windows, `WindowScene` for SceneBoard bars).
 //!
 //! Attribute keys are sorted alphabetically, as uitest (nlohmann::json over std::map) writes them
-//! and every fixture shows. Decisions (documented because no fixture pins them): every node carries
-//! the full newer-build attribute set of uitest's `ATTR_NAMES` (window-only `abilityName`/`bundleName`/`pagePath` are
-//! `""` below window nodes); `boundsCenter` is `"[x,y]"`; a password field's `text`/`originalText`
-//! is one `•` per character, never the value; `-a` adds `extraAttrs` with accessibility details;
+//! and every fixture shows. Every node carries the 30 attributes of the newer captures (hmdriver2,
+//! vmall): uitest's `ATTR_NAMES` less `displayId`, `clip`, `originalText` and `boundsCenter`,
+//! which no real dump shows (window-only `abilityName`/`bundleName`/`pagePath` are `""` below
+//! window nodes); a password field's `text` is one `•` per character, never the value; `-a` adds `extraAttrs` with accessibility details;
 //! `-e uniqueId` adds `uniqueId` (window id × 100000 + accessibility id).
 
 use super::screen::{ScreenNode, Window, WindowKind};
@@ -65,7 +65,6 @@ fn attrs(
     let mut put = |k: &str, v: String| {
         a.insert(k.to_string(), Value::String(v));
     };
-    let c = n.bounds.center();
     put("accessibilityId", n.accessibility_id.to_string());
     put("id", n.id.clone());
     put("text", n.text.clone());
@@ -82,7 +81,6 @@ fn attrs(
     put("checkable", b(n.checkable));
     put("checked", b(n.checked));
     put("hostWindowId", ctx.win.id.to_string());
-    put("displayId", "0".into());
     put("origBounds", n.orig.to_string());
     put("zIndex", "0".into());
     put("opacity", "1.000000".into());
@@ -90,8 +88,6 @@ fn attrs(
     put("backgroundImage", "empty source".into());
     put("blur", String::new());
     put("hitTestBehavior", hit_test.into());
-    put("clip", b(n.scrollable || window_node));
-    put("originalText", n.text.clone());
     put("hierarchy", hierarchy.into());
     if ctx.opts.unique_id {
         put(
@@ -103,7 +99,6 @@ fn attrs(
         "hashcode",
         format!("{}:{}", ctx.hash_host, n.accessibility_id),
     );
-    put("boundsCenter", format!("[{},{}]", c.x, c.y));
     put("visible", b(n.visible));
     let (ability, bundle, page) = if window_node {
         (

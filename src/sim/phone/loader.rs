@@ -1,7 +1,7 @@
 //! Loads the apps shipped with the phone: the demo app (embedded YAML) and the preinstalled system
 //! bundles, and validates app specs (every referenced page and dialog exists).
 
-use super::model::{AbilitySpec, Action, AppSpec, ElementSpec};
+use super::model::{Action, AppSpec, ElementSpec};
 
 /// The demo app's YAML, embedded in the binary.
 pub const DEMO_YAML: &str = include_str!("apps/demo.yaml");
@@ -81,66 +81,38 @@ fn check_actions(
     }
 }
 
-/// A page-less app (label only) with one launcher ability.
-fn system_app(bundle: &str, label: &str, ability: &str) -> AppSpec {
-    AppSpec {
-        bundle: bundle.into(),
-        label: label.into(),
-        module: "entry".into(),
-        version_code: 1_000_000,
-        version_name: "5.0.0.60".into(),
-        log_domain: 0,
-        log_tag: "JSAPP".into(),
-        abilities: vec![AbilitySpec {
-            name: ability.into(),
-            launcher: true,
-            exported: true,
-            page: None,
-        }],
-        permissions: vec![],
-        pages: Default::default(),
+/// The system bundles (YAML list), embedded in the binary.
+pub const SYSTEM_YAML: &str = include_str!("apps/system.yaml");
+/// The system screen recorder, embedded in the binary.
+pub const SCREENRECORDER_YAML: &str = include_str!("apps/screenrecorder.yaml");
+
+/// Parses and validates a YAML list of app specs.
+pub fn parse_apps(yaml: &str) -> Result<Vec<AppSpec>, String> {
+    let specs: Vec<AppSpec> =
+        serde_saphyr::from_str(yaml).map_err(|e| format!("invalid app list: {e}"))?;
+    for s in &specs {
+        validate(s).map_err(|e| format!("{}: {e}", s.bundle))?;
     }
+    Ok(specs)
 }
 
-/// The apps every phone boots with: (spec, system app, shown on the launcher).
+/// The apps every phone boots with: (spec, system app, shown on the launcher). An app is on the
+/// launcher when one of its abilities has the launcher skill.
 pub fn builtin_apps() -> Vec<(AppSpec, bool, bool)> {
+    let system = parse_apps(SYSTEM_YAML).expect("the embedded system apps are valid (tested)");
+    let recorder =
+        parse_app(SCREENRECORDER_YAML).expect("the embedded screen recorder is valid (tested)");
     let demo = parse_app(DEMO_YAML).expect("the embedded demo app is valid (tested)");
-    let mut ime = system_app(IME_BUNDLE, "Celia Keyboard", "InputService");
-    ime.abilities[0].launcher = false;
-    let mut scb = system_app(SCENEBOARD, "SceneBoard", "com.ohos.sceneboard.MainAbility");
-    scb.abilities[0].launcher = false;
-    vec![
-        (scb, true, false),
-        (ime, true, false),
-        (
-            system_app(
-                "com.huawei.hmos.settings",
-                "Settings",
-                "com.huawei.hmos.settings.MainAbility",
-            ),
-            true,
-            true,
-        ),
-        (
-            system_app(
-                "com.huawei.hmos.camera",
-                "Camera",
-                "com.huawei.hmos.camera.MainAbility",
-            ),
-            true,
-            true,
-        ),
-        (
-            system_app(
-                "com.huawei.hmos.photos",
-                "Gallery",
-                "com.huawei.hmos.photos.MainAbility",
-            ),
-            true,
-            true,
-        ),
-        (demo, false, true),
-    ]
+    let on_launcher = |s: &AppSpec| s.abilities.iter().any(|a| a.launcher);
+    system
+        .into_iter()
+        .chain([recorder])
+        .map(|s| {
+            let l = on_launcher(&s);
+            (s, true, l)
+        })
+        .chain([(demo, false, true)])
+        .collect()
 }
 
 #[cfg(test)]
@@ -161,6 +133,21 @@ mod tests {
         ] {
             assert!(d.pages.contains_key(p), "{p}");
         }
+    }
+
+    #[test]
+    fn system_apps_parse_and_include_the_fixture_bundles() {
+        let apps = builtin_apps();
+        let names: Vec<&str> = apps.iter().map(|(s, _, _)| s.bundle.as_str()).collect();
+        for b in [
+            SCENEBOARD,
+            IME_BUNDLE,
+            "com.huawei.hmos.screenrecorder",
+            "com.huawei.hmos.camera",
+        ] {
+            assert!(names.contains(&b), "{b}");
+        }
+        assert!(apps.iter().filter(|(_, sys, _)| !sys).count() == 1);
     }
 
     #[test]

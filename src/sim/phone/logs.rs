@@ -55,6 +55,9 @@ pub mod sys {
     pub const SCENEBOARD: u32 = 1647;
     pub const IME: u32 = 5120;
     pub const HIVIEW: u32 = 1030;
+    /// SceneBoard's engine service UI extension process.
+    pub const SCB_ENGINE: u32 = 2121;
+    pub const MEDIALIBRARY: u32 = 1813;
 }
 
 /// The hilog ring buffer.

@@ -18,24 +18,34 @@ mod launcher;
 mod layout;
 mod loader;
 mod logs;
+pub mod media;
 pub mod model;
 mod packages;
 mod page_layout;
+mod procfs;
 mod profile;
 mod recorded;
+mod recording;
+mod records;
 mod render;
 mod screen;
 mod state;
 mod types;
 mod vfs;
+pub mod video;
+mod want;
 mod windows;
 
+pub use abilities::Started;
 pub use error::{PhoneError, codes};
 pub use keys::KEY_BY_KEY_MAX;
 pub use logs::LogRecord;
+pub use procfs::ProcInfo;
 pub use profile::PhoneProfile;
+pub use records::{AbilityRecords, ExtensionRow, PendingWantRow, ProcessRow};
 pub use types::{KeyPress, LayoutOptions, MissionRow, WindowRow, keycode};
 pub use vfs::Vfs;
+pub use want::{Want, WantParam};
 
 use indexmap::IndexMap;
 use logs::LogBuffer;
@@ -63,6 +73,8 @@ pub struct Phone {
     awake: bool,
     /// Device time of the latest event or tick (status-bar clock, log times of system noise).
     clock: SystemTime,
+    /// When the phone booted (process start times in `/proc/<pid>/stat` count from it).
+    boot_time: SystemTime,
     next_noise: SystemTime,
     noise_seq: u64,
     /// A recorded uitest layout shown instead of the live screen.
@@ -71,6 +83,11 @@ pub struct Phone {
     next_uid: u32,
     next_window_id: i64,
     next_mission_id: i64,
+    /// The media library (screen recordings land here).
+    media: Vec<media::MediaAsset>,
+    next_media_id: u32,
+    /// A screen recording in progress.
+    recording: Option<recording::Recording>,
 }
 
 impl Phone {
@@ -89,6 +106,7 @@ impl Phone {
             pending_seq: 0,
             awake: true,
             clock: now,
+            boot_time: now - std::time::Duration::from_secs(3_600),
             next_noise: now + NOISE_PERIOD,
             noise_seq: 0,
             recorded: None,
@@ -96,6 +114,9 @@ impl Phone {
             next_uid: 20_020_050,
             next_window_id: 60,
             next_mission_id: 140,
+            media: Vec::new(),
+            next_media_id: 0,
+            recording: None,
         };
         for (spec, system, on_launcher) in loader::builtin_apps() {
             phone.add_app(spec, system, on_launcher, now, None);
@@ -163,6 +184,7 @@ impl Phone {
             let alive = self.procs.get(&p.bundle).is_some_and(|a| a.pid == p.pid);
             if alive {
                 self.run_actions(&p.bundle, None, &p.actions, p.due);
+                self.capture_frame(p.due);
             }
         }
     }

@@ -90,6 +90,39 @@ pub struct AbilitySpec {
     /// The first page shown; `None` → a default page with the app label.
     #[serde(default)]
     pub page: Option<String>,
+    /// `page` (a UIAbility: window + mission) or `service` (a ServiceExtensionAbility: no
+    /// window, listed under `ExtensionRecords` while it runs).
+    #[serde(default, rename = "type")]
+    pub kind: AbilityKind,
+    /// Skills beyond the launcher one, for implicit starts (`aa start -U/-A/-e`).
+    #[serde(default)]
+    pub skills: Vec<SkillSpec>,
+    /// Actions run on every start of the ability (first start and each new want); templates
+    /// read the want as `${want.uri}`, `${want.action}` and `${want.<parameter key>}`.
+    #[serde(default)]
+    pub on_start: Vec<Action>,
+}
+
+/// The kind of an ability, as `bm dump` and `aa dump -l` name it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AbilityKind {
+    #[default]
+    Page,
+    Service,
+}
+
+/// One `skills` entry of `module.json5`: what implicit wants the ability answers.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillSpec {
+    #[serde(default)]
+    pub actions: Vec<String>,
+    #[serde(default)]
+    pub entities: Vec<String>,
+    /// URI prefixes: `scheme` or `scheme://host`.
+    #[serde(default)]
+    pub uris: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -247,6 +280,12 @@ pub enum Action {
     },
     /// Terminate the app normally.
     Exit,
+    /// Start capturing the screen into a video, or stop and save it into the media library
+    /// (`file_name` is a template; empty → the recorder's default `SVID_<date>_<time>_1.mp4`).
+    ToggleScreenRecording {
+        #[serde(default)]
+        file_name: String,
+    },
 }
 
 impl ElementSpec {

@@ -3,6 +3,7 @@
 use super::error::{PhoneError, codes};
 use super::hap;
 use super::logs::sys;
+use super::model::AbilityKind;
 use super::{Phone, loader};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -82,9 +83,12 @@ impl Phone {
         Ok(())
     }
 
-    /// Installed bundles in install order (`bm dump -a`).
+    /// Installed bundles sorted by name, byte-wise (`bm dump -a` lists the bundle manager's
+    /// ordered map: `com.huawei.hmos.AutoRegService` before `com.huawei.hmos.advisor`).
     pub fn bundles(&self) -> Vec<String> {
-        self.apps.keys().cloned().collect()
+        let mut v: Vec<String> = self.apps.keys().cloned().collect();
+        v.sort();
+        v
     }
 
     /// `bm clean -n bundle -d|-c`: data clean also stops the app and resets its state.
@@ -97,9 +101,12 @@ impl Phone {
         }
         let base = format!("/data/app/el2/100/base/{bundle}");
         if data {
+            // Clearing data stops the app (its state goes with the process) and removes its
+            // files, databases and preferences.
             let now = self.clock;
             self.kill_app(bundle, now, "clean data");
             self.fs.remove(&base);
+            self.fs.remove(&format!("/data/app/el2/database/{bundle}"));
         } else {
             self.fs.remove(&format!("{base}/cache"));
         }
@@ -115,24 +122,51 @@ impl Phone {
             .abilities
             .iter()
             .find(|a| a.launcher)
-            .or(s.abilities.first())
+            .or(s.abilities.iter().find(|a| a.kind == AbilityKind::Page))
             .map(|a| a.name.clone())
             .unwrap_or_default();
+        let skills_json = |a: &super::model::AbilitySpec| -> Value {
+            super::want::skills_of(a)
+                .iter()
+                .map(|sk| {
+                    let mut o = json!({"actions": sk.actions, "entities": sk.entities});
+                    if !sk.uris.is_empty() {
+                        o["uris"] = sk
+                            .uris
+                            .iter()
+                            .map(|u| match u.split_once("://") {
+                                Some((scheme, host)) => json!({"scheme": scheme, "host": host}),
+                                None => json!({"scheme": u, "host": ""}),
+                            })
+                            .collect();
+                    }
+                    o
+                })
+                .collect()
+        };
         let abilities: Vec<Value> = s
             .abilities
             .iter()
+            .filter(|a| a.kind == AbilityKind::Page)
             .map(|a| {
-                let skills = if a.launcher {
-                    json!([{ "actions": ["action.system.home", "ohos.want.action.home"], "entities": ["entity.system.home"] }])
-                } else {
-                    json!([])
-                };
                 json!({
                     "name": a.name, "moduleName": s.module, "bundleName": bundle,
                     "label": s.label, "visible": a.exported, "isLauncherAbility": a.launcher,
                     "type": 1, "launchMode": 0, "orientation": 0,
                     "srcEntry": format!("./ets/{}/{}.ets", a.name.to_lowercase(), a.name),
-                    "skills": skills,
+                    "skills": skills_json(a),
+                })
+            })
+            .collect();
+        let extensions: Vec<Value> = s
+            .abilities
+            .iter()
+            .filter(|a| a.kind == AbilityKind::Service)
+            .map(|a| {
+                json!({
+                    "name": a.name, "moduleName": s.module, "bundleName": bundle,
+                    "extensionTypeName": "service", "type": 3, "visible": a.exported,
+                    "skills": skills_json(a),
                 })
             })
             .collect();
@@ -155,37 +189,61 @@ impl Phone {
             .and_then(|v| v.as_u64())
             .map(|v| v as u32)
             .unwrap_or(min_api);
+        let application_info = json!({
+            "accessTokenId": 537_000_000u64 + app.uid as u64 % 1_000_000,
+            "apiReleaseType": "Release",
+            "applicationReservedFlag": 0,
+            "arkNativeFileAbi": "",
+            "arkNativeFilePath": "",
+            "asanEnabled": false,
+            "asanLogPath": "",
+            "associatedWakeUp": false,
+            "bundleName": bundle,
+            "bundleType": 0,
+            "cacheDir": "",
+            "codePath": code_path,
+            "compileSdkType": "HarmonyOS",
+            "compileSdkVersion": "5.0.0.60",
+            "cpuAbi": self.profile.cpu_abi,
+            "crowdtestDeadline": -1,
+            "dataBaseDir": format!("/data/app/el2/database/{bundle}"),
+            "dataDir": "",
+            "debug": !app.system,
+            "description": "",
+            "descriptionId": 0,
+            "descriptionResource": {"bundleName": bundle, "id": 0, "moduleName": s.module},
+            "deviceId": "PHONE-001",
+            "distributedNotificationEnabled": true,
+            "enabled": true,
+            "entityType": "unspecified",
+            "entryDir": "",
+            "entryModuleName": s.module,
+            "fingerprint": hex::encode_upper(Sha256::digest(format!("{bundle}/cert").as_bytes())),
+            "isSystemApp": app.system,
+            "label": s.label,
+            "minCompatibleVersionCode": s.version_code,
+            "moduleInfos": [{"moduleName": s.module, "moduleSourceDir": "", "preloads": []}],
+            "name": bundle,
+            "process": bundle,
+            "removable": !app.system,
+            "uid": app.uid,
+            "userDataClearable": true,
+            "vendor": vendor,
+            "versionCode": s.version_code,
+            "versionName": s.version_name,
+        });
         Some(json!({
             "appId": format!("{bundle}_{}", &id_hash[..44]),
             "appIdentifier": (u64::from_str_radix(&id_hash[..15], 16).unwrap_or(0) % 10_000_000_000_000_000_000).to_string(),
             "appIndex": 0,
-            "applicationInfo": {
-                "accessTokenId": 537_000_000u64 + app.uid as u64 % 1_000_000,
-                "apiReleaseType": "Release",
-                "bundleName": bundle,
-                "bundleType": 0,
-                "codePath": code_path,
-                "compileSdkType": "HarmonyOS",
-                "compileSdkVersion": "5.0.0.60",
-                "cpuAbi": self.profile.cpu_abi,
-                "dataBaseDir": format!("/data/app/el2/database/{bundle}"),
-                "debug": !app.system,
-                "enabled": true,
-                "entryModuleName": s.module,
-                "isSystemApp": app.system,
-                "label": s.label,
-                "minCompatibleVersionCode": s.version_code,
-                "name": bundle,
-                "process": bundle,
-                "removable": !app.system,
-                "uid": app.uid,
-                "userDataClearable": true,
-                "vendor": vendor,
-                "versionCode": s.version_code,
-                "versionName": s.version_name,
-            },
+            "applicationInfo": application_info,
             "compatibleVersion": min_api,
+            "cpuAbi": "",
+            "defPermissions": [],
+            "description": "",
+            "entryInstallationFree": false,
             "entryModuleName": s.module,
+            "gid": app.uid,
             "hapModuleInfos": [{
                 "moduleName": s.module,
                 "name": s.module,
@@ -194,7 +252,7 @@ impl Phone {
                 "mainAbility": main,
                 "hapPath": format!("{code_path}/{}.hap", s.module),
                 "abilityInfos": abilities,
-                "extensionInfos": [],
+                "extensionInfos": extensions,
             }],
             "hideDesktopIcon": !app.on_launcher,
             "installTime": ms(app.install_time),

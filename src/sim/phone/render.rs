@@ -12,7 +12,7 @@ use font8x8::UnicodeFonts;
 use serde_json::Value;
 use std::io::Cursor;
 
-type Rgb = [u8; 3];
+pub type Rgb = [u8; 3];
 
 struct Canvas {
     w: i32,
@@ -171,43 +171,75 @@ fn draw(cv: &mut Canvas, node: &Value, under: Rgb) {
     }
 }
 
+/// Everything a frame of the screen is drawn from (compared to tell whether the screen changed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameSource {
+    pub size: (u32, u32),
+    pub awake: bool,
+    pub bg: Rgb,
+    pub layout: Option<Value>,
+}
+
+impl FrameSource {
+    /// Draws the frame.
+    pub fn draw(&self) -> image::RgbImage {
+        let (w, h) = self.size;
+        let mut cv = Canvas::new(w, h, if self.awake { self.bg } else { [0, 0, 0] });
+        if self.awake
+            && let Some(tree) = &self.layout
+        {
+            for win in tree["children"].as_array().into_iter().flatten() {
+                draw(&mut cv, win, self.bg);
+            }
+        }
+        image::RgbImage::from_raw(w, h, cv.buf).unwrap_or_else(|| image::RgbImage::new(w, h))
+    }
+}
+
+/// Encodes an image as PNG or JPEG (quality 80); empty for a zero-sized image.
+pub fn encode(img: &image::RgbImage, format: ImageFormat) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    let res = match format {
+        ImageFormat::Png => {
+            let enc = image::codecs::png::PngEncoder::new_with_quality(
+                &mut out,
+                image::codecs::png::CompressionType::Fast,
+                image::codecs::png::FilterType::Up,
+            );
+            img.write_with_encoder(enc)
+        }
+        ImageFormat::Jpeg => img.write_with_encoder(
+            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 80),
+        ),
+    };
+    // Encoding into memory only fails for zero-sized screens: an empty answer then, no panic.
+    match res {
+        Ok(()) => out.into_inner(),
+        Err(_) => Vec::new(),
+    }
+}
+
 impl Phone {
-    /// An encoded screenshot (PNG or JPEG) of the current screen at the screen size.
-    pub fn screenshot(&self, format: ImageFormat) -> Vec<u8> {
-        let (w, h) = self.profile.screen;
+    /// What the screen shows now, ready to draw.
+    pub(super) fn frame_source(&self) -> FrameSource {
         let dark = self
             .fg_proc()
             .is_some_and(|p| p.vars.get("dark_mode").is_some_and(|v| v == "true"));
-        let bg = if dark { [30, 30, 30] } else { [250, 250, 250] };
-        let mut cv = Canvas::new(w, h, if self.awake { bg } else { [0, 0, 0] });
-        if self.awake
-            && let Ok(tree) = self.layout(&LayoutOptions::default())
-        {
-            for win in tree["children"].as_array().into_iter().flatten() {
-                draw(&mut cv, win, bg);
-            }
+        FrameSource {
+            size: self.profile.screen,
+            awake: self.awake,
+            bg: if dark { [30, 30, 30] } else { [250, 250, 250] },
+            layout: if self.awake {
+                self.layout(&LayoutOptions::default()).ok()
+            } else {
+                None
+            },
         }
-        let img =
-            image::RgbImage::from_raw(w, h, cv.buf).unwrap_or_else(|| image::RgbImage::new(w, h));
-        let mut out = Cursor::new(Vec::new());
-        let res = match format {
-            ImageFormat::Png => {
-                let enc = image::codecs::png::PngEncoder::new_with_quality(
-                    &mut out,
-                    image::codecs::png::CompressionType::Fast,
-                    image::codecs::png::FilterType::Up,
-                );
-                img.write_with_encoder(enc)
-            }
-            ImageFormat::Jpeg => img.write_with_encoder(
-                image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 80),
-            ),
-        };
-        // Encoding into memory only fails for zero-sized screens: an empty answer then, no panic.
-        match res {
-            Ok(()) => out.into_inner(),
-            Err(_) => Vec::new(),
-        }
+    }
+
+    /// An encoded screenshot (PNG or JPEG) of the current screen at the screen size.
+    pub fn screenshot(&self, format: ImageFormat) -> Vec<u8> {
+        encode(&self.frame_source().draw(), format)
     }
 }
 

@@ -168,6 +168,16 @@ impl Phone {
         self.fg_proc().is_some_and(|p| p.focus.is_some())
     }
 
+    /// True while the focused field is a password field (the secure keyboard is up).
+    pub(super) fn secure_input_focused(&self) -> bool {
+        self.fg_proc().is_some_and(|p| {
+            p.focus
+                .as_ref()
+                .and_then(|k| p.fields.get(k))
+                .is_some_and(|f| f.secret)
+        })
+    }
+
     /// Every window on screen in dump order: app (or desktop), status bar, navigation, IME.
     pub(super) fn screen_windows(&self, keep_invisible: bool) -> Vec<Window> {
         let m = self.metrics();
@@ -289,7 +299,11 @@ impl Phone {
                 focused: false,
                 window_type: 2105,
                 z_order: 12,
-                children: launcher::keyboard(m, b),
+                children: if self.secure_input_focused() {
+                    launcher::secure_keyboard(m, b)
+                } else {
+                    launcher::keyboard(m, b)
+                },
             });
         }
         out

@@ -39,11 +39,21 @@ pub struct AppProcess {
     pub dialog: Option<String>,
     /// Id of the focused TextInput (the IME is up while one is focused).
     pub focus: Option<String>,
+    /// Has a UIAbility running (a window and a mission); false for a process that only runs
+    /// service extensions.
+    pub ui: bool,
+    /// Service extension abilities running in the process (`ExtensionRecords`).
+    pub extensions: Vec<String>,
+    /// The latest want the process received, as `${want.KEY}` reads it.
+    pub want: IndexMap<String, String>,
 }
 
 impl AppProcess {
     /// The value of `${name}`: a text field's text, otherwise a variable.
     pub fn lookup(&self, name: &str) -> Option<String> {
+        if let Some(key) = name.strip_prefix("want.") {
+            return self.want.get(key).cloned();
+        }
         if let Some(f) = self.fields.get(name) {
             return Some(f.text.clone());
         }

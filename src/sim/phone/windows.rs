@@ -84,7 +84,7 @@ impl Phone {
                 visible: false,
             });
         }
-        for p in self.procs.values() {
+        for p in self.procs.values().filter(|p| p.ui) {
             if self.awake && self.foreground.as_deref() == Some(p.bundle.as_str()) {
                 continue;
             }

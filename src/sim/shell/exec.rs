@@ -170,6 +170,8 @@ fn run_simple(ctx: &mut DeviceCtx<'_>, cmd: &SimpleCommand, last: i32) -> Flow {
     let CmdResult { out, err, status } = commands::run(ctx, &argv);
     write_to(ctx, &fds[0], out);
     write_to(ctx, &fds[1], err);
+    // A running screen recording sees what the command changed on screen.
+    ctx.phone().capture_frame(SystemTime::now());
     Flow::Continue(status)
 }
 

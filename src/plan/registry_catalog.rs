@@ -1,5 +1,5 @@
-//! The tool catalog flows are validated and compiled against, over the real tool registry
-//! ([`Engine`]): names, input schemas, defaults and result fields come from the registered
+//! The planner's view of the tool registry: the catalog flows are validated and compiled
+//! against, over the real tool registry ([`Engine`]): names, input schemas, defaults and result fields come from the registered
 //! tools themselves, so `tapflow validate`, `plan` and `run` agree with what `run` executes.
 //!
 //! Two things the registry does not publish live here: the scalar shorthand of each tool
