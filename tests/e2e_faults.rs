@@ -79,7 +79,8 @@ fn no_pause() -> HdcConfig {
 fn transient_failure_is_retried_then_infrastructure_whatever_the_operation() {
     let (_sim, device) = connect("fail=1", no_pause());
     let budget = u64::from(TransientRetry::DEFAULT.retries) + 1;
-    let ops: Vec<(&str, Box<dyn Fn() -> Result<(), DeviceError>>)> = vec![
+    type Op<'a> = Box<dyn Fn() -> Result<(), DeviceError> + 'a>;
+    let ops: Vec<(&str, Op)> = vec![
         (
             "dump",
             Box::new(|| device.ui_tree(&DumpScope::default()).map(drop)),

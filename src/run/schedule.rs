@@ -154,7 +154,7 @@ impl<'p> Schedule<'p> {
             .filter(|&d| st.passed[d] == Some(true) && !st.closed[d])
             .collect();
         if takers.is_empty() {
-            let anyone_passed = st.passed.iter().any(|p| *p == Some(true));
+            let anyone_passed = st.passed.contains(&Some(true));
             return orphans
                 .into_iter()
                 .map(|mut o| {
