@@ -134,9 +134,8 @@ fn run_with_a_slow_device(each_device: bool) -> (RunResult, Vec<String>, Option<
         opened_in_time: Mutex::new(None),
     });
     let config = ToolConfig {
-        working_dir: cwd.clone(),
-        screenshots_dir: cwd,
-        ..ToolConfig::default()
+        screenshots_dir: cwd.clone(),
+        ..ToolConfig::rooted_at(cwd)
     };
     let ctx = ToolContext::new(provider.clone(), config);
     let mut opts = RunOptions::new("slow-device");

@@ -9,6 +9,7 @@ mod interrupt;
 pub mod logging;
 pub mod mcp_cmd;
 pub mod run_cmd;
+pub mod setup;
 pub mod sim_cmd;
 pub mod tools_cmd;
 
