@@ -349,6 +349,7 @@ const NOT_CODES: &[&str] = &[
     "CARGO_PKG_VERSION",
     "LOGIN_SUCCESS",
     "GITHUB_STEP_SUMMARY",
+    "RUST_LOG",
     "RUN_DIR",
 ];
 

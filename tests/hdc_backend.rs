@@ -1321,7 +1321,11 @@ fn connect_without_target_needs_exactly_one_device() {
 
 #[test]
 fn listing_failure_is_typed() {
+    // hdc's client cannot reach its server: the infrastructure, not the listing.
     let fake = Fake::new().reply("[Fail]Connect server failed\n");
+    let e = client(&fake).list_targets().unwrap_err();
+    assert_eq!(e.code(), "HDC_SERVER_UNREACHABLE");
+    let fake = Fake::new().reply("[Fail]some other server trouble\n");
     let e = client(&fake).list_targets().unwrap_err();
     assert_eq!(e.code(), "DEVICE_LIST_FAILED");
 }

@@ -325,7 +325,9 @@ steps:
         .args(["run", &flow, "--sim", "1", "--sim-latency", "none"])
         .args([
             "--sim-faults",
-            "fail=0.25",
+            // hdc's `[Fail][E000004]` is resent by the backend itself; broken dumps need the
+            // steps' retries.
+            "fail=0.25,empty-dump=0.2",
             "--sim-seed",
             "7",
             "--report-dir",

@@ -870,7 +870,7 @@ fn fault_kinds() {
     let s = sim_with(1, "fail=1", 0);
     assert_eq!(
         sh(&s, "echo hi"),
-        "[Fail][E000004]:The communication channel is being established.\nPlease wait for several seconds and try again.\n"
+        "[Fail][E000004]:The communication channel is being established.\r\nPlease wait for several seconds and try again.\n"
     );
     assert_eq!(
         run(&s, &["list", "targets"]).lines().count(),

@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 use sim_provider::SimProvider;
-use tapflow::device::hdc::HdcConfig;
+use tapflow::device::hdc::{HdcConfig, TransientRetry};
 use tapflow::device::{Device, Point, TextTarget};
 use tapflow::sim::phone::hap::{build_hap, module_json};
 use tapflow::sim::{FaultSpec, Latency, SimOptions, Simulator};
@@ -46,6 +46,11 @@ fn env_with(faults: &str, seed: u64, dump_timeout: Option<Duration>) -> Env {
     let mut config = HdcConfig {
         program: "sim:hdc".into(),
         host_tmp_dir: Some(tmp.path().to_path_buf()),
+        // `fail=P` is not time-correlated: no pause before resending an undelivered command.
+        transient_retry: TransientRetry {
+            backoff: Duration::ZERO,
+            ..TransientRetry::DEFAULT
+        },
         ..HdcConfig::default()
     };
     if let Some(t) = dump_timeout {
@@ -209,51 +214,21 @@ fn with_hap(e: &Env, args: &Value) -> Value {
     }
 }
 
-/// `[Fail]` on every device command: each tool's operation code, documented.
+/// hdc's transient `[Fail][E000004]` on every device command. Seen: each tool failed with its
+/// operation's code (`STOP_APP_FAILED`, …), blaming the app. The command never reached the
+/// device: the backend resends it within its budget, and what still fails is the
+/// infrastructure's `HDC_CHANNEL_NOT_READY`, for every tool, with hdc's words kept.
 #[test]
-fn transient_fail_on_every_command_gives_each_operations_code() {
-    let expected: &[(&str, &[&str])] = &[
-        ("query_package", &["PACKAGE_QUERY_FAILED"]),
-        ("install_app", &["INSTALL_FAILED"]),
-        ("run_app", &["ABILITY_RESOLUTION_FAILED", "RUN_APP_FAILED"]),
-        ("find_elements", &["UI_TREE_FETCH_ERROR"]),
-        ("click", &["UI_TREE_FETCH_ERROR", "INPUT_FAILED"]),
-        ("long_press", &["UI_TREE_FETCH_ERROR", "INPUT_FAILED"]),
-        (
-            "swipe",
-            &["WINDOW_QUERY_FAILED", "DEVICE_INFO_FAILED", "INPUT_FAILED"],
-        ),
-        ("drag", &["INPUT_FAILED"]),
-        ("press_key", &["KEY_EVENT_FAILED"]),
-        ("screenshot", &["SCREENSHOT_ERROR"]),
-        (
-            "get_ui_tree",
-            &["UI_TREE_FETCH_ERROR", "WINDOW_RESOLUTION_ERROR"],
-        ),
-        ("list_windows", &["WINDOW_QUERY_FAILED"]),
-        // "Device queries ... share the timeout_ms budget": refused dumps are ridden out.
-        ("wait_for_element", &["WAIT_TIMEOUT"]),
-        ("scroll_until_visible", &["UI_TREE_FETCH_ERROR"]),
-        ("wait_for_stable", &["WAIT_TIMEOUT"]),
-        ("stop_app", &["STOP_APP_FAILED"]),
-        ("clear_app_data", &["CLEAR_APP_DATA_FAILED"]),
-        ("uninstall_app", &["UNINSTALL_FAILED"]),
-    ];
+fn transient_fail_on_every_command_is_the_infrastructures_code() {
     let e = env("fail=1");
     for (tool, args) in device_calls() {
         let (code, details) = e.code(tool, with_hap(&e, &args));
-        let allowed = expected.iter().find(|(t, _)| *t == tool).unwrap().1;
+        assert_eq!(code, "HDC_CHANNEL_NOT_READY", "{tool} {args}: {details}");
+        let says = details["device_says"].as_str().unwrap_or("");
         assert!(
-            allowed.contains(&code.as_str()),
-            "{tool} {args}: {code} {details}"
+            says.contains("[Fail][E000004]"),
+            "{tool}: the device's words are kept: {details}"
         );
-        if code.ends_with("_FAILED") || code.ends_with("_ERROR") {
-            let says = details["device_says"].as_str().unwrap_or("");
-            assert!(
-                says.contains("[Fail]"),
-                "{tool}: the device's words are kept: {details}"
-            );
-        }
     }
     // list_devices talks to the host only (never fails); the unreadable info is reported.
     let r = e.call("list_devices", json!({}));

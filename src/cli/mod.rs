@@ -5,6 +5,8 @@
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
+mod interrupt;
+pub mod logging;
 pub mod mcp_cmd;
 pub mod report_cmd;
 pub mod run_cmd;
@@ -40,6 +42,13 @@ pub struct Cli {
     /// Path of the hdc executable (default: `hdc` on PATH).
     #[arg(long, global = true, env = "TAPFLOW_HDC")]
     pub hdc: Option<std::path::PathBuf>,
+    /// More log on stderr: -v every hdc call (argv, duration, exit status) and resend, -vv
+    /// everything. RUST_LOG, when set, decides instead (docs/logging.md).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Format of the log lines on stderr.
+    #[arg(long, global = true, value_enum, default_value_t = logging::LogFormat::Text)]
+    pub log_format: logging::LogFormat,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -76,6 +85,20 @@ pub fn main() -> i32 {
             return e.exit_code();
         }
     };
+    // The simulator's hdc client answers as hdc does, on stdout and stderr: no log lines there.
+    let hdc_client = matches!(
+        &cli.command,
+        Command::Sim(sim_cmd::SimArgs {
+            command: sim_cmd::SimCommand::Hdc(_)
+        })
+    );
+    if !hdc_client {
+        logging::install(
+            cli.verbose,
+            cli.log_format,
+            std::env::var("RUST_LOG").ok().as_deref(),
+        );
+    }
     match cli.command {
         Command::Sim(args) => sim_cmd::run(args),
         Command::Validate(args) => flow_cmd::run_validate(args),

@@ -365,7 +365,7 @@ pub fn exit_code(r: &RunResult) -> i32 {
 /// hooks too. Third: leave at once.
 fn install_ctrl_c(cancel: CancelToken, abort: CancelToken) {
     let presses = Mutex::new(0u32);
-    let _ = ctrlc::set_handler(move || {
+    let _ = super::interrupt::on_interrupt(move || {
         let mut n = presses.lock().unwrap_or_else(|p| p.into_inner());
         *n += 1;
         match *n {
@@ -433,7 +433,13 @@ pub fn sim_provider(
     }));
     let serials = sim.serials();
     let transport = Arc::new(SimTransport::new(sim, cwd));
-    let client = HdcClient::new(HdcConfig::default(), transport);
+    let mut config = HdcConfig::default();
+    if latency == Latency::None {
+        // No simulated time at all: the pause before resending an undelivered command (which
+        // waits for a real device's handshake) has nothing to wait for.
+        config.transient_retry.backoff = Duration::ZERO;
+    }
+    let client = HdcClient::new(config, transport);
     let inner: Arc<dyn DeviceProvider> = Arc::new(HdcProvider(client));
     // A run resolves each device once; steps then reuse it (no `list targets` per step).
     let cached = CachingProvider::new(inner, Duration::from_secs(3600));

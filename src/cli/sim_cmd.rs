@@ -192,6 +192,13 @@ pub fn run(args: SimArgs) -> i32 {
                     code
                 }
                 Err(daemon::DaemonError::OutputClosed) => exit::SUCCESS,
+                Err(e @ daemon::DaemonError::NotRunning { .. }) => {
+                    // Real hdc's words when its server cannot be reached (src/host/client.cpp),
+                    // so clients classify a stopped or killed simulator as they would a dead
+                    // hdc server; then how to start one.
+                    eprintln!("Connect server failed");
+                    fail(e)
+                }
                 Err(e) => fail(e),
             }
         }

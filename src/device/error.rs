@@ -29,6 +29,30 @@ pub enum DeviceError {
     #[error("device disconnected: {device_says}")]
     Disconnected { device_says: String },
 
+    /// hdc kept answering that its channel to the device is still being established
+    /// (`[Fail][E000004]`) through the backend's whole retry budget; the command never ran.
+    #[error(
+        "hdc's channel to the device was still being established after {attempts} attempt(s); the command was not run: {device_says}"
+    )]
+    ChannelNotReady { device_says: String, attempts: u32 },
+
+    /// The hdc client could not reach its server (`Connect server failed`): the server is not
+    /// running, was killed, or listens elsewhere. Nothing reached the device.
+    #[error(
+        "the hdc server is unreachable: {device_says}; check the server (`hdc start`, the `-s`/HARMONYOS_HDC_SERVER address, or `tapflow sim start` for the simulator)"
+    )]
+    ServerUnreachable { device_says: String },
+
+    /// The hdc client itself failed instead of answering: it exited with a non-zero status
+    /// or was killed by a signal (real hdc exits 0 on every path, failures included). Whether
+    /// the command reached the device is unknown.
+    #[error("the hdc client failed ({}) instead of answering `{command}`: {output}", describe_status(*.status))]
+    HdcFailed {
+        command: String,
+        status: Option<i32>,
+        output: String,
+    },
+
     /// The device has not authorised this host (accept the prompt on the device).
     #[error("device {serial} is unauthorized: accept the debugging prompt on the device")]
     Unauthorized { serial: String },
@@ -73,6 +97,9 @@ impl DeviceError {
             DeviceError::Ambiguous { .. } => crate::codes::MULTIPLE_DEVICES,
             DeviceError::Disconnected { .. } => crate::codes::DEVICE_DISCONNECTED,
             DeviceError::Unauthorized { .. } => crate::codes::DEVICE_UNAUTHORIZED,
+            DeviceError::ChannelNotReady { .. } => crate::codes::HDC_CHANNEL_NOT_READY,
+            DeviceError::ServerUnreachable { .. } => crate::codes::HDC_SERVER_UNREACHABLE,
+            DeviceError::HdcFailed { .. } => crate::codes::HDC_FAILED,
             DeviceError::ScreenLocked { .. } => crate::codes::SCREEN_LOCKED,
             DeviceError::Command { code, .. } => code,
             DeviceError::Parse { code, .. } => code,
@@ -86,16 +113,28 @@ impl DeviceError {
         match self {
             DeviceError::NotFound { device_says, .. }
             | DeviceError::Disconnected { device_says, .. }
+            | DeviceError::ChannelNotReady { device_says, .. }
+            | DeviceError::ServerUnreachable { device_says, .. }
             | DeviceError::Command { device_says, .. } => Some(device_says),
+            DeviceError::HdcFailed { output, .. } => Some(output),
             _ => None,
         }
     }
 
-    /// Worth retrying: the device may answer the same command next time.
+    /// Worth retrying: the device may answer the same command next time. Not
+    /// `ChannelNotReady`: the hdc backend has already spent its retry budget on it, and what is
+    /// left is the infrastructure's failure, which a polling tool must report, not ride out.
     pub fn is_transient(&self) -> bool {
         matches!(
             self,
             DeviceError::Timeout { .. } | DeviceError::Command { .. } | DeviceError::Parse { .. }
         )
+    }
+}
+
+fn describe_status(status: Option<i32>) -> String {
+    match status {
+        Some(code) => format!("exit status {code}"),
+        None => "killed by a signal".to_string(),
     }
 }

@@ -11,6 +11,9 @@ use super::result::*;
 #[derive(Default)]
 pub struct ResultBuilder {
     header: Option<RunHeader>,
+    /// The run's devices as asked for, in order: checks finish in any order, the result
+    /// lists them in this one.
+    order: Vec<String>,
     devices: Vec<DeviceResult>,
     slots: Vec<FlowResult>,
     interrupted: bool,
@@ -32,12 +35,24 @@ impl ResultBuilder {
 
     pub fn apply(&mut self, e: &RunEvent) {
         match e {
-            RunEvent::RunStarted { header, .. } => self.header = Some((**header).clone()),
+            RunEvent::RunStarted {
+                header, devices, ..
+            } => {
+                self.header = Some((**header).clone());
+                self.order = devices.clone();
+            }
             RunEvent::DeviceChecked { device } => {
                 match self.devices.iter_mut().find(|d| d.serial == device.serial) {
                     Some(d) => *d = device.clone(),
                     None => self.devices.push(device.clone()),
                 }
+                let order = &self.order;
+                self.devices.sort_by_key(|d| {
+                    order
+                        .iter()
+                        .position(|s| *s == d.serial)
+                        .unwrap_or(usize::MAX)
+                });
             }
             RunEvent::FlowsAssigned { flows } => self.slots = flows.clone(),
             RunEvent::FlowStarted {

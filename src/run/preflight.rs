@@ -1,6 +1,8 @@
 //! The check every device passes before its first flow: reachable and authorised (the
 //! provider connects to it), awake (power state) and unlocked (a UI dump shows a window).
-//! A device that fails gets a clear error and its flows are reported as not run.
+//! A device that fails gets a clear error; what happens to its flows is the schedule's
+//! business ([`super::schedule`]). Each device is checked on its own thread, so a slow check
+//! holds back no other device.
 
 use crate::device::{DeviceError, DumpScope};
 use crate::tools::{DeviceProvider, DeviceRoute};
@@ -10,8 +12,9 @@ use super::result::{DeviceResult, StepError};
 /// Failure code of a device whose screen is off.
 pub use crate::codes::SCREEN_OFF;
 
-/// Tries of the screen check before a transient failure counts.
-const CHECK_ATTEMPTS: usize = 3;
+/// Attempts of each part of the check, in all (the first and two more), before a transient
+/// failure counts. `docs/run.md` says the same.
+pub const CHECK_ATTEMPTS: usize = 3;
 
 fn device_error(e: &DeviceError, what: &str) -> StepError {
     StepError {
@@ -25,17 +28,42 @@ fn device_error(e: &DeviceError, what: &str) -> StepError {
     }
 }
 
-/// Runs `f` again while it fails transiently (`[Fail]` answers, truncated dumps), up to
-/// [`CHECK_ATTEMPTS`] times: a device is declared unusable only for lasting reasons.
+/// Runs `f` again while it fails transiently (a refused or truncated dump),
+/// [`CHECK_ATTEMPTS`] attempts in all: a device is declared unusable only for lasting reasons.
+/// (hdc's "channel is being established" answer is already retried by the hdc backend.) A timeout is not tried again: the command already
+/// had its whole deadline, and a device that slow is better left out at once (its flows go to
+/// the devices that passed).
 fn again<T>(f: impl Fn() -> Result<T, DeviceError>) -> Result<T, DeviceError> {
     let mut r = f();
     for _ in 1..CHECK_ATTEMPTS {
         match &r {
+            Err(DeviceError::Timeout { .. }) => break,
             Err(e) if e.is_transient() => r = f(),
             _ => break,
         }
     }
     r
+}
+
+/// [`check`], with a panic in the provider or backend reported as the device's failure
+/// (`INTERNAL_ERROR`) instead of ending the device's thread.
+pub fn check_guarded(provider: &dyn DeviceProvider, route: &DeviceRoute) -> DeviceResult {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(provider, route)))
+        .unwrap_or_else(|_| DeviceResult {
+            serial: route.device_id.clone().unwrap_or_else(|| "auto".into()),
+            platform: "unknown".into(),
+            model: None,
+            name: None,
+            api_level: None,
+            software_version: None,
+            ready: false,
+            error: Some(StepError {
+                code: crate::codes::INTERNAL_ERROR.into(),
+                message: "the device check failed unexpectedly".into(),
+                details: serde_json::Value::Null,
+                location: None,
+            }),
+        })
 }
 
 /// Checks one device; the result says whether it is ready and, when not, why.

@@ -20,6 +20,9 @@ pub const INFRA_CODES: &[&str] = &[
     crate::codes::MULTIPLE_DEVICES,
     crate::codes::HDC_NOT_FOUND,
     crate::codes::HDC_TIMEOUT,
+    crate::codes::HDC_CHANNEL_NOT_READY,
+    crate::codes::HDC_SERVER_UNREACHABLE,
+    crate::codes::HDC_FAILED,
 ];
 
 /// Version of the `result.json` shape.

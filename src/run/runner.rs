@@ -1,6 +1,8 @@
-//! Orchestration of a run: select flows (shard, tags), check devices, assign flows to devices
-//! (split round robin, or every flow on every device), run one thread per device, honour
-//! fail-fast and cancellation. Everything it observes leaves as [`RunEvent`]s; the
+//! Orchestration of a run: select flows (shard, tags), run one thread per device that checks
+//! its device and then runs the flows [`super::schedule`] gives it (split round robin, or every
+//! flow on every device; a device starts as soon as its own check passed, and the flows of a
+//! device that failed its check go to those that passed), honour fail-fast and cancellation.
+//! Everything it observes leaves as [`RunEvent`]s; the
 //! [`RunResult`] it returns is those events folded ([`super::aggregate`]), and the files
 //! (`result.json`, the reports) are written by reporters that listen to them.
 
@@ -18,6 +20,7 @@ use super::exec::{DeviceCtx, now_rfc3339, run_flow};
 use super::mask::Masker;
 use super::preflight;
 use super::result::*;
+use super::schedule::{Dropped, Health, Schedule};
 use super::select::{Shard, TagFilter, sorted_positions};
 use super::worker::Caller;
 use crate::plan::{FlowPlan, Plan};
@@ -86,12 +89,6 @@ pub fn new_run_id() -> String {
     let t = chrono::Utc::now().format("%Y%m%d-%H%M%S");
     let r = uuid::Uuid::new_v4().simple().to_string();
     format!("{t}-{}", &r[..6])
-}
-
-/// One (flow, device) pair to run, with its slot in the result.
-struct Job<'p> {
-    slot: usize,
-    flow: &'p FlowPlan,
 }
 
 /// Records every event in a [`ResultBuilder`] (the runner's own result), then passes it on.
@@ -191,74 +188,20 @@ pub fn run(
             },
         }),
     });
-    let devices: Vec<DeviceResult> = if runnable.is_empty() {
-        Vec::new()
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = routes
-                .iter()
-                .map(|r| s.spawn(|| preflight::check(ctx.provider.as_ref(), r)))
-                .collect();
-            handles
-                .into_iter()
-                .zip(&routes)
-                .map(|(h, r)| {
-                    h.join().unwrap_or_else(|_| DeviceResult {
-                        serial: r.device_id.clone().unwrap_or_else(|| "auto".into()),
-                        platform: "unknown".into(),
-                        model: None,
-                        name: None,
-                        api_level: None,
-                        software_version: None,
-                        ready: false,
-                        error: Some(StepError::new(
-                            crate::codes::INTERNAL_ERROR,
-                            "the device check failed unexpectedly",
-                        )),
-                    })
-                })
-                .collect()
-        })
-    };
-    for d in &devices {
-        events.emit(&RunEvent::DeviceChecked { device: d.clone() });
-    }
-
-    // 3. Assignment: every flow on every device, or round robin (as `tapflow plan` shows).
-    let mut per_device: Vec<Vec<Job>> = (0..devices.len()).map(|_| Vec::new()).collect();
-    for (i, f) in runnable.iter().enumerate() {
-        let targets: Vec<usize> = if opts.each_device {
-            (0..devices.len()).collect()
-        } else if devices.is_empty() {
-            Vec::new()
-        } else {
-            vec![i % devices.len()]
-        };
-        for d in targets {
-            let slot = slots.len();
-            let dev = &devices[d];
-            if dev.ready {
-                slots.push(not_run(
-                    f,
-                    Some(&dev.serial),
-                    Status::NotRun,
-                    NOT_STARTED.into(),
-                ));
-                per_device[d].push(Job { slot, flow: f });
-            } else {
-                let why = dev
-                    .error
-                    .as_ref()
-                    .map_or_else(String::new, |e| format!(": {}", e.message));
-                slots.push(not_run(
-                    f,
-                    Some(&dev.serial),
-                    Status::NotRun,
-                    format!("device {} failed its check{why}", dev.serial),
-                ));
-                final_slots.push(slot);
-            }
-        }
+    // 3. Assignment (deterministic, see `schedule`): every slot is known before any device is
+    //    checked, so reporters list every flow from the start. Each device is checked on its
+    //    own thread below and starts its flows as soon as its own check passed. Nothing to
+    //    run: no check.
+    let device_count = if runnable.is_empty() { 0 } else { routes.len() };
+    let schedule = Schedule::new(&runnable, device_count, opts.each_device);
+    for job in schedule.jobs() {
+        let device = routes[job.device].device_id.as_deref();
+        slots.push(not_run(
+            job.flow,
+            device,
+            Status::NotRun,
+            NOT_STARTED.into(),
+        ));
     }
     for (f, why) in &filtered {
         final_slots.push(slots.len());
@@ -276,22 +219,45 @@ pub fn run(
             reason: r.reason.clone().unwrap_or_default(),
         });
     }
+    let not_run_event = |job: &super::schedule::Job<'_>, reason: String| RunEvent::FlowNotRun {
+        flow_id: job.flow.id.clone(),
+        slot: Some(job.slot),
+        status: Status::NotRun,
+        reason,
+    };
 
-    // 4. One thread per device. Every flow's start, top-level step and end is an event, so a
-    //    reporter can keep `result.json` current: a run killed outright still leaves what it
-    //    observed, and says that it did not finish.
+    // 4. One thread per device: its check, then its flows. Every flow's start, top-level step
+    //    and end is an event, so a reporter can keep `result.json` current: a run killed
+    //    outright still leaves what it observed, and says that it did not finish.
     let failed = AtomicBool::new(false);
     std::thread::scope(|s| {
-        for (d, jobs) in per_device.into_iter().enumerate() {
-            if jobs.is_empty() {
-                continue;
-            }
-            let dev = &devices[d];
+        for (d, route) in routes.iter().enumerate().take(device_count) {
             let engine = engine.clone();
             let ctx = ctx.clone();
-            let (failed, collector) = (&failed, collector.as_ref());
+            let (failed, collector, schedule) = (&failed, collector.as_ref(), &schedule);
+            let not_run_event = &not_run_event;
+            let provider = ctx.provider.clone();
             let masker = masker.clone();
             s.spawn(move || {
+                let dev = preflight::check_guarded(ctx.provider.as_ref(), route);
+                events.emit(&RunEvent::DeviceChecked {
+                    device: dev.clone(),
+                });
+                let verdict = if dev.ready {
+                    Ok(())
+                } else {
+                    let why = dev
+                        .error
+                        .as_ref()
+                        .map_or_else(String::new, |e| format!(": {}", e.message));
+                    Err(format!("device {} failed its check{why}", dev.serial))
+                };
+                for Dropped { job, reason, .. } in schedule.checked(d, verdict) {
+                    events.emit(&not_run_event(&job, reason));
+                }
+                if !dev.ready {
+                    return;
+                }
                 let mut dctx = DeviceCtx {
                     serial: dev.serial.clone(),
                     platform: dev.platform.clone(),
@@ -306,10 +272,22 @@ pub fn run(
                     masker,
                 };
                 // Once the device is gone, its remaining flows are not run (not failed).
-                let mut lost: Option<String> = None;
-                for job in jobs {
-                    let skip = if let Some(why) = &lost {
-                        Some(why.clone())
+                let mut health = Health::default();
+                let mut told_lost = false;
+                while let Some(job) = schedule.next(d, &opts.cancel) {
+                    let gone = health
+                        .gone(&dev.serial, &opts.cancel, || {
+                            preflight::check_guarded(provider.as_ref(), route)
+                        })
+                        .map(str::to_string);
+                    let skip = if let Some(why) = gone {
+                        if !std::mem::replace(&mut told_lost, true) {
+                            events.emit(&RunEvent::DeviceLost {
+                                device: dev.serial.clone(),
+                                reason: why.clone(),
+                            });
+                        }
+                        Some(why)
                     } else if opts.cancel.is_cancelled() {
                         Some("the run was interrupted before this flow started".into())
                     } else if opts.fail_fast && failed.load(Ordering::SeqCst) {
@@ -318,12 +296,7 @@ pub fn run(
                         None
                     };
                     if let Some(reason) = skip {
-                        events.emit(&RunEvent::FlowNotRun {
-                            flow_id: job.flow.id.clone(),
-                            slot: Some(job.slot),
-                            status: Status::NotRun,
-                            reason,
-                        });
+                        events.emit(&not_run_event(&job, reason));
                         continue;
                     }
                     dctx.slot = job.slot;
@@ -353,23 +326,7 @@ pub fn run(
                     if r.status == Status::Failed {
                         failed.store(true, Ordering::SeqCst);
                     }
-                    let lost_now = r.error.as_ref().filter(|e| {
-                        matches!(
-                            e.code.as_str(),
-                            crate::codes::DEVICE_DISCONNECTED | crate::codes::DEVICE_NOT_FOUND
-                        )
-                    });
-                    if let Some(e) = lost_now {
-                        let why = format!(
-                            "device {} was lost during an earlier flow ({}: {})",
-                            dev.serial, e.code, e.message
-                        );
-                        events.emit(&RunEvent::DeviceLost {
-                            device: dev.serial.clone(),
-                            reason: format!("{}: {}", e.code, e.message),
-                        });
-                        lost = Some(why);
-                    }
+                    health.after(&dev.serial, r.error.as_ref());
                     events.emit(&RunEvent::FlowFinished {
                         device: dev.serial.clone(),
                         slot: job.slot,

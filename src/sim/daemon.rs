@@ -3,8 +3,9 @@
 //!
 //! Layout of a state directory: `sim.sock` (the socket), `daemon.pid`, `daemon.log` (the
 //! daemon's stderr) and `bin/hdc` (a `#!/bin/sh` script exec'ing `tapflow sim hdc --state-dir
-//! DIR "$@"`). Everything lives in the daemon, so state survives across hdc processes, and two
-//! state directories never share anything.
+//! DIR -- "$@"`; the `--` keeps hdc's own `-v` from being taken for tapflow's global `-v`).
+//! Everything lives in the daemon, so state survives across hdc processes, and two state
+//! directories never share anything.
 //!
 //! Wire protocol (one request per connection): the client sends one JSON line
 //! (`{"op":"hdc","argv":[…],"cwd":"…"}`, `{"op":"status"}` or `{"op":"stop"}`); the daemon
@@ -102,7 +103,7 @@ pub fn sh_quote(s: &str) -> String {
 /// The `hdc` script: needs no environment variable, only absolute paths.
 pub fn hdc_script(tapflow_exe: &Path, dir: &Path) -> String {
     format!(
-        "#!/bin/sh\n# hdc of the tapflow simulator in {d}\nexec {exe} sim hdc --state-dir {d} \"$@\"\n",
+        "#!/bin/sh\n# hdc of the tapflow simulator in {d}\nexec {exe} sim hdc --state-dir {d} -- \"$@\"\n",
         exe = sh_quote(&tapflow_exe.display().to_string()),
         d = sh_quote(&dir.display().to_string()),
     )
@@ -377,7 +378,9 @@ mod tests {
     fn script_quotes_paths() {
         let s = hdc_script(Path::new("/opt/it's/tapflow"), Path::new("/tmp/a b"));
         assert!(s.starts_with("#!/bin/sh\n"));
-        assert!(s.contains("exec '/opt/it'\\''s/tapflow' sim hdc --state-dir '/tmp/a b' \"$@\""));
+        assert!(
+            s.contains("exec '/opt/it'\\''s/tapflow' sim hdc --state-dir '/tmp/a b' -- \"$@\"")
+        );
     }
 
     #[test]

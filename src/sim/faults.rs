@@ -14,7 +14,8 @@ use rand_chacha::ChaCha8Rng;
 /// What can go wrong, and how often. Probabilities are in `0.0..=1.0`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FaultSpec {
-    /// Probability that an hdc command addressed to a device answers a transient `[Fail]`.
+    /// Probability that an hdc command addressed to a device answers hdc's transient
+    /// `[Fail][E000004]:The communication channel is being established.` (and does nothing).
     pub fail: f64,
     /// Probability that `uitest dumpLayout` writes an empty file.
     pub empty_dump: f64,

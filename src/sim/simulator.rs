@@ -101,7 +101,9 @@ pub struct Simulator {
 }
 
 /// hdc's answer while the channel to the daemon is (re)established: the classic transient failure.
-const FAIL_TRANSIENT: &str = "[Fail][E000004]:The communication channel is being established.\nPlease wait for several seconds and try again.\n";
+/// Byte for byte what the hdc server sends (`src/host/server_for_client.cpp`,
+/// `FindAliveSessionFromDaemonMap`): the `\r\n` inside is part of its message on every host.
+const FAIL_TRANSIENT: &str = "[Fail][E000004]:The communication channel is being established.\r\nPlease wait for several seconds and try again.\n";
 const FAIL_NOT_FOUND: &str = "[Fail][E001005] Device not found or connected\n";
 const FAIL_NEED_KEY: &str =
     "[Fail]ExecuteCommand need connect-key? please confirm a device by help info\n";

@@ -70,11 +70,16 @@ impl ToolError {
 }
 
 /// Errors that say nothing about the operation, only about reaching the device (or its
-/// screen being locked, which the user must fix before any UI operation can work).
+/// screen being locked, which the user must fix before any UI operation can work). hdc's
+/// transport answers belong here: a channel still being established after the backend's
+/// retries, an unreachable hdc server, an hdc client that failed instead of answering.
 pub fn is_infrastructure(err: &DeviceError) -> bool {
     matches!(
         err,
         DeviceError::HdcNotFound { .. }
+            | DeviceError::ChannelNotReady { .. }
+            | DeviceError::ServerUnreachable { .. }
+            | DeviceError::HdcFailed { .. }
             | DeviceError::Timeout { .. }
             | DeviceError::NotFound { .. }
             | DeviceError::Ambiguous { .. }
@@ -282,6 +287,22 @@ mod tests {
         assert_eq!(e.code, "INSTALL_FAILED");
         assert_eq!(e.details["cause_code"], "X");
         assert_eq!(e.details["device_says"], "code:9568320");
+        // hdc's transport answers are the infrastructure's, never the operation's.
+        let not_ready = DeviceError::ChannelNotReady {
+            device_says: "[Fail][E000004]:The communication channel is being established.".into(),
+            attempts: 5,
+        };
+        assert_eq!(
+            ToolError::from_device_op(not_ready, "STOP_APP_FAILED").code,
+            "HDC_CHANNEL_NOT_READY"
+        );
+        let no_server = DeviceError::ServerUnreachable {
+            device_says: "Connect server failed".into(),
+        };
+        assert_eq!(
+            ToolError::from_device_op(no_server, "STOP_APP_FAILED").code,
+            "HDC_SERVER_UNREACHABLE"
+        );
         let gone = DeviceError::Disconnected {
             device_says: "bye".into(),
         };

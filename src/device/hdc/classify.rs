@@ -2,10 +2,13 @@
 //!
 //! hdc exits 0 on failure, so results are judged by their text: the output is normalised with
 //! [`parse::clean_output`], then hdc-level failures (`[Fail]…`, `[Exxxxxx]…`, `[Empty]`) become
-//! `NotFound` / `Ambiguous` / `Unauthorized` / `Disconnected`, or a `Command` error with the
-//! operation's code. Transport failures map to `HdcNotFound` (cannot spawn) and `Timeout`.
-//! Every error keeps the device's own words. Device-side tool verdicts (`install bundle
-//! successfully`, uitest's parameter messages, …) are judged by the caller through [`outcome`].
+//! `NotFound` / `Ambiguous` / `Unauthorized` / `Disconnected` / `ChannelNotReady` /
+//! `ServerUnreachable`, or a `Command` error with the operation's code. Transport failures map
+//! to `HdcNotFound` (cannot spawn) and `Timeout`. Because real hdc exits 0 on every path, a
+//! client that exits otherwise (or dies by a signal) without an hdc failure line is `HdcFailed`:
+//! its output is not a device answer. Every error keeps the device's own words. Device-side tool
+//! verdicts (`install bundle successfully`, uitest's parameter messages, …) are judged by the
+//! caller through [`outcome`].
 
 use crate::device::error::DeviceError;
 use crate::device::hdc::parse::{self, failure::HdcFailure};
@@ -76,6 +79,11 @@ pub fn hdc_failure(failure: HdcFailure, route: &HdcRoute, op: &Op) -> DeviceErro
             serial: route.label(),
         },
         HdcFailure::Disconnected(says) => DeviceError::Disconnected { device_says: says },
+        HdcFailure::ChannelNotReady(says) => DeviceError::ChannelNotReady {
+            device_says: says,
+            attempts: 1,
+        },
+        HdcFailure::ServerUnreachable(says) => DeviceError::ServerUnreachable { device_says: says },
         HdcFailure::Other(says) => command_failed(op, says),
     }
 }
@@ -104,8 +112,30 @@ pub fn classify(
 ) -> Result<String, DeviceError> {
     let output = result.map_err(|e| transport_error(e, command))?;
     let text = parse::clean_output(&output.text());
+    if output.status != Some(0) {
+        // The client failed: an hdc failure line explains why (wherever it is); otherwise the
+        // text is whatever the dying client printed, not the device's answer.
+        check_text(&text, route, op, Scan::Whole)?;
+        return Err(DeviceError::HdcFailed {
+            command: command.to_string(),
+            status: output.status,
+            output: clip(&text),
+        });
+    }
     check_text(&text, route, op, scan)?;
     Ok(text)
+}
+
+/// At most [`CLIP`] characters of a failed client's output, its end (where the reason is).
+fn clip(text: &str) -> String {
+    const CLIP: usize = 1000;
+    let text = text.trim();
+    let n = text.chars().count();
+    if n <= CLIP {
+        return text.to_string();
+    }
+    let tail: String = text.chars().skip(n - CLIP).collect();
+    format!("…{tail}")
 }
 
 /// Looks for an hdc-level failure in already cleaned text.
@@ -270,6 +300,59 @@ mod tests {
             "DEVICE_DISCONNECTED"
         );
         assert_eq!(run("", Scan::Edges).unwrap(), "");
+    }
+
+    #[test]
+    fn transport_answers_are_infrastructure_errors() {
+        let e = run(
+            "[Fail][E000004]:The communication channel is being established.\r\nPlease wait for several seconds and try again.\r\n",
+            Scan::Edges,
+        )
+        .unwrap_err();
+        assert_eq!(e.code(), "HDC_CHANNEL_NOT_READY");
+        assert!(!e.is_transient(), "the backend already retried it");
+        assert!(e.device_says().unwrap().contains("E000004"));
+        let e = run("Connect server failed\n", Scan::Whole).unwrap_err();
+        assert_eq!(e.code(), "HDC_SERVER_UNREACHABLE");
+        assert!(!e.is_transient());
+    }
+
+    #[test]
+    fn a_client_that_does_not_exit_0_did_not_answer() {
+        let failed = |status, stderr: &str| {
+            classify(
+                Ok(Output {
+                    stdout: vec![],
+                    stderr: stderr.as_bytes().to_vec(),
+                    status,
+                }),
+                "hdc -t SER shell 'uitest uiInput click 1 1'",
+                &HdcRoute::target("SER"),
+                &op(),
+                Scan::Skip,
+            )
+            .unwrap_err()
+        };
+        let e = failed(
+            Some(4),
+            "tapflow sim: the simulator daemon sent a malformed answer: connection closed early\n",
+        );
+        assert_eq!(e.code(), "HDC_FAILED");
+        assert!(e.to_string().contains("exit status 4"), "{e}");
+        assert!(e.device_says().unwrap().contains("connection closed early"));
+        assert!(failed(None, "").to_string().contains("killed by a signal"));
+        // hdc's own words still decide when it printed any, whatever its status.
+        let e = failed(Some(4), "Connect server failed\nno simulator is running\n");
+        assert_eq!(e.code(), "HDC_SERVER_UNREACHABLE");
+        let long = "x".repeat(5000);
+        assert!(
+            failed(Some(1), &long)
+                .device_says()
+                .unwrap()
+                .chars()
+                .count()
+                <= 1001
+        );
     }
 
     #[test]

@@ -26,7 +26,7 @@ impl HdcClient {
     /// A client over any transport (a real `hdc` process, the in-process simulator, a test fake).
     pub fn new(config: HdcConfig, transport: Arc<dyn Transport>) -> Self {
         Self {
-            runner: Runner::new(transport, CostCounter::default()),
+            runner: Runner::new(transport, CostCounter::default(), config.transient_retry),
             config,
         }
     }

@@ -178,8 +178,8 @@ pub fn input_text(target: TextTarget, text: &str) -> Result<ShellCommand, Device
         TextTarget::At(p) => ui_input("inputText")
             .int(coord(p.x))
             .int(coord(p.y))
-            .arg(text),
-        TextTarget::Focused => ui_input("text").arg(text),
+            .typed(text),
+        TextTarget::Focused => ui_input("text").typed(text),
     })
 }
 

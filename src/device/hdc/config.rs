@@ -22,6 +22,41 @@ pub struct HdcConfig {
     pub device_tmp_dir: String,
     /// Host directory for received files; `None` = the system temporary directory.
     pub host_tmp_dir: Option<PathBuf>,
+    /// How hdc's transient "channel is being established" answer is ridden out.
+    pub transient_retry: TransientRetry,
+}
+
+/// The retry budget for hdc's `[Fail][E000004]:The communication channel is being established.`
+/// (`Please wait for several seconds and try again.`). hdc gives that answer before it forwards
+/// anything to the device, so the same command is sent again: up to `retries` more times,
+/// pausing `backoff` before the first retry and twice as long before each next one, never past
+/// the command's own deadline. Every attempt is one more device round trip in `cost`.
+/// No other failure is retried here: a command whose fate is unknown is never sent twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransientRetry {
+    pub retries: u32,
+    pub backoff: Duration,
+}
+
+impl TransientRetry {
+    /// The default: 4 retries after 0.2, 0.4, 0.8 and 1.6 s (3 s in all, the "several seconds"
+    /// hdc asks for).
+    pub const DEFAULT: TransientRetry = TransientRetry {
+        retries: 4,
+        backoff: Duration::from_millis(200),
+    };
+
+    /// The pause before retry number `n` (1-based).
+    pub fn pause_before(&self, n: u32) -> Duration {
+        self.backoff
+            .saturating_mul(1u32.checked_shl(n.saturating_sub(1)).unwrap_or(u32::MAX))
+    }
+}
+
+impl Default for TransientRetry {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
 }
 
 impl Default for HdcConfig {
@@ -35,6 +70,7 @@ impl Default for HdcConfig {
             install_timeout: Duration::from_secs(300),
             device_tmp_dir: "/data/local/tmp".to_string(),
             host_tmp_dir: None,
+            transient_retry: TransientRetry::DEFAULT,
         }
     }
 }
@@ -61,6 +97,23 @@ mod tests {
         assert_eq!(c.program, PathBuf::from("hdc"));
         assert!(c.default_server.is_none());
         assert!(c.dump_timeout >= c.command_timeout);
+    }
+
+    #[test]
+    fn the_retry_pauses_double_and_stay_bounded() {
+        let r = TransientRetry::DEFAULT;
+        let pauses: Vec<u64> = (1..=r.retries)
+            .map(|n| r.pause_before(n).as_millis() as u64)
+            .collect();
+        assert_eq!(pauses, [200, 400, 800, 1600]);
+        assert_eq!(
+            TransientRetry {
+                retries: 40,
+                backoff: Duration::from_secs(1)
+            }
+            .pause_before(40),
+            Duration::from_secs(u32::MAX as u64)
+        );
     }
 
     #[test]

@@ -54,7 +54,7 @@ impl HdcDevice {
         Self {
             serial: serial.into(),
             route,
-            runner: Runner::new(transport, cost),
+            runner: Runner::new(transport, cost, config.transient_retry),
             config,
         }
     }

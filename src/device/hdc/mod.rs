@@ -27,6 +27,6 @@ pub mod validate;
 mod window_list;
 
 pub use client::HdcClient;
-pub use config::HdcConfig;
+pub use config::{HdcConfig, TransientRetry};
 pub use device::HdcDevice;
 pub use route::HdcRoute;

@@ -8,7 +8,9 @@
 //! [`ShellCommand`] is the only way the backend assembles a device command line: user text goes
 //! in through [`ShellCommand::arg`] (always quoted); unquoted words are `&'static str`
 //! ([`ShellCommand::word`]) or integers ([`ShellCommand::int`]), so no call site can splice
-//! untrusted text into the command by concatenation.
+//! untrusted text into the command by concatenation. Text typed into the app goes in through
+//! [`ShellCommand::typed`]: quoted the same way, but [`ShellCommand::shown`] (what logs print)
+//! carries only its length, so a password typed into a field never reaches a log.
 
 use std::fmt;
 
@@ -45,6 +47,8 @@ pub fn command_line<S: AsRef<str>>(program: &'static str, args: &[S]) -> String 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShellCommand {
     line: String,
+    /// The same line with typed text replaced by its length: what logs show.
+    shown: String,
 }
 
 impl ShellCommand {
@@ -52,28 +56,40 @@ impl ShellCommand {
     pub fn new(program: &'static str) -> Self {
         Self {
             line: program.to_string(),
+            shown: program.to_string(),
         }
     }
 
-    /// Appends a trusted, literal word: a sub-command, an option, a redirection (`>/dev/null`).
-    pub fn word(mut self, word: &'static str) -> Self {
+    fn push(mut self, line: &str, shown: &str) -> Self {
         self.line.push(' ');
-        self.line.push_str(word);
+        self.line.push_str(line);
+        self.shown.push(' ');
+        self.shown.push_str(shown);
         self
+    }
+
+    /// Appends a trusted, literal word: a sub-command, an option, a redirection (`>/dev/null`).
+    pub fn word(self, word: &'static str) -> Self {
+        self.push(word, word)
     }
 
     /// Appends an integer (coordinates, ids, counts): its decimal form needs no quoting.
-    pub fn int(mut self, n: impl Into<i64>) -> Self {
-        self.line.push(' ');
-        self.line.push_str(&n.into().to_string());
-        self
+    pub fn int(self, n: impl Into<i64>) -> Self {
+        let n = n.into().to_string();
+        self.push(&n, &n)
     }
 
     /// Appends any text as one single-quoted word.
-    pub fn arg(mut self, text: &str) -> Self {
-        self.line.push(' ');
-        self.line.push_str(&quote(text));
-        self
+    pub fn arg(self, text: &str) -> Self {
+        let q = quote(text);
+        self.push(&q, &q)
+    }
+
+    /// Appends text typed into the app (possibly a secret) as one single-quoted word; logs see
+    /// `<typed text: N chars>` instead.
+    pub fn typed(self, text: &str) -> Self {
+        let shown = format!("<typed text: {} chars>", text.chars().count());
+        self.push(&quote(text), &shown)
     }
 
     /// Appends `flag 'value'` (e.g. `-b 'com.example'`).
@@ -90,21 +106,30 @@ impl ShellCommand {
     }
 
     /// `self; next`: runs `next` whatever `self` did.
-    pub fn then(mut self, next: ShellCommand) -> Self {
-        self.line.push_str("; ");
-        self.line.push_str(&next.line);
-        self
+    pub fn then(self, next: ShellCommand) -> Self {
+        self.join("; ", next)
     }
 
     /// `self && next`: runs `next` only when `self` exited 0.
-    pub fn and_then(mut self, next: ShellCommand) -> Self {
-        self.line.push_str(" && ");
+    pub fn and_then(self, next: ShellCommand) -> Self {
+        self.join(" && ", next)
+    }
+
+    fn join(mut self, sep: &str, next: ShellCommand) -> Self {
+        self.line.push_str(sep);
         self.line.push_str(&next.line);
+        self.shown.push_str(sep);
+        self.shown.push_str(&next.shown);
         self
     }
 
     pub fn as_str(&self) -> &str {
         &self.line
+    }
+
+    /// The line as logs show it: typed text replaced by its length.
+    pub fn shown(&self) -> &str {
+        &self.shown
     }
 
     pub fn into_string(self) -> String {
@@ -214,6 +239,25 @@ mod tests {
             command_line("echo", &["a b", "c'd"]),
             "echo 'a b' 'c'\\''d'"
         );
+    }
+
+    #[test]
+    fn typed_text_is_sent_quoted_and_shown_as_its_length() {
+        let cmd = ShellCommand::new("uitest")
+            .word("uiInput")
+            .word("text")
+            .typed("pa'ss wörd")
+            .then(ShellCommand::new("rm").arg("/x"));
+        assert_eq!(
+            cmd.as_str(),
+            "uitest uiInput text 'pa'\\''ss wörd'; rm '/x'"
+        );
+        assert_eq!(
+            cmd.shown(),
+            "uitest uiInput text <typed text: 10 chars>; rm '/x'"
+        );
+        let plain = ShellCommand::new("cat").arg("/p");
+        assert_eq!(plain.shown(), plain.as_str());
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! `Error Message: <text> At File: <path>:<line>:<col>` (the `At File:` part may wrap onto the next line,
 //! and configuration errors have no file). The failure markers decide, whatever hvigor's exit code says.
 
-use once_cell::sync::Lazy;
 use regex::Regex;
+use std::sync::LazyLock;
 
 use super::result::CompileError;
 
@@ -43,20 +43,21 @@ pub struct HvigorReport {
     pub skipped_signing: bool,
 }
 
-static SUCCESS: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"^>\s*hvigor\s+BUILD SUCCESSFUL(?:\s+in\s+(.+?))?\s*$").unwrap());
-static FAILED: Lazy<Regex> = Lazy::new(|| {
+static SUCCESS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^>\s*hvigor\s+BUILD SUCCESSFUL(?:\s+in\s+(.+?))?\s*$").unwrap());
+static FAILED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:>\s*hvigor\s+)?(?:ERROR:\s*)?BUILD FAILED(?:\s+in\s+(.+?))?\s*$").unwrap()
 });
-static COMPILE: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"COMPILE RESULT:(PASS|FAIL)\s*\{ERROR:(\d+)\s+WARN:(\d+)\}").unwrap());
-static CODED_HEADER: Lazy<Regex> = Lazy::new(|| {
+static COMPILE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"COMPILE RESULT:(PASS|FAIL)\s*\{ERROR:(\d+)\s+WARN:(\d+)\}").unwrap()
+});
+static CODED_HEADER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:\d+\s+)?(?:>\s*hvigor\s+)?ERROR:\s*(\d{8})\s*(.*?)\s*$").unwrap()
 });
-static HVIGOR_ERROR: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"^>\s*hvigor\s+ERROR:\s*(.+?)\s*$").unwrap());
-static LOCATION: Lazy<Regex> = Lazy::new(|| Regex::new(r"^(.+?):(\d+):(\d+)$").unwrap());
-static ANSI: Lazy<Regex> = Lazy::new(|| Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]").unwrap());
+static HVIGOR_ERROR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^>\s*hvigor\s+ERROR:\s*(.+?)\s*$").unwrap());
+static LOCATION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(.+?):(\d+):(\d+)$").unwrap());
+static ANSI: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]").unwrap());
 
 /// Normalises captured output: drops `\r` (Windows line ends and progress redraws) and ANSI colours.
 pub fn clean_output(raw: &str) -> String {

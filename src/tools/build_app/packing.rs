@@ -5,9 +5,9 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use once_cell::sync::Lazy;
 use regex::Regex;
 use serde_json::{Value, json};
+use std::sync::LazyLock;
 
 use super::artifacts::{module_build_dir, module_outputs_dir};
 use super::config::ToolContext;
@@ -261,8 +261,8 @@ pub fn repack_invocation(
     inv
 }
 
-static BUNDLE_TOOL_ERROR: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"Ohos BundleTool \[Error\]:\s*(.*)").unwrap());
+static BUNDLE_TOOL_ERROR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"Ohos BundleTool \[Error\]:\s*(.*)").unwrap());
 
 /// Runs the repack. Success = exit 0 and the output file exists (the tool prints nothing on success).
 pub fn repack(

@@ -8,9 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use once_cell::sync::Lazy;
 use regex::Regex;
 use serde_json::{Value, json};
+use std::sync::LazyLock;
 
 use super::config::{SigningPasswords, ToolContext, Toolchain};
 use super::error::{BuildError, Flow};
@@ -169,8 +169,8 @@ pub fn resolve(
     })
 }
 
-static PAREN_NUMBER: Lazy<Regex> = Lazy::new(|| Regex::new(r"\((\d+)\)").unwrap());
-static FIRST_NUMBER: Lazy<Regex> = Lazy::new(|| Regex::new(r"\d+").unwrap());
+static PAREN_NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\((\d+)\)").unwrap());
+static FIRST_NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").unwrap());
 
 /// `"5.0.0(12)"` → `12`, `"12"`/`12` → `12`, else the first integer, else `9`.
 pub fn compatible_version(v: Option<&Value>) -> String {
@@ -263,9 +263,10 @@ pub fn sign_invocation(
         ] as [std::ffi::OsString; 25])
 }
 
-static NEW_FORMAT: Lazy<Regex> = Lazy::new(|| Regex::new(r"ERROR:\s*(\d{8})\s+(.*)").unwrap());
-static OLD_FORMAT: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"([A-Z_]+), code: (\d+)\. Details: (.*)").unwrap());
+static NEW_FORMAT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"ERROR:\s*(\d{8})\s+(.*)").unwrap());
+static OLD_FORMAT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"([A-Z_]+), code: (\d+)\. Details: (.*)").unwrap());
 
 /// Failure records from sign tool output, both formats (§3.2): `{code, description, cause}`.
 pub fn sign_tool_errors(output: &str) -> Vec<Value> {

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use once_cell::sync::Lazy;
+use std::sync::LazyLock;
 
 const TSV: &str = include_str!("oh_key_codes.tsv");
 
@@ -50,7 +50,7 @@ pub fn normalize(s: &str) -> String {
     }
 }
 
-static TABLE: Lazy<Table> = Lazy::new(|| {
+static TABLE: LazyLock<Table> = LazyLock::new(|| {
     let mut keys = Vec::new();
     for line in TSV.lines().skip(1) {
         let mut cols = line.split('\t');

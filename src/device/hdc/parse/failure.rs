@@ -1,8 +1,17 @@
 //! hdc-level failures, recognised from text (hdc exits 0 on failure).
 //!
 //! Only lines hdc itself writes count: `[Fail]…`, `[Exxxxxx]…` (newer builds put an error code
-//! first) and a bare `[Empty]`. Device tool output (`error: …` from bm/aa) is not an hdc failure;
-//! [`super::outcome`] classifies that per command.
+//! first), a bare `[Empty]`, and the client's `Connect server failed` (printed without a prefix
+//! when the client cannot reach its server). Device tool output (`error: …` from bm/aa) is not an
+//! hdc failure; [`super::outcome`] classifies that per command.
+//!
+//! Two answers prove that the command never reached the device, because the hdc server (or the
+//! client) gives them before forwarding anything (hdc `src/host/server_for_client.cpp`
+//! `FindAliveSessionFromDaemonMap`, `src/host/client.cpp` `CommandWorker`):
+//! `[Fail][E000004]:The communication channel is being established.` + `Please wait for several
+//! seconds and try again.` (the session's handshake is not done yet), and `Connect server failed`.
+//! [`never_delivered`] recognises an output that consists of the first one only, the one answer
+//! the backend may safely send again.
 
 /// What went wrong at the hdc level, before any device tool ran.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,6 +24,11 @@ pub enum HdcFailure {
     Unauthorized(String),
     /// USB/TCP link broke (`[Fail][E001003] USB communication abnormal…`, connection reset/closed).
     Disconnected(String),
+    /// `[Fail][E000004]:The communication channel is being established.`: the hdc server's
+    /// session with the device has not finished its handshake; nothing was forwarded.
+    ChannelNotReady(String),
+    /// `Connect server failed`: the hdc client could not reach its server; nothing was sent.
+    ServerUnreachable(String),
     /// Any other `[Fail]…` / `[Exxxxxx]…` line.
     Other(String),
 }
@@ -27,6 +41,8 @@ impl HdcFailure {
             | HdcFailure::NeedConnectKey(m)
             | HdcFailure::Unauthorized(m)
             | HdcFailure::Disconnected(m)
+            | HdcFailure::ChannelNotReady(m)
+            | HdcFailure::ServerUnreachable(m)
             | HdcFailure::Other(m) => m,
         }
     }
@@ -39,9 +55,28 @@ pub fn detect_hdc_failure(text: &str) -> Option<HdcFailure> {
     super::lines(text).find_map(classify_line)
 }
 
+/// hdc's follow-up line to `[E000004]`.
+const PLEASE_WAIT: &str = "Please wait for several seconds and try again.";
+
+/// True when cleaned output is hdc's "channel is being established" answer and nothing else
+/// (blank lines and hdc's `Please wait…` line aside): the server refused before forwarding the
+/// command, so sending it again cannot run it twice. Any other text, before or after, means
+/// something may have run, and the answer is not retried.
+pub fn never_delivered(text: &str) -> bool {
+    let mut lines = super::lines(text);
+    matches!(
+        lines.next().and_then(classify_line),
+        Some(HdcFailure::ChannelNotReady(_))
+    ) && lines.all(|l| l == PLEASE_WAIT)
+}
+
 fn classify_line(line: &str) -> Option<HdcFailure> {
     if line == "[Empty]" {
         return Some(HdcFailure::NoDevice(line.to_string()));
+    }
+    // The client writes this one to stderr without any prefix (the simulator adds `[Fail]`).
+    if line == "Connect server failed" {
+        return Some(HdcFailure::ServerUnreachable(line.to_string()));
     }
     if !(line.starts_with("[Fail]") || starts_with_error_code(line)) {
         return None;
@@ -50,9 +85,13 @@ fn classify_line(line: &str) -> Option<HdcFailure> {
     let has = |needle: &str| lower.contains(needle);
     let owned = line.to_string();
     Some(
-        // `device not found` also matches older builds' `Device not founded or connected`;
-        // `Not match target founded` is what `-t <unknown key>` gets.
-        if has("no any connected target")
+        if has("e000004") || has("communication channel is being established") {
+            HdcFailure::ChannelNotReady(owned)
+        } else if has("connect server failed") {
+            HdcFailure::ServerUnreachable(owned)
+        } else if has("no any connected target")
+            // `device not found` also matches older builds' `Device not founded or connected`;
+            // `Not match target founded` is what `-t <unknown key>` gets.
             || has("e001005")
             || has("device not found")
             || has("not match target")
@@ -152,6 +191,44 @@ mod tests {
                 .message(),
             "[Fail]Connect failed"
         );
+    }
+
+    /// hdc's real words (`src/host/server_for_client.cpp`, `src/host/client.cpp`), as cleaned
+    /// output (no `\r`) and as the simulator prints them.
+    #[test]
+    fn transport_answers_that_prove_nothing_was_sent() {
+        let channel = "[Fail][E000004]:The communication channel is being established.\nPlease wait for several seconds and try again.\n";
+        assert_eq!(
+            detect_hdc_failure(channel),
+            Some(HdcFailure::ChannelNotReady(
+                "[Fail][E000004]:The communication channel is being established.".into()
+            ))
+        );
+        assert!(never_delivered(channel));
+        assert!(never_delivered(
+            "[Fail][E000004]:The communication channel is being established.\n"
+        ));
+        for t in ["Connect server failed\n", "[Fail]Connect server failed\n"] {
+            assert_eq!(
+                detect_hdc_failure(t),
+                Some(HdcFailure::ServerUnreachable(t.trim().into())),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_channel_answer_mixed_with_other_output_may_have_run() {
+        for t in [
+            // Something ran before hdc printed it, or after it: the fate is unknown.
+            "No Error\n[Fail][E000004]:The communication channel is being established.\n",
+            "[Fail][E000004]:The communication channel is being established.\nNo Error\n",
+            "[Fail]Connect server failed\n",
+            "[Fail][E001003] USB communication abnormal\n",
+            "",
+        ] {
+            assert!(!never_delivered(t), "{t}");
+        }
     }
 
     #[test]
