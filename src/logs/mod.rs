@@ -1,4 +1,4 @@
-//! Logs: hilog parsing, time windows, error extraction, markers, crash files and the
+//! Logs: hilog and logcat parsing, time windows, error extraction, markers, crash files and the
 //! `logs_query` engine.
 //!
 //! Pure text processing plus reading host files: this module depends on no other tapflow module.
@@ -11,6 +11,7 @@ pub mod classify;
 pub mod crash;
 pub mod error;
 pub mod hilog;
+pub mod logcat;
 pub mod markers;
 pub mod package;
 pub mod params;
