@@ -123,6 +123,23 @@ pub(super) fn excerpt(text: &str) -> String {
     }
 }
 
+/// `ro.build.characteristics` (a comma list: `default`, `nosdcard`, `tablet,nosdcard`, `tv`,
+/// `watch`, `automotive`, …) as a device type.
+pub fn device_type(characteristics: &str) -> &'static str {
+    let has = |k: &str| characteristics.split(',').any(|c| c.trim() == k);
+    if has("tablet") {
+        "tablet"
+    } else if has("tv") {
+        "tv"
+    } else if has("watch") {
+        "watch"
+    } else if has("automotive") {
+        "car"
+    } else {
+        "phone"
+    }
+}
+
 fn unsupported(op: &str) -> DeviceError {
     DeviceError::Unsupported {
         op: op.to_string(),
