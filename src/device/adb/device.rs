@@ -176,15 +176,7 @@ impl Device for AdbDevice {
             software_version: value(3),
             api_level: value(4).and_then(|v| v.parse().ok()),
             cpu_abi: value(5),
-            // `ro.build.characteristics`: `default` on phones, `tablet`, `tv`, … (comma list).
-            device_type: value(6).map(|c| {
-                let first = c.split(',').next().unwrap_or("").trim().to_string();
-                if first == "default" {
-                    "phone".to_string()
-                } else {
-                    first
-                }
-            }),
+            device_type: value(6).map(|c| device_type(&c).to_string()),
             screen,
         })
     }

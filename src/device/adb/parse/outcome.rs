@@ -30,8 +30,15 @@ pub fn input(text: &str) -> Result<(), String> {
 /// intent has been delivered to currently running top-most instance.` is a success; `Error:
 /// Activity class {…} does not exist.` / `Error type 3` are failures.
 pub fn am_start(text: &str) -> Result<(), String> {
-    if let Some(line) = failure_line(text) {
-        return Err(line.to_string());
+    if failure_line(text).is_some() {
+        // `Error type 3` alone says little: keep every failure line (`Error: Activity class
+        // {…} does not exist.`).
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| failure_line(l).is_some())
+            .collect();
+        return Err(lines.join(" "));
     }
     if text
         .lines()
