@@ -5,6 +5,7 @@
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
+pub mod platform;
 pub mod run_cmd;
 pub mod sim_cmd;
 pub mod tools_cmd;
@@ -37,13 +38,16 @@ pub struct Cli {
     /// Path of the hdc executable (default: `hdc` on PATH).
     #[arg(long, global = true, env = "TAPFLOW_HDC")]
     pub hdc: Option<std::path::PathBuf>,
+    /// Path of the adb executable (default: `adb` on PATH).
+    #[arg(long, global = true, env = "TAPFLOW_ADB")]
+    pub adb: Option<std::path::PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run and control the simulated HarmonyOS device.
+    /// Run and control the simulated devices (HarmonyOS through hdc, Android through adb).
     Sim(sim_cmd::SimArgs),
     /// Check flow files: report every error at once, with file:line:col.
     Validate(flow_cmd::ValidateArgs),
@@ -69,7 +73,7 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
-        Command::Sim(args) => sim_cmd::run(args),
+        Command::Sim(args) => sim_cmd::run(args, cli.adb),
         Command::Validate(args) => flow_cmd::run_validate(args),
         Command::Plan(args) => flow_cmd::run_plan(args),
         Command::Run(args) => run_cmd::run(*args, cli.hdc),
