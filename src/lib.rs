@@ -10,6 +10,7 @@ pub mod device;
 pub mod flow;
 pub mod hostfs;
 pub mod logs;
+pub mod mcp;
 pub mod plan;
 pub mod run;
 pub mod sim;

@@ -30,7 +30,7 @@ fn start(faults: &str) -> (AndroidFarm, AdbEnv) {
     (farm, env)
 }
 
-fn device(farm: &AndroidFarm, env: &AdbEnv, config: AdbConfig) -> AdbDevice {
+fn device(farm: &AndroidFarm, _env: &AdbEnv, config: AdbConfig) -> AdbDevice {
     let client = AdbClient::with_process(config);
     let addr = &farm.addresses()[0];
     client

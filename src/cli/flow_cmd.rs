@@ -184,9 +184,10 @@ pub struct PlanArgs {
 }
 
 pub(crate) fn parse_env(s: &str) -> Result<(String, String), String> {
-    let (k, v) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    // The argument is not echoed: a value given without its name may be a secret.
+    let (k, v) = s.split_once('=').ok_or(
+        "expected NAME=VALUE (the argument has no `=`; it is not shown, as it may be a secret)",
+    )?;
     if !flow::parse::is_var_name(k) {
         return Err(format!("`{k}` is not a valid variable name"));
     }

@@ -5,6 +5,7 @@
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
+pub mod mcp_cmd;
 pub mod platform;
 pub mod run_cmd;
 pub mod sim_cmd;
@@ -61,6 +62,8 @@ pub enum Command {
     Tool(tools_cmd::ToolArgs),
     /// List connected devices (serial, state, model, API level, screen size).
     Devices(devices_cmd::DevicesArgs),
+    /// Serve every tool over MCP: stdio, or streamable HTTP with --http (see docs/mcp.md).
+    Mcp(Box<mcp_cmd::McpArgs>),
 }
 
 /// Entry point of the `tapflow` binary; returns the process exit code.
@@ -80,5 +83,6 @@ pub fn main() -> i32 {
         Command::Tools(args) => tools_cmd::list(args),
         Command::Tool(args) => tools_cmd::call(args, cli.hdc),
         Command::Devices(args) => devices_cmd::run(args, cli.hdc),
+        Command::Mcp(args) => mcp_cmd::run(*args, cli.hdc),
     }
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-mod progress;
+pub mod progress;
 
 use progress::{BarProgress, PlainProgress, print_summary};
 
@@ -27,7 +27,7 @@ use crate::flow::{self, SourceFile};
 use crate::plan::RegistryCatalog;
 use crate::plan::{self, PlanOptions};
 use crate::run::{
-    self, CancelToken, DeviceChoice, RunOptions, RunResult, Shard, Status, TagFilter,
+    self, CancelToken, DeviceChoice, Masker, RunOptions, RunResult, Shard, Status, TagFilter,
 };
 use crate::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 use crate::tools::hdc_provider::HdcProvider;
@@ -203,16 +203,20 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
     opts.run_dir = Some(run_dir.clone());
     install_ctrl_c(opts.cancel.clone(), opts.abort.clone());
 
+    // Every secret of the plan, in every form, for everything printed from here on.
+    let masker = Masker::for_plan(&compiled.plan);
+    run::mask::log_masker().set(masker.clone());
     let fancy = !args.no_progress && std::io::stderr().is_terminal();
     let result = if fancy {
-        let sink = BarProgress::new();
+        let sink = BarProgress::new(masker.clone());
         let r = run::run(&compiled.plan, engine, ctx, &opts, &sink);
         sink.finish();
         r
     } else {
-        run::run(&compiled.plan, engine, ctx, &opts, &PlainProgress)
+        let sink = PlainProgress(masker.clone());
+        run::run(&compiled.plan, engine, ctx, &opts, &sink)
     };
-    print_summary(&result, &run_dir);
+    print_summary(&result, &run_dir, &masker);
     exit_code(&result)
 }
 

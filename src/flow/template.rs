@@ -1,8 +1,24 @@
 //! `{{ NAME }}` references inside flow strings: finding them (with their byte ranges, so an
-//! undefined variable can be underlined) and substituting the ones whose value is known.
+//! undefined variable can be underlined), substituting the ones whose value is known, and the
+//! escaping that keeps data (a `--env` value, a kept result) from ever being read as a template.
 //!
-//! The syntax is the variable subset of handlebars (`{{ NAME }}`, `{{ steps.login.result.x }}`,
-//! `\{{` for a literal `{{`); values are inserted byte-exact, with no HTML escaping.
+//! The syntax is the variable subset of handlebars (`{{ NAME }}`, `{{ steps.login.result.x }}`);
+//! values are inserted byte-exact, with no HTML escaping. Escapes, as in handlebars:
+//!
+//! - `\{{` is a literal `{{`;
+//! - `\\{{ NAME }}` is a literal `\` followed by the reference (in general, before `{{` a run of
+//!   n backslashes stands for n/2 of them, and an odd run makes the braces literal);
+//! - a backslash anywhere else is an ordinary character (Windows paths and regexes are safe);
+//! - in a run of three or more `{`, the last two open the reference (`{{{ NAME }}}` is the value
+//!   between literal braces; there is no triple-stash, since nothing is ever HTML-escaped).
+//!
+//! Two forms of text exist: *template text* (what a flow writes, and what a plan keeps in its
+//! arguments) and *data* (what reaches the device). [`escape`] turns data into template text that
+//! stands for exactly that data; [`substitute`] splices values (template text) into template
+//! text at the level of [`Piece`]s, so that a value's braces or trailing backslashes never join
+//! the surrounding text into a new reference; [`render`] produces data.
+
+use std::borrow::Cow;
 
 /// One `{{ path }}` reference; `range` is its byte range within the string (braces included).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,39 +34,113 @@ pub struct TemplateError {
     pub range: (usize, usize),
 }
 
-/// Finds every reference in `text`.
-pub fn scan(text: &str) -> Result<Vec<VarRef>, TemplateError> {
-    let mut refs = Vec::new();
-    let mut i = 0;
+/// A template, decoded: literal text (escapes resolved) and references.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece<'a> {
+    Text(Cow<'a, str>),
+    /// A reference; `raw` is its text as written (`{{ USER }}`), kept when it stays unresolved.
+    Ref {
+        path: String,
+        raw: Cow<'a, str>,
+    },
+}
+
+/// What decoding meets, in order; every text is a slice of the input (no allocation).
+enum Event<'a> {
+    Text(&'a str),
+    Ref {
+        path: &'a str,
+        raw: &'a str,
+        range: (usize, usize),
+    },
+}
+
+/// Decodes `text`, calling `on` for each literal slice and each reference.
+fn decode<'a>(text: &'a str, mut on: impl FnMut(Event<'a>)) -> Result<(), TemplateError> {
     let bytes = text.as_bytes();
-    while let Some(pos) = text[i..].find("{{") {
-        let start = i + pos;
-        if start > 0 && bytes[start - 1] == b'\\' {
-            i = start + 2;
+    // Start of the literal text not yet passed on.
+    let mut i = 0;
+    // Where the next `{{` is searched from.
+    let mut from = 0;
+    while let Some(pos) = text[from..].find("{{") {
+        let p = from + pos;
+        let run = bytes[i..p]
+            .iter()
+            .rev()
+            .take_while(|b| **b == b'\\')
+            .count();
+        on(Event::Text(&text[i..p - run]));
+        // n backslashes before `{{` stand for n/2 of them.
+        on(Event::Text(&text[p - run..p - run + run / 2]));
+        if run % 2 == 1 {
+            on(Event::Text(&text[p..p + 2]));
+            i = p + 2;
+            from = i;
             continue;
         }
-        let Some(close) = text[start + 2..].find("}}") else {
+        if bytes.get(p + 2) == Some(&b'{') {
+            // `{{{`: the first brace is literal; the reference opens one further on.
+            on(Event::Text(&text[p..p + 1]));
+            i = p + 1;
+            from = i;
+            continue;
+        }
+        let Some(close) = text[p + 2..].find("}}") else {
             return Err(TemplateError {
                 message: "`{{` is never closed with `}}`".into(),
-                range: (start, text.len()),
+                range: (p, text.len()),
             });
         };
-        let end = start + 2 + close + 2;
-        let inner = text[start + 2..end - 2].trim();
+        let end = p + 2 + close + 2;
+        let inner = text[p + 2..end - 2].trim();
         if !is_path(inner) {
             return Err(TemplateError {
                 message: format!(
                     "`{{{{ {inner} }}}}` is not a variable reference (only names such as `USER` or `steps.login.result.verified` are allowed)"
                 ),
-                range: (start, end),
+                range: (p, end),
             });
         }
-        refs.push(VarRef {
-            path: inner.to_string(),
-            range: (start, end),
+        on(Event::Ref {
+            path: inner,
+            raw: &text[p..end],
+            range: (p, end),
         });
         i = end;
+        from = end;
     }
+    on(Event::Text(&text[i..]));
+    Ok(())
+}
+
+/// Decodes `text` into literal text (adjacent slices merged) and references.
+pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, TemplateError> {
+    let mut out: Vec<Piece<'_>> = Vec::new();
+    decode(text, |e| match e {
+        Event::Text("") => {}
+        Event::Text(t) => match out.last_mut() {
+            Some(Piece::Text(prev)) => prev.to_mut().push_str(t),
+            _ => out.push(Piece::Text(Cow::Borrowed(t))),
+        },
+        Event::Ref { path, raw, .. } => out.push(Piece::Ref {
+            path: path.to_string(),
+            raw: Cow::Borrowed(raw),
+        }),
+    })?;
+    Ok(out)
+}
+
+/// Finds every reference in `text`.
+pub fn scan(text: &str) -> Result<Vec<VarRef>, TemplateError> {
+    let mut refs = Vec::new();
+    decode(text, |e| {
+        if let Event::Ref { path, range, .. } = e {
+            refs.push(VarRef {
+                path: path.to_string(),
+                range,
+            });
+        }
+    })?;
     Ok(refs)
 }
 
@@ -67,33 +157,153 @@ fn is_path(s: &str) -> bool {
             .is_some_and(|c| c.is_alphabetic() || c == '_')
 }
 
-/// Replaces every reference for which `lookup` returns a value; others are left as written.
-/// A malformed template is returned unchanged (validation reports it).
-pub fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
-    let Ok(refs) = scan(text) else {
-        return text.to_string();
-    };
-    let mut out = String::with_capacity(text.len());
-    let mut last = 0;
-    for r in refs {
-        if let Some(v) = lookup(&r.path) {
-            out.push_str(&text[last..r.range.0]);
-            out.push_str(&v);
-            last = r.range.1;
+/// Writes literal `text` as template text; `before_ref`: a reference follows directly.
+fn encode_text(text: &str, before_ref: bool, out: &mut String) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(pos) = text[i..].find("{{") {
+        let p = i + pos;
+        let run = bytes[i..p]
+            .iter()
+            .rev()
+            .take_while(|b| **b == b'\\')
+            .count();
+        out.push_str(&text[i..p - run]);
+        out.extend(std::iter::repeat_n('\\', 2 * run + 1));
+        out.push_str("{{");
+        i = p + 2;
+    }
+    let rest = &text[i..];
+    if !before_ref {
+        out.push_str(rest);
+        return;
+    }
+    // Before a reference, trailing backslashes (also those before one final `{`, which then
+    // joins the reference's braces) must not escape it: double them.
+    let core = rest.strip_suffix('{').unwrap_or(rest);
+    let run = core.bytes().rev().take_while(|b| *b == b'\\').count();
+    out.push_str(&core[..core.len() - run]);
+    out.extend(std::iter::repeat_n('\\', 2 * run));
+    out.push_str(&rest[core.len()..]);
+}
+
+/// Template text for `pieces` (adjacent texts are merged; references keep their raw form).
+pub fn encode(pieces: &[Piece<'_>]) -> String {
+    let mut out = String::new();
+    let mut text = String::new();
+    for p in pieces {
+        match p {
+            Piece::Text(t) => text.push_str(t),
+            Piece::Ref { raw, .. } => {
+                encode_text(&text, true, &mut out);
+                text.clear();
+                out.push_str(raw);
+            }
         }
     }
-    out.push_str(&text[last..]);
+    encode_text(&text, false, &mut out);
     out
+}
+
+/// Template text that stands for exactly `data` (its `{{` never start a reference).
+pub fn escape(data: &str) -> Cow<'_, str> {
+    if !data.contains("{{") {
+        return Cow::Borrowed(data);
+    }
+    let mut out = String::with_capacity(data.len() + 4);
+    encode_text(data, false, &mut out);
+    Cow::Owned(out)
+}
+
+/// Replaces every reference for which `lookup` returns a value (template text, spliced as its
+/// pieces); others are left as written. A malformed template is returned unchanged
+/// (validation reports it); a malformed value is inserted as data.
+pub fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
+    if !text.contains("{{") {
+        return text.to_string();
+    }
+    let Ok(ps) = pieces(text) else {
+        return text.to_string();
+    };
+    let mut out: Vec<Piece<'_>> = Vec::with_capacity(ps.len());
+    for p in ps {
+        match p {
+            Piece::Ref { ref path, .. } => match lookup(path) {
+                Some(v) => match pieces(&v) {
+                    Ok(inner) => out.extend(inner.into_iter().map(owned)),
+                    Err(_) => out.push(Piece::Text(Cow::Owned(v))),
+                },
+                None => out.push(p),
+            },
+            text => out.push(text),
+        }
+    }
+    encode(&out)
+}
+
+fn owned<'b>(p: Piece<'_>) -> Piece<'b> {
+    match p {
+        Piece::Text(t) => Piece::Text(Cow::Owned(t.into_owned())),
+        Piece::Ref { path, raw } => Piece::Ref {
+            path,
+            raw: Cow::Owned(raw.into_owned()),
+        },
+    }
+}
+
+/// The data `text` stands for: escapes resolved, every reference replaced by `lookup`'s value
+/// (data, inserted as is: never read as a template again). `Err(path)` names the first
+/// reference without a value. A malformed template is data as written.
+pub fn render(
+    text: &str,
+    mut lookup: impl FnMut(&str) -> Option<String>,
+) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut missing = None;
+    let decoded = decode(text, |e| match e {
+        Event::Text(t) => out.push_str(t),
+        Event::Ref { path, .. } => match lookup(path) {
+            Some(v) => out.push_str(&v),
+            None => {
+                missing.get_or_insert_with(|| path.to_string());
+            }
+        },
+    });
+    if decoded.is_err() {
+        return Ok(text.to_string());
+    }
+    match missing {
+        Some(path) => Err(path),
+        None => Ok(out),
+    }
+}
+
+/// How `text` reads to a person: escapes resolved, references shown as written.
+pub fn display(text: &str) -> Cow<'_, str> {
+    if !text.contains("{{") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let decoded = decode(text, |e| match e {
+        Event::Text(t) => out.push_str(t),
+        Event::Ref { raw, .. } => out.push_str(raw),
+    });
+    match decoded {
+        Ok(()) => Cow::Owned(out),
+        Err(_) => Cow::Borrowed(text),
+    }
 }
 
 /// True when the string still contains a reference (to be resolved at run time).
 pub fn has_refs(text: &str) -> bool {
-    scan(text).is_ok_and(|r| !r.is_empty())
+    let mut any = false;
+    text.contains("{{") && decode(text, |e| any |= matches!(e, Event::Ref { .. })).is_ok() && any
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn scans_and_substitutes_byte_exact() {
@@ -112,5 +322,81 @@ mod tests {
         assert!(scan("{{ USER ").is_err());
         assert!(scan("{{}}").is_err());
         assert_eq!(scan(r"\{{ literal }}").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn escapes_follow_handlebars() {
+        let v = |p: &str| (p == "U").then(|| "demo".to_string());
+        assert_eq!(render(r"a \{{ U }}", v).unwrap(), "a {{ U }}");
+        assert_eq!(render(r"a \\{{ U }}", v).unwrap(), r"a \demo");
+        assert_eq!(render(r"a \\\{{ U }}", v).unwrap(), r"a \{{ U }}");
+        assert_eq!(render(r"C:\dir\{{U}}", v).unwrap(), r"C:\dir{{U}}");
+        assert_eq!(render(r"C:\dir\ {{U}}", v).unwrap(), r"C:\dir\ demo");
+        assert_eq!(render("{{{ U }}}", v).unwrap(), "{demo}");
+        assert_eq!(render(r"no \ refs", v).unwrap(), r"no \ refs");
+        assert_eq!(render("{{ X }}", v), Err("X".to_string()));
+        // The reference's range is where it is written, not where its braces run starts.
+        assert_eq!(scan("{{{ U }}").unwrap()[0].range, (1, 8));
+    }
+
+    #[test]
+    fn data_is_never_read_as_a_template() {
+        let secret = |p: &str| (p == "PASSWORD").then(|| "s3cret".to_string());
+        for data in [
+            "{{ PASSWORD }}",
+            r"\{{ PASSWORD }}",
+            r"x\",
+            "{",
+            r"\{",
+            "{{{",
+        ] {
+            let t = escape(data);
+            assert_eq!(render(&t, secret).unwrap(), data, "{t}");
+            // Spliced before a reference, it neither escapes nor swallows it.
+            let spliced = substitute("{{ NOTE }}{{ PASSWORD }}", |p| {
+                (p == "NOTE").then(|| t.to_string())
+            });
+            assert_eq!(
+                render(&spliced, secret).unwrap(),
+                format!("{data}s3cret"),
+                "{spliced}"
+            );
+        }
+        assert_eq!(display(r"a \{{ b }} {{ C }}"), "a {{ b }} {{ C }}");
+        assert_eq!(escape("plain"), Cow::Borrowed("plain"));
+    }
+
+    fn piece() -> impl Strategy<Value = Piece<'static>> {
+        prop_oneof![
+            "[\\\\{} a]{0,6}".prop_map(|s| Piece::Text(Cow::Owned(s))),
+            "[A-Z]{1,3}".prop_map(|p| Piece::Ref {
+                raw: Cow::Owned(format!("{{{{ {p} }}}}")),
+                path: p,
+            }),
+        ]
+    }
+
+    fn merged(ps: &[Piece<'_>]) -> Vec<Piece<'static>> {
+        let mut out: Vec<Piece<'static>> = Vec::new();
+        for p in ps {
+            match (out.last_mut(), p) {
+                (Some(Piece::Text(a)), Piece::Text(b)) => a.to_mut().push_str(b),
+                (_, Piece::Text(b)) if b.is_empty() => {}
+                (_, p) => out.push(owned(p.clone())),
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Any sequence of literal text (backslashes and braces included) and references
+        /// encodes to template text that decodes to the same sequence.
+        #[test]
+        fn encoding_round_trips(ps in proptest::collection::vec(piece(), 0..8)) {
+            let text = encode(&ps);
+            let back = pieces(&text).unwrap();
+            prop_assert_eq!(merged(&back), merged(&ps), "{}", text);
+        }
     }
 }

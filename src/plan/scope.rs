@@ -7,6 +7,7 @@ use super::model::{MASK, PlanVariable, VarSource};
 
 #[derive(Clone, Debug)]
 pub struct Binding {
+    /// Template text (`\{{` for a literal `{{`; see `flow::template`).
     pub value: String,
     pub secret: bool,
     pub source: VarSource,
@@ -33,7 +34,7 @@ impl Scope {
         );
     }
 
-    /// The variables as shown in a plan (secrets masked).
+    /// The variables as shown in a plan (as data; secrets masked).
     pub fn listing(&self) -> Vec<PlanVariable> {
         self.vars
             .iter()
@@ -42,7 +43,7 @@ impl Scope {
                 value: if b.secret {
                     MASK.to_string()
                 } else {
-                    b.value.clone()
+                    crate::flow::template::display(&b.value).into_owned()
                 },
                 secret: b.secret,
                 source: b.source,

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::mask::Masker;
 use super::result::EvidenceRef;
-use super::values::Masker;
 use super::worker::Caller;
 use crate::device::{Device, DumpScope, ImageFormat, LogQuery, ScreenshotRequest};
 use crate::tools::DeviceRoute;
@@ -146,14 +146,13 @@ impl EvidenceCollector {
             };
             save("screenshot", format!("{stem}.screenshot.{ext}"), &s.bytes);
         }
+        // JSON is masked as values, before serde_json escapes them.
         if let Ok(tree) = device.ui_tree(&DumpScope::default())
-            && let Ok(text) = serde_json::to_string_pretty(&tree)
+            && let Ok(text) = masker
+                .to_value(&tree)
+                .and_then(|v| serde_json::to_string_pretty(&v))
         {
-            save(
-                "ui_tree",
-                format!("{stem}.ui_tree.json"),
-                masker.text(&text).as_bytes(),
-            );
+            save("ui_tree", format!("{stem}.ui_tree.json"), text.as_bytes());
         }
         if let Ok(text) = device.logs(&LogQuery::default()) {
             let lines = lines_in_window(&text, window);

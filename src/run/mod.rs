@@ -12,6 +12,7 @@ pub mod cancel;
 pub mod events;
 pub mod evidence;
 pub mod exec;
+pub mod mask;
 pub mod preflight;
 pub mod result;
 pub mod runner;
@@ -21,6 +22,7 @@ pub mod worker;
 
 pub use cancel::CancelToken;
 pub use events::{CollectEvents, EventSink, NoEvents, RunEvent};
+pub use mask::Masker;
 pub use result::{FlowResult, RunResult, Status, StepResult};
 pub use runner::{DeviceChoice, RunOptions, new_run_id, run, write_result};
 pub use select::{Shard, TagFilter};

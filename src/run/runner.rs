@@ -12,6 +12,7 @@ use super::cancel::CancelToken;
 use super::events::{EventSink, RunEvent};
 use super::evidence::{EvidenceCollector, write_atomic};
 use super::exec::{DeviceCtx, now_rfc3339, run_flow};
+use super::mask::Masker;
 use super::preflight;
 use super::result::*;
 use super::select::{Shard, TagFilter, sorted_positions};
@@ -90,6 +91,8 @@ pub fn run(
     let started = Instant::now();
     let started_at = now_rfc3339();
     let collector = opts.run_dir.as_deref().map(EvidenceCollector::new);
+    // Built once: every secret of the plan, in every form, for everything the run writes.
+    let masker = Masker::for_plan(plan);
 
     // 1. Flows: the shard's slice, then tags.
     let positions = sorted_positions(&plan.flows);
@@ -258,7 +261,7 @@ pub fn run(
         match (&opts.run_dir, &collector) {
             (Some(dir), Some(col)) => {
                 let _ = col.write_manifest(&opts.run_id);
-                write_result(r, dir).is_ok()
+                write_result(r, dir, &masker).is_ok()
             }
             _ => false,
         }
@@ -276,6 +279,7 @@ pub fn run(
             let ctx = ctx.clone();
             let (failed, collector, slots) = (&failed, collector.as_ref(), &slots);
             let (snapshot, save, writing) = (&snapshot, &save, &writing);
+            let masker = masker.clone();
             s.spawn(move || {
                 let mut dctx = DeviceCtx {
                     serial: dev.serial.clone(),
@@ -285,6 +289,7 @@ pub fn run(
                     cancel: opts.cancel.clone(),
                     abort: opts.abort.clone(),
                     evidence: collector,
+                    masker,
                 };
                 // Once the device is gone, its remaining flows are not run (not failed).
                 let mut lost: Option<String> = None;
@@ -396,9 +401,10 @@ fn not_run(f: &FlowPlan, device: Option<&str>, status: Status, reason: String) -
     }
 }
 
-/// Writes `result.json` into `dir` (atomically).
-pub fn write_result(result: &RunResult, dir: &Path) -> std::io::Result<()> {
+/// Writes `result.json` into `dir` (atomically), masked by `masker`.
+pub fn write_result(result: &RunResult, dir: &Path, masker: &Masker) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let text = serde_json::to_string_pretty(result).map_err(std::io::Error::other)?;
+    let value = masker.to_value(result).map_err(std::io::Error::other)?;
+    let text = serde_json::to_string_pretty(&value).map_err(std::io::Error::other)?;
     write_atomic(&dir.join("result.json"), text.as_bytes())
 }

@@ -1,6 +1,6 @@
 //! Run-time values: what a plan leaves for the run (secret references and kept step results
-//! in `{{ … }}`), resolved per step; masking of secret values in everything the run records;
-//! and the comparisons of conditions and `expect:`.
+//! in `{{ … }}`, and `\{{` escapes), resolved per step into data; and the comparisons of
+//! conditions and `expect:`. Masking of what the run writes is `run::mask`.
 
 use std::collections::BTreeMap;
 
@@ -92,6 +92,8 @@ impl Vars {
         })
     }
 
+    /// Plan text → data: references resolved, escapes (`\{{`) decoded; the values inserted
+    /// (a kept result, a secret) are never read as templates themselves.
     fn resolve_str(&self, fp: &FlowPlan, s: &str, reveal: bool) -> Result<Value, String> {
         let Ok(refs) = template::scan(s) else {
             return Ok(Value::String(s.to_string()));
@@ -116,7 +118,7 @@ impl Vars {
         {
             return Ok(v);
         }
-        Ok(Value::String(template::substitute(s, |p| {
+        template::render(s, |p| {
             self.lookup(fp, p).map(|(v, secret)| {
                 if secret && !reveal {
                     MASK.to_string()
@@ -124,7 +126,9 @@ impl Vars {
                     as_text(&v)
                 }
             })
-        })))
+        })
+        .map(Value::String)
+        .map_err(|p| format!("`{{{{ {p} }}}}` has no value at run time"))
     }
 
     /// The value a condition's `var` names: its plan-time value when known, else a secret or a
@@ -165,52 +169,6 @@ pub fn as_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
-    }
-}
-
-/// Replaces secret values with the mask in text and JSON the run records or prints.
-#[derive(Clone, Debug, Default)]
-pub struct Masker {
-    /// Longest first, so a secret containing another is masked whole.
-    secrets: Vec<String>,
-}
-
-impl Masker {
-    pub fn new(secrets: impl IntoIterator<Item = String>) -> Self {
-        let mut secrets: Vec<String> = secrets.into_iter().filter(|s| !s.is_empty()).collect();
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        secrets.dedup();
-        Masker { secrets }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.secrets.is_empty()
-    }
-
-    pub fn text(&self, s: &str) -> String {
-        let mut out = s.to_string();
-        for secret in &self.secrets {
-            if out.contains(secret.as_str()) {
-                out = out.replace(secret.as_str(), MASK);
-            }
-        }
-        out
-    }
-
-    pub fn value(&self, v: &Value) -> Value {
-        if self.secrets.is_empty() {
-            return v.clone();
-        }
-        match v {
-            Value::String(s) => Value::String(self.text(s)),
-            Value::Array(a) => Value::Array(a.iter().map(|x| self.value(x)).collect()),
-            Value::Object(o) => Value::Object(
-                o.iter()
-                    .map(|(k, x)| (self.text(k), self.value(x)))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }
     }
 }
 
@@ -286,16 +244,6 @@ mod tests {
     }
 
     #[test]
-    fn masks_longest_secret_first() {
-        let m = Masker::new(["pw".to_string(), "pw123".to_string(), String::new()]);
-        assert_eq!(m.text("x pw123 y pw"), "x ****** y ******");
-        assert_eq!(
-            m.value(&json!({"t": ["pw"], "n": 1})),
-            json!({"t": ["******"], "n": 1})
-        );
-    }
-
-    #[test]
     fn paths_index_lists() {
         let v = json!({"items": [{"tag": "A"}]});
         assert_eq!(at_path(&v, "items.0.tag"), Some(&json!("A")));
@@ -342,6 +290,43 @@ steps:
         assert_eq!(v.resolve(&fp, args, true).unwrap()["text"], "demo 12-34");
         assert_eq!(v.resolve(&fp, args, false).unwrap()["text"], "demo ******");
         assert_eq!(v.secret_values(), vec!["12-34".to_string()]);
+    }
+
+    /// Values from outside the flow are data: their braces reach the device as written, and
+    /// `\{{` in the flow is a literal `{{`.
+    #[test]
+    fn outside_values_are_data_and_escapes_are_literal() {
+        let text = "name: D
+env:
+  PIN: {default: \"12-34\", secret: true}
+  NOTE: x
+steps:
+  - click: {text: '{{ NOTE }}/{{ CFG }}/\\{{ PIN }}/{{ PIN }}'}
+";
+        let opts = PlanOptions {
+            env: [("NOTE".to_string(), "{{ PIN }}\\".to_string())].into(),
+            project_env: [("CFG".to_string(), "{{PIN}}".to_string())].into(),
+            ..PlanOptions::default()
+        };
+        let c = compile(
+            &[SourceFile::new("d.yaml", text)],
+            &[],
+            &BuiltinCatalog::new(),
+            &MapLoader::new(),
+            &opts,
+        );
+        assert!(!c.has_errors(), "{:?}", c.diagnostics);
+        let fp = &c.plan.flows[0];
+        let crate::plan::Action::Tool { args, .. } = &fp.steps[0].action else {
+            panic!("a tool step")
+        };
+        let v = Vars::for_flow(fp);
+        assert_eq!(
+            v.resolve(fp, args, true).unwrap()["text"],
+            "{{ PIN }}\\/{{PIN}}/{{ PIN }}/12-34"
+        );
+        let note = fp.variables.iter().find(|v| v.name == "NOTE").unwrap();
+        assert_eq!(note.value, "{{ PIN }}\\");
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub(crate) fn tap(
 impl Tool for Click {
     const NAME: &'static str = "click";
     const TITLE: &'static str = "Click";
-    const DESCRIPTION: &'static str = "Dispatch one or two clicks to a target given by coordinates, an element handle, or search criteria (one mode only). Confirms delivery, not the app's reaction.";
+    const DESCRIPTION: &'static str = "Dispatch one or two clicks to a target given by coordinates, an element handle (preferred: from `find_elements` or `wait_for_element`), or search criteria (one mode only). Confirms delivery, not the app's reaction: follow with `wait_for_element` to check the effect (or pass `verify: true` for a cheap before/after digest). Use `long_press` for a hold gesture, `input_text` to type into a field, `scroll_until_visible` when the target is off screen.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;

@@ -8,8 +8,13 @@
 //! With `verify`, the post-action observation travels with the action in one round trip
 //! ([`observing`]): evidence costs the pre-action dump (usually the one the step already made)
 //! and no round trip after the action.
+//!
+//! A caller may cancel a running call and listen to its progress through [`Signals`]: a
+//! [`Call`] checks them before each device round trip and while it polls or waits.
 
+mod cancelling;
 mod observing;
+pub mod signals;
 
 use std::sync::Arc;
 use std::sync::mpsc;
@@ -24,6 +29,7 @@ use crate::tools::config::ToolConfig;
 use crate::tools::envelope::ToolError;
 use crate::ui::digest::{Evidence, TreeDigest};
 use observing::{Observing, Slot};
+pub use signals::Signals;
 
 /// Where a call is routed (tool reference, "Shared Device Routing").
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
@@ -81,13 +87,38 @@ impl NoBackend {
 pub struct ToolContext {
     pub provider: Arc<dyn DeviceProvider>,
     pub config: ToolConfig,
+    /// Cancellation and progress of the call(s) run with this context (default: none).
+    pub signals: Signals,
 }
 
 impl ToolContext {
     pub fn new(provider: Arc<dyn DeviceProvider>, config: ToolConfig) -> Self {
-        Self { provider, config }
+        Self {
+            provider,
+            config,
+            signals: Signals::default(),
+        }
+    }
+
+    /// The same context with these signals (one MCP call).
+    pub fn with_signals(&self, signals: Signals) -> Self {
+        Self {
+            signals,
+            ..self.clone()
+        }
     }
 }
+
+/// The error of a call whose caller cancelled it.
+pub fn cancelled() -> ToolError {
+    ToolError::new(
+        "CANCELLED",
+        "the call was cancelled by its caller; no further device command was sent",
+    )
+}
+
+/// How often a pending observation looks at the cancellation.
+const CANCEL_SLICE: Duration = Duration::from_millis(20);
 
 /// The state of one tool call.
 pub struct Call<'a> {
@@ -105,6 +136,9 @@ pub struct Call<'a> {
     evidence: Option<Evidence>,
     evidence_error: Option<String>,
     started: Instant,
+    observations: u32,
+    /// Makes the context's signals current on this thread for the call's lifetime.
+    _signals: signals::Entered,
 }
 
 impl<'a> Call<'a> {
@@ -122,6 +156,17 @@ impl<'a> Call<'a> {
             evidence: None,
             evidence_error: None,
             started: Instant::now(),
+            observations: 0,
+            _signals: signals::enter(&ctx.signals),
+        }
+    }
+
+    /// `Err(CANCELLED)` once the caller has cancelled the call.
+    pub fn check_cancelled(&self) -> Result<(), ToolError> {
+        if self.ctx.signals.is_cancelled() {
+            Err(cancelled())
+        } else {
+            Ok(())
         }
     }
 
@@ -135,11 +180,19 @@ impl<'a> Call<'a> {
 
     /// The routed device, resolved on first use (so calls that fail validation touch nothing).
     pub fn device(&mut self) -> Result<Arc<dyn Device>, ToolError> {
+        // Every device round trip goes through here first.
+        self.check_cancelled()?;
         if let Some(d) = &self.device {
             return Ok(d.clone());
         }
         let mut d = self.ctx.provider.resolve(&self.route)?;
         self.cost_at_start = Some(d.cost());
+        if self.ctx.signals.is_cancellable() {
+            d = Arc::new(cancelling::Cancelling {
+                inner: d,
+                signals: self.ctx.signals.clone(),
+            });
+        }
         if self.verify {
             let slot = Slot::default();
             self.post_action = Some(slot.clone());
@@ -195,7 +248,26 @@ impl<'a> Call<'a> {
         deadline: Instant,
     ) -> Result<Option<Result<UiNode, ToolError>>, ToolError> {
         let device = self.device()?;
-        match until(deadline, move || device.ui_tree(&DumpScope::default())) {
+        self.observations += 1;
+        if self.ctx.signals.wants_progress() {
+            let total = deadline.saturating_duration_since(self.started).as_millis();
+            self.ctx.signals.progress(&format!(
+                "observation {} at {} ms of {} ms",
+                self.observations,
+                self.started.elapsed().as_millis(),
+                total
+            ));
+        }
+        let signals = self.ctx.signals.clone();
+        let seen = until_or(
+            deadline,
+            move || device.ui_tree(&DumpScope::default()),
+            || signals.is_cancelled(),
+        );
+        if self.ctx.signals.is_cancelled() {
+            return Err(cancelled());
+        }
+        match seen {
             None => Ok(None),
             Some(Ok(t)) => Ok(Some(Ok(t))),
             Some(Err(e)) if e.is_transient() => Ok(Some(Err(tree_error(e)))),
@@ -322,6 +394,15 @@ pub fn until<T: Send + 'static>(
     deadline: Instant,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Option<T> {
+    until_or(deadline, f, || false)
+}
+
+/// [`until`] that also gives up as soon as `stop()` says so (checked every 20 ms).
+fn until_or<T: Send + 'static>(
+    deadline: Instant,
+    f: impl FnOnce() -> T + Send + 'static,
+    stop: impl Fn() -> bool,
+) -> Option<T> {
     let left = deadline.checked_duration_since(Instant::now())?;
     if left.is_zero() {
         return None;
@@ -330,18 +411,27 @@ pub fn until<T: Send + 'static>(
     std::thread::spawn(move || {
         let _ = tx.send(f());
     });
-    rx.recv_timeout(left).ok()
+    loop {
+        let left = deadline.checked_duration_since(Instant::now())?;
+        match rx.recv_timeout(left.min(CANCEL_SLICE)) {
+            Ok(v) => return Some(v),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            Err(mpsc::RecvTimeoutError::Timeout) if stop() => return None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
 }
 
-/// Sleeps `wanted`, but never past `deadline`; returns false when the deadline cut it short.
+/// Sleeps `wanted`, but never past `deadline`; returns false when the deadline cut it short,
+/// or when the tool call running on this thread was cancelled meanwhile.
 pub fn sleep_within(wanted: Duration, deadline: Instant) -> bool {
     let now = Instant::now();
     let left = deadline.saturating_duration_since(now);
+    let signals = signals::current();
     if wanted > left {
-        std::thread::sleep(left);
+        signals.wait(left);
         false
     } else {
-        std::thread::sleep(wanted);
-        true
+        signals.wait(wanted)
     }
 }

@@ -43,7 +43,7 @@ pub struct Output {
 impl Tool for Drag {
     const NAME: &'static str = "drag";
     const TITLE: &'static str = "Drag";
-    const DESCRIPTION: &'static str = "Drag from one coordinate to another.";
+    const DESCRIPTION: &'static str = "Drag from one coordinate to another (press, move at `speed`, release), e.g. to move a slider or reorder items. Use `swipe` to scroll or fling, `long_press` for a hold without moving.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;

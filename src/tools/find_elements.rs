@@ -43,8 +43,7 @@ pub struct Output {
 impl Tool for FindElements {
     const NAME: &'static str = "find_elements";
     const TITLE: &'static str = "Find elements";
-    const DESCRIPTION: &'static str =
-        "Search for visible UI elements by text, type or id and return reusable element handles.";
+    const DESCRIPTION: &'static str = "Search the current screen for visible UI elements by text (exact, contains or regex), type or id and return them with reusable element handles, bounds and states. Use it to get a handle before `click` / `input_text`; use `wait_for_element` when the element may not be there yet, `get_ui_tree` (response_level=digest) to survey a whole screen.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {

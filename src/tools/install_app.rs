@@ -29,8 +29,7 @@ pub struct Output {
 impl Tool for InstallApp {
     const NAME: &'static str = "install_app";
     const TITLE: &'static str = "Install app";
-    const DESCRIPTION: &'static str =
-        "Install a .hap or .app package onto the device (replacing an installed version).";
+    const DESCRIPTION: &'static str = "Install a .hap or .app package onto the device, replacing an installed version (needs approval where the server requires it). Use `build_app` first to produce the package, `run_app` afterwards to launch it; use `uninstall_app` to remove an app, `clear_app_data` to reset one without reinstalling.";
     const POLICY: Policy = Policy {
         risk: Risk::Device,
         mutates_device: true,

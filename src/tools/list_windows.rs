@@ -56,7 +56,7 @@ pub struct Output {
 impl Tool for ListWindows {
     const NAME: &'static str = "list_windows";
     const TITLE: &'static str = "List windows";
-    const DESCRIPTION: &'static str = "List the device's windows with z-order, bounds and which application window is in the foreground.";
+    const DESCRIPTION: &'static str = "List the device's windows with z-order, bounds and which application window is in the foreground (filter with bundle_name). Use it to check which app is in front or to get a window_id for `get_ui_tree` / `find_elements`; use `get_ui_tree` for the elements inside a window.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     type Params = Params;

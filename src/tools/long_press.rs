@@ -57,7 +57,7 @@ pub struct Output {
 impl Tool for LongPress {
     const NAME: &'static str = "long_press";
     const TITLE: &'static str = "Long press";
-    const DESCRIPTION: &'static str = "Dispatch a long press to a target (coordinates, element handle or search criteria; one mode only).";
+    const DESCRIPTION: &'static str = "Dispatch a long press (a hold gesture) to a target (coordinates, element handle or search criteria; one mode only), e.g. to open a context menu or start a selection. Use `click` for an ordinary tap, `drag` to move something.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;

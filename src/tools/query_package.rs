@@ -149,7 +149,7 @@ pub fn package_info(call: &mut Call<'_>, bundle: &str) -> Result<PackageInfo, To
 impl Tool for QueryPackage {
     const NAME: &'static str = "query_package";
     const TITLE: &'static str = "Query packages";
-    const DESCRIPTION: &'static str = "Query installed packages, a bundle's abilities, its main ability, or its requested permissions.";
+    const DESCRIPTION: &'static str = "Query installed packages (`info_type` `list`, filtered by `keyword`), or one bundle's `abilities`, `main_ability` or requested `permissions`. Use it to find a bundle name or the ability to launch; use `run_app` to start the app (it resolves the main ability itself).";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {

@@ -68,8 +68,7 @@ const POLL: Duration = Duration::from_millis(100);
 impl Tool for RunApp {
     const NAME: &'static str = "run_app";
     const TITLE: &'static str = "Run app";
-    const DESCRIPTION: &'static str =
-        "Launch an app (its main ability unless one is given) and verify that its window appears.";
+    const DESCRIPTION: &'static str = "Launch an app (its main ability unless `ability_name` is given) and verify that its window appears. Use it to start or bring an app to the foreground before UI tools; use `stop_app` to force-stop it, and `clear_app_data` first for a fresh state.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const REQUIRED: &'static [&'static str] = &["bundle_name"];

@@ -58,8 +58,7 @@ fn shot_error(msg: String) -> ToolError {
 impl Tool for Screenshot {
     const NAME: &'static str = "screenshot";
     const TITLE: &'static str = "Screenshot";
-    const DESCRIPTION: &'static str =
-        "Take a full-screen or region screenshot and save it as a PNG or JPEG file on the host.";
+    const DESCRIPTION: &'static str = "Take a full-screen or region screenshot and save it as a PNG or JPEG file on the host (`local_path`, default a new file in the screenshots directory). Use it for evidence a human will look at; to reason about the screen use `get_ui_tree` or `find_elements`, which return text and handles.";
     const POLICY: Policy = presets::READ_TO_HOST_FILE;
     const HINTS: Hints = presets::IDEMPOTENT;
     type Params = Params;

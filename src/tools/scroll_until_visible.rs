@@ -104,7 +104,7 @@ fn scroll_area(scoped: &UiNode) -> Option<Bounds> {
 impl Tool for ScrollUntilVisible {
     const NAME: &'static str = "scroll_until_visible";
     const TITLE: &'static str = "Scroll until visible";
-    const DESCRIPTION: &'static str = "Swipe in a direction until an element matching text / type / id is on screen (stops at the end of the content, the swipe budget or the deadline).";
+    const DESCRIPTION: &'static str = "Swipe in a direction until an element matching text / type / id is on screen (stops at the end of the content, the swipe budget or the deadline), then return it with its handle. Use it for targets in long lists before `click`; use `swipe` for a single scroll, `find_elements` when the target is already visible.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const CODES: FieldCodes = FieldCodes {

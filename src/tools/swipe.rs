@@ -101,7 +101,7 @@ pub fn direction_points(area: Bounds, direction: Direction) -> (Point, Point) {
 impl Tool for Swipe {
     const NAME: &'static str = "swipe";
     const TITLE: &'static str = "Swipe";
-    const DESCRIPTION: &'static str = "Swipe by direction (up/down/left/right: the way the finger moves) or by explicit from/to coordinates.";
+    const DESCRIPTION: &'static str = "Swipe by direction (up/down/left/right: the way the finger moves) or by explicit from/to coordinates, e.g. to scroll a list or change pages. Use `scroll_until_visible` when you are looking for an element (it swipes and checks for you), `drag` for a slow press-move-release between two points.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;

@@ -22,7 +22,7 @@ pub struct Output {
 impl BundleOp for Uninstall {
     const NAME: &'static str = "uninstall_app";
     const TITLE: &'static str = "Uninstall app";
-    const DESCRIPTION: &'static str = "Uninstall an app (its data is removed).";
+    const DESCRIPTION: &'static str = "Uninstall an app from the device; its data is removed with it (needs approval where the server requires it). Use `clear_app_data` instead to reset an app's data but keep it installed, or `stop_app` to only stop it.";
     const POLICY: Policy = presets::REMOVES_DATA;
     const HINTS: Hints = presets::DESTRUCTIVE_IDEMPOTENT;
     const FAILED: &'static str = "UNINSTALL_FAILED";

@@ -117,7 +117,7 @@ impl Polls {
 impl Tool for WaitForElement {
     const NAME: &'static str = "wait_for_element";
     const TITLE: &'static str = "Wait for element";
-    const DESCRIPTION: &'static str = "Wait until an element is present (found) or absent (gone), within a strict wall-clock budget.";
+    const DESCRIPTION: &'static str = "Wait until an element is present (state found) or absent (gone), polling within a strict wall-clock budget (timeout_ms, default 5000) and confirming once more after interval_ms; returns the element with its handle. Use it after an action to confirm its effect, instead of sleeping or polling find_elements; cancellable, with progress per observation. Use `find_elements` for a one-off look, `wait_for_stable` to wait for animations to settle.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {

@@ -70,7 +70,7 @@ pub struct Output {
 impl Tool for WaitForStable {
     const NAME: &'static str = "wait_for_stable";
     const TITLE: &'static str = "Wait for stable UI";
-    const DESCRIPTION: &'static str = "Wait until the UI tree stays unchanged for a quiet window (within a deadline) and report what changed since the call began.";
+    const DESCRIPTION: &'static str = "Wait until the UI tree stays unchanged for a quiet window (within a deadline) and report what changed since the call began. Use it after an action that animates or loads before reading the screen; use `wait_for_element` when you know which element should appear or disappear.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     type Params = Params;

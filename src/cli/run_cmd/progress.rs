@@ -1,12 +1,13 @@
 //! Terminal output of `tapflow run`: progress (bars, a spinner per device and the live step
-//! log on a terminal; plain lines otherwise) and the summary printed at the end.
+//! log on a terminal; plain lines otherwise) and the summary printed at the end. Every line
+//! goes through the run's [`Masker`] right before it is printed.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::run::{self, EventSink, RunEvent, RunResult, Status};
+use crate::run::{self, EventSink, Masker, RunEvent, RunResult, Status};
 
 fn secs(ms: u64) -> String {
     if ms < 1000 {
@@ -26,8 +27,13 @@ fn mark(s: Status) -> &'static str {
     }
 }
 
-/// One line per event that matters (non-terminal output: CI logs).
-fn event_line(e: &RunEvent) -> Option<String> {
+/// One line per event that matters (non-terminal output: CI logs), masked.
+pub fn event_line(e: &RunEvent, masker: &Masker) -> Option<String> {
+    let line = unmasked_line(e)?;
+    Some(masker.text(&line).into_owned())
+}
+
+fn unmasked_line(e: &RunEvent) -> Option<String> {
     Some(match e {
         RunEvent::RunStarted {
             run_id,
@@ -110,11 +116,11 @@ fn event_line(e: &RunEvent) -> Option<String> {
 }
 
 /// Plain lines on stderr.
-pub struct PlainProgress;
+pub struct PlainProgress(pub Masker);
 
 impl EventSink for PlainProgress {
     fn emit(&self, e: &RunEvent) {
-        if let Some(l) = event_line(e) {
+        if let Some(l) = event_line(e, &self.0) {
             eprintln!("{l}");
         }
     }
@@ -125,10 +131,11 @@ pub struct BarProgress {
     multi: indicatif::MultiProgress,
     total: indicatif::ProgressBar,
     devices: Mutex<HashMap<String, indicatif::ProgressBar>>,
+    masker: Masker,
 }
 
 impl BarProgress {
-    pub fn new() -> Self {
+    pub fn new(masker: Masker) -> Self {
         let multi = indicatif::MultiProgress::new();
         let total = multi.add(indicatif::ProgressBar::new(0));
         total.set_style(
@@ -142,6 +149,7 @@ impl BarProgress {
             multi,
             total,
             devices: Mutex::new(HashMap::new()),
+            masker,
         }
     }
 
@@ -185,7 +193,7 @@ impl EventSink for BarProgress {
                 ..
             } => {
                 self.device(device)
-                    .set_message(format!("{step_id} {title}"));
+                    .set_message(self.masker.text(&format!("{step_id} {title}")).into_owned());
             }
             RunEvent::FlowFinished { .. } => self.total.inc(1),
             RunEvent::FlowNotRun {
@@ -194,7 +202,7 @@ impl EventSink for BarProgress {
             } => self.total.inc(1),
             _ => {}
         }
-        if let Some(l) = event_line(e)
+        if let Some(l) = event_line(e, &self.masker)
             && !matches!(e, RunEvent::FlowStarted { .. })
         {
             let _ = self.multi.println(l);
@@ -203,7 +211,25 @@ impl EventSink for BarProgress {
 }
 
 /// The summary on stdout: counts, every failure with its location and evidence, the result.
-pub fn print_summary(r: &RunResult, dir: &Path) {
+pub fn print_summary(r: &RunResult, dir: &Path, masker: &Masker) {
+    let out = summary(r, dir);
+    print!("{}", masker.text(&out));
+    let path = dir.join("result.json");
+    if !path.is_file() {
+        eprintln!(
+            "tapflow run: could not write {} (is the report directory writable?)",
+            masker.text(&path.display().to_string())
+        );
+    }
+}
+
+fn summary(r: &RunResult, dir: &Path) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    // `writeln!` into a String cannot fail.
+    macro_rules! println {
+        ($($t:tt)*) => { let _ = writeln!(out, $($t)*); };
+    }
     let t = &r.totals;
     println!();
     for d in r.devices.iter().filter(|d| !d.ready) {
@@ -253,12 +279,8 @@ pub fn print_summary(r: &RunResult, dir: &Path) {
     let path = dir.join("result.json");
     if path.is_file() {
         println!("result: {}", path.display());
-    } else {
-        eprintln!(
-            "tapflow run: could not write {} (is the report directory writable?)",
-            path.display()
-        );
     }
+    out
 }
 
 fn run_failed_steps(f: &run::FlowResult) -> Vec<&run::StepResult> {

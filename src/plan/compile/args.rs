@@ -352,7 +352,7 @@ impl Compiler<'_> {
                 .vars
                 .get(path)
                 .filter(|b| !b.secret && !template::has_refs(&b.value))
-                .map(|b| b.value.clone());
+                .map(|b| template::display(&b.value).into_owned());
             out.compare = Some(PlanComparison {
                 var: path.to_string(),
                 resolved,

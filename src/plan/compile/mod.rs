@@ -249,17 +249,19 @@ impl<'a> Compiler<'a> {
     }
 
     /// Binds a top-level flow's variables: project env < file defaults < `TAPFLOW_*` < `--env`.
+    /// Values from outside the flow are data: escaped, so their `{{` never expand.
     fn bind_top(&mut self, src: &SourceFile, flow: &Flow, scope: &mut Scope) {
+        let data = |v: &String| template::escape(v).into_owned();
         for (k, v) in &self.opts.project_env {
-            scope.bind(k, v.clone(), false, VarSource::Project);
+            scope.bind(k, data(v), false, VarSource::Project);
         }
         for (k, v) in &self.opts.environment {
             if let Some(name) = k.strip_prefix("TAPFLOW_").filter(|n| !n.is_empty()) {
-                scope.bind(name, v.clone(), false, VarSource::Environment);
+                scope.bind(name, data(v), false, VarSource::Environment);
             }
         }
         for (k, v) in &self.opts.env {
-            scope.bind(k, v.clone(), false, VarSource::Cli);
+            scope.bind(k, data(v), false, VarSource::Cli);
         }
         for var in &flow.env {
             let name = &var.name.value;

@@ -48,7 +48,7 @@ impl Compiler<'_> {
             }
             RunTarget::File(f) => {
                 self.check_text_vars(src, &f.value, f.span, scope);
-                let rel = self.subst(scope, &f.value);
+                let rel = crate::flow::template::display(&self.subst(scope, &f.value)).into_owned();
                 let path = resolve(src.name(), &rel);
                 if let Some(pos) = self.stack.iter().position(|p| *p == path) {
                     let mut chain: Vec<&str> =
@@ -151,7 +151,7 @@ impl Compiler<'_> {
                                 value: if b.secret {
                                     MASK.into()
                                 } else {
-                                    b.value.clone()
+                                    crate::flow::template::display(&b.value).into_owned()
                                 },
                                 secret: b.secret,
                                 source: b.source,
@@ -213,7 +213,7 @@ fn bound(scope: &Scope, env: &[(Str, Str)]) -> Vec<PlanVariable> {
                 value: if b.secret {
                     MASK.into()
                 } else {
-                    b.value.clone()
+                    crate::flow::template::display(&b.value).into_owned()
                 },
                 secret: b.secret,
                 source: VarSource::RunFlow,

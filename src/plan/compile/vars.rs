@@ -10,8 +10,8 @@ use crate::flow::yaml::{Node, Value as Y};
 use crate::plan::scope::Scope;
 
 impl Compiler<'_> {
-    /// Full substitution (secrets included) for binding values; also says whether a secret
-    /// went into the result.
+    /// Full substitution (secrets included) for binding values (template text, as every
+    /// binding holds); also says whether a secret went into the result.
     pub(super) fn resolve_full(&self, scope: &Scope, text: &str) -> (String, bool) {
         let secret = std::cell::Cell::new(false);
         let out = template::substitute(text, |p| {
@@ -24,24 +24,25 @@ impl Compiler<'_> {
     }
 
     /// Substitution for the plan: known values inserted, secrets kept as references (their
-    /// values go to the flow's secret table), run-time references untouched.
+    /// values, as data, go to the flow's secret table), run-time references untouched.
     pub(super) fn subst(&self, scope: &Scope, text: &str) -> String {
         template::substitute(text, |p| {
             let b = scope.vars.get(p)?;
             if !b.secret {
                 return Some(b.value.clone());
             }
+            let value = template::display(&b.value).into_owned();
             let mut secrets = self.secrets.borrow_mut();
             let mut key = p.to_string();
             let mut n = 2;
             while let Some(existing) = secrets.get(&key) {
-                if *existing == b.value {
+                if *existing == value {
                     break;
                 }
                 key = format!("{p}__{n}");
                 n += 1;
             }
-            secrets.insert(key.clone(), b.value.clone());
+            secrets.insert(key.clone(), value);
             Some(format!("{{{{ {key} }}}}"))
         })
     }

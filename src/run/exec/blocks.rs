@@ -65,7 +65,7 @@ impl FlowRun<'_, '_> {
                             codes::INVALID_REPEAT,
                             format!(
                                 "`times` must be a whole number up to {MAX_REPEAT}, found {}",
-                                self.masker.text(&crate::run::values::as_text(&v))
+                                crate::run::values::as_text(&v)
                             ),
                         ));
                         return;

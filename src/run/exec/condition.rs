@@ -71,7 +71,10 @@ impl FlowRun<'_, '_> {
                     });
                     return Err(Box::new(StepError {
                         code: e.code,
-                        message: self.masker.text(&format!("condition: {}", e.message)),
+                        message: self
+                            .masker
+                            .text(&format!("condition: {}", e.message))
+                            .into_owned(),
                         details: self.masker.value(&e.details),
                         location: Some(location(&step.source)),
                     }));

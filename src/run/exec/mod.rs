@@ -16,8 +16,9 @@ use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
 use crate::run::cancel::CancelToken;
 use crate::run::events::{EventSink, RunEvent};
 use crate::run::evidence::{CrashBaseline, EvidenceCollector};
+use crate::run::mask::Masker;
 use crate::run::result::*;
-use crate::run::values::{Masker, Vars};
+use crate::run::values::{Vars, as_text};
 use crate::run::worker::Caller;
 
 /// Failure codes the runner itself assigns (tools have their own).
@@ -64,6 +65,9 @@ pub struct DeviceCtx<'a> {
     /// Stops hooks as well (a second Ctrl-C).
     pub abort: CancelToken,
     pub evidence: Option<&'a EvidenceCollector>,
+    /// Every secret of the run (not only this flow's): a value one flow typed can show in a
+    /// later flow's observations on the same device.
+    pub masker: Masker,
 }
 
 /// What a sequence of steps ended with.
@@ -104,7 +108,7 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
         steps: fp.steps.len(),
     });
     let vars = Vars::for_flow(fp);
-    let masker = Masker::new(vars.secret_values());
+    let masker = dev.masker.clone();
     let crash_baseline = dev
         .evidence
         .map(|e| e.crash_baseline(&dev.caller, &dev.serial));
@@ -278,39 +282,48 @@ fn not_run(step: &PlanStep, why: &str) -> StepResult {
     }
 }
 
-/// A short human title: the label, else the tool and its main argument.
-fn title(step: &PlanStep, masker: &Masker) -> String {
-    if let Some(l) = &step.label {
-        return masker.text(l);
-    }
-    match &step.action {
-        Action::Tool { tool, args } => {
-            let main = [
-                "text",
-                "element_id",
-                "key",
-                "bundle_name",
-                "direction",
-                "keyword",
-                "element_text",
-            ]
-            .iter()
-            .find_map(|k| args.get(*k).filter(|v| !v.is_null()));
-            match main {
-                Some(v) => format!("{tool} {}", masker.text(&super::values::as_text(v))),
-                None => tool.clone(),
-            }
-        }
-        Action::Repeat { .. } => "repeat".into(),
-        Action::Retry { .. } => "retry".into(),
-        Action::SubFlow { file, .. } => match file {
-            Some(f) => format!("run_flow {f}"),
-            None => "run_flow".into(),
-        },
-    }
-}
-
 impl FlowRun<'_, '_> {
+    /// A short human title (progress lines, events): the label, else the tool and its main
+    /// argument; `{{ … }}` resolved with what is known now, secrets masked.
+    fn title(&self, step: &PlanStep) -> String {
+        let shown = |v: &Value| -> String {
+            let text = match self.vars.resolve(self.fp, v, false) {
+                Ok(r) => as_text(&r),
+                // Not resolvable yet (the step will say why): as written.
+                Err(_) => crate::flow::template::display(&as_text(v)).into_owned(),
+            };
+            self.masker.text(&text).into_owned()
+        };
+        if let Some(l) = &step.label {
+            return shown(&Value::String(l.clone()));
+        }
+        match &step.action {
+            Action::Tool { tool, args } => {
+                let main = [
+                    "text",
+                    "element_id",
+                    "key",
+                    "bundle_name",
+                    "direction",
+                    "keyword",
+                    "element_text",
+                ]
+                .iter()
+                .find_map(|k| args.get(*k).filter(|v| !v.is_null()));
+                match main {
+                    Some(v) => format!("{tool} {}", shown(v)),
+                    None => tool.clone(),
+                }
+            }
+            Action::Repeat { .. } => "repeat".into(),
+            Action::Retry { .. } => "retry".into(),
+            Action::SubFlow { file, .. } => match file {
+                Some(f) => format!("run_flow {}", self.masker.text(f)),
+                None => "run_flow".into(),
+            },
+        }
+    }
+
     fn token(&self) -> CancelToken {
         if self.in_hooks {
             self.dev.abort.clone()
@@ -334,7 +347,7 @@ impl FlowRun<'_, '_> {
     fn err(&self, step: &PlanStep, code: &str, message: impl Into<String>) -> StepError {
         StepError {
             code: code.to_string(),
-            message: self.masker.text(&message.into()),
+            message: self.masker.text(&message.into()).into_owned(),
             details: Value::Null,
             location: Some(location(&step.source)),
         }
@@ -364,7 +377,7 @@ impl FlowRun<'_, '_> {
         let started = Instant::now();
         let mut r = blank(step);
         r.started_at = Some(now_rfc3339());
-        let title = title(step, &self.masker);
+        let title = self.title(step);
         let is_tool = matches!(step.action, Action::Tool { .. });
         let mut ran_tool = false;
         if is_tool {

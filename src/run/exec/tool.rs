@@ -127,7 +127,7 @@ impl FlowRun<'_, '_> {
                     let details = self.masker.value(&e.details);
                     let err = StepError {
                         code: e.code,
-                        message: self.masker.text(&e.message),
+                        message: self.masker.text(&e.message).into_owned(),
                         details,
                         location: Some(location(&step.source)),
                     };

@@ -151,8 +151,18 @@ fn pump(mut src: impl Read + Send + 'static, buf: Arc<Mutex<Vec<u8>>>) -> JoinHa
 }
 
 fn wait_until(child: &mut Child, deadline: Instant) -> std::io::Result<Option<ExitStatus>> {
-    let remaining = deadline.saturating_duration_since(Instant::now());
-    child.wait_timeout(remaining)
+    // A tool call its caller cancelled (MCP) ends the build as the deadline does: killed.
+    let signals = crate::tools::context::signals::current();
+    loop {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        let slice = remaining.min(Duration::from_millis(50));
+        if let Some(status) = child.wait_timeout(slice)? {
+            return Ok(Some(status));
+        }
+        if remaining <= slice || signals.is_cancelled() {
+            return Ok(None);
+        }
+    }
 }
 
 fn kill_tree(child: &mut Child) {

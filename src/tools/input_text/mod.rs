@@ -176,7 +176,7 @@ impl Output {
 impl Tool for InputText {
     const NAME: &'static str = "input_text";
     const TITLE: &'static str = "Input text";
-    const DESCRIPTION: &'static str = "Input text into a field given by coordinates, an element handle (preferred) or search criteria (element_text, element_type, element_id), replacing (default) or appending to its value. Handle and search modes click the field, wait for focus, and verify the exact final value.";
+    const DESCRIPTION: &'static str = "Input text into a field given by an element handle (preferred: from `find_elements` / `wait_for_element`), search criteria (element_text, element_type, element_id) or coordinates, replacing (default) or appending to its value. Handle and search modes click the field, wait for focus and verify the exact final value (`verified: true`); coordinates cannot verify. Use `press_key` for single keys or shortcuts (Enter, Back, Ctrl+A), not for strings.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const REQUIRED: &'static [&'static str] = &["text"];

@@ -73,7 +73,7 @@ pub struct Output {
 impl Tool for PressKey {
     const NAME: &'static str = "press_key";
     const TITLE: &'static str = "Press key";
-    const DESCRIPTION: &'static str = "Press one logical key (official KEYCODE name or number), optionally with up to two of Ctrl, Alt, Shift, Meta, as one keyEvent. Use input_text for strings.";
+    const DESCRIPTION: &'static str = "Press one logical key (official KEYCODE name or number, e.g. Back, Home, Enter, PageDown), optionally with up to two of Ctrl, Alt, Shift, Meta, as one keyEvent. Confirms delivery only. Use `input_text` for strings (it focuses and verifies the field), `click` to press on-screen buttons.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;

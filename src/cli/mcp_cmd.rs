@@ -1,0 +1,190 @@
+//! `tapflow mcp`: the MCP server over stdio (default) or streamable HTTP (`--http ADDR`), on the
+//! hdc backend or on `--sim N` in-process simulated devices. Reads the environment, the token
+//! file and the flags here, once, and hands `mcp` a typed configuration. Exit codes: 0 the
+//! client disconnected (stdio) or the server was stopped (HTTP, Ctrl-C); 2 usage or refused
+//! configuration; 4 the listener could not be opened.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::exit;
+use crate::mcp::McpOptions;
+use crate::mcp::call::Core;
+use crate::mcp::http::HttpOptions;
+use crate::sim::Latency;
+use crate::tools::{ToolConfig, ToolContext};
+
+/// Arguments of `tapflow mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8765; port 0 picks a free one)
+    /// at `/mcp`, instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<SocketAddr>,
+    /// HTTP: every request must carry `Authorization: Bearer <the file's content>`. Required
+    /// for a bind address that is not loopback.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub token_file: Option<PathBuf>,
+    /// HTTP: also accept this `Host` header value (`name` or `name:port`; repeatable).
+    #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
+    pub allow_hosts: Vec<String>,
+    /// HTTP: also accept this `Origin` (`http://host:port`, `:*` = any port; repeatable).
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
+    pub allow_origins: Vec<String>,
+    /// Serve N in-process simulated devices (to try it out; no phone needed).
+    #[arg(long, value_name = "N")]
+    pub sim: Option<usize>,
+    /// Faults the simulated devices inject (as in `tapflow sim`).
+    #[arg(long, value_name = "SPEC", requires = "sim")]
+    pub sim_faults: Option<String>,
+    /// Seed of the simulated devices (serials, faults).
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
+    pub sim_seed: u64,
+    /// Simulated device time: `realistic` (default) or `none`.
+    #[arg(long, value_name = "MODE", default_value = "realistic", value_parser = parse_latency, requires = "sim")]
+    pub sim_latency: Latency,
+    /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …) must
+    /// carry `approval: {approved, approved_by, reason, expires_at?}`.
+    #[arg(long, env = "TAPFLOW_MCP_REQUIRE_APPROVAL")]
+    pub require_approval: bool,
+    /// Serve only tools matching these globs (comma-separated, e.g. `find_*,click`).
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    pub allow_tools: Vec<String>,
+    /// Never serve tools matching these globs (wins over --allow-tools).
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    pub deny_tools: Vec<String>,
+    /// Only these devices may be targeted (serial / connect key globs; repeatable).
+    #[arg(long = "allow-device", value_name = "SERIAL")]
+    pub allow_devices: Vec<String>,
+    /// Host directory tools may read and write (screenshots, logs, flows; repeatable), in
+    /// addition to the defaults (TAPFLOW_ALLOWED_ROOTS, else the working directory, the
+    /// screenshots directory and the temp directory).
+    #[arg(long = "allow-root", value_name = "DIR")]
+    pub allow_roots: Vec<PathBuf>,
+    /// How long a call may wait for a busy device when it has no timeout_ms of its own (ms).
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub busy_wait_ms: u64,
+}
+
+fn parse_latency(s: &str) -> Result<Latency, String> {
+    s.parse()
+}
+
+/// `tapflow mcp`.
+pub fn run(args: McpArgs, hdc: Option<PathBuf>) -> i32 {
+    let env: HashMap<String, String> = std::env::vars().collect();
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let mut config = match ToolConfig::from_env_map(&env, &cwd) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("tapflow mcp: {e}");
+            return exit::USAGE;
+        }
+    };
+    for root in &args.allow_roots {
+        let abs = config.host_path(&root.to_string_lossy());
+        if !config.allowed_roots.contains(&abs) {
+            config.allowed_roots.push(abs);
+        }
+    }
+    let provider = match args.sim {
+        Some(n) => match super::run_cmd::sim_provider(
+            n,
+            args.sim_faults.as_deref(),
+            args.sim_seed,
+            args.sim_latency,
+            &cwd,
+        ) {
+            Ok((p, _)) => p,
+            Err(e) => {
+                eprintln!("tapflow mcp: {e}");
+                return exit::USAGE;
+            }
+        },
+        None => super::tools_cmd::provider(hdc, &config),
+    };
+    let options = McpOptions {
+        require_approval: args.require_approval,
+        allow_tools: args.allow_tools.clone(),
+        deny_tools: args.deny_tools.clone(),
+        allow_devices: args.allow_devices.clone(),
+        busy_wait_ms: args.busy_wait_ms,
+    };
+    let ctx = ToolContext::new(provider, config);
+    let core = match Core::new(Arc::new(crate::mcp::engine()), ctx, options) {
+        Ok(c) => Arc::new(c),
+        Err(e) => {
+            eprintln!("tapflow mcp: {e}");
+            return exit::USAGE;
+        }
+    };
+    let http = match &args.http {
+        None => None,
+        Some(bind) => {
+            let token = match &args.token_file {
+                None => None,
+                Some(f) => match std::fs::read_to_string(f) {
+                    Ok(t) => Some(t.trim().to_string()),
+                    Err(e) => {
+                        eprintln!(
+                            "tapflow mcp: cannot read the token file {}: {e}",
+                            f.display()
+                        );
+                        return exit::USAGE;
+                    }
+                },
+            };
+            let opts = HttpOptions {
+                bind: *bind,
+                token,
+                allow_hosts: args.allow_hosts.clone(),
+                allow_origins: args.allow_origins.clone(),
+            };
+            if let Err(e) = crate::mcp::http::check_exposure(&opts) {
+                eprintln!("tapflow mcp: {e}");
+                return exit::USAGE;
+            }
+            Some(opts)
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("tapflow mcp: cannot start the async runtime: {e}");
+            return exit::INFRA;
+        }
+    };
+    let outcome = runtime.block_on(async move {
+        match http {
+            None => crate::mcp::stdio::serve(core).await,
+            Some(opts) => {
+                let shutdown = async {
+                    let _ = tokio::signal::ctrl_c().await;
+                };
+                crate::mcp::http::serve(
+                    core,
+                    opts,
+                    |bound| eprintln!("tapflow mcp: listening on http://{bound}/mcp"),
+                    shutdown,
+                )
+                .await
+            }
+        }
+    });
+    // Tool calls still running on the blocking pool are abandoned with the process.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    match outcome {
+        Ok(()) => exit::SUCCESS,
+        Err(e) => {
+            eprintln!("tapflow mcp: {e}");
+            exit::INFRA
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! The flow tools MCP serves beside the step tools, as tools of the same engine (registered by
+//! [`crate::mcp::engine`], so `tools/list` stays one list): `validate_flow` and `plan_flow`
+//! (inline YAML or a host path → diagnostics with line/col, or the compiled plan), `run_flow`
+//! (a whole flow on a device, progress per step) and `get_run` (a finished run's summary and
+//! report paths). Host paths obey the host-path policy ([`crate::hostfs::PathPolicy`]) with the
+//! server's roots.
+
+mod run;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::flow::{DiagnosticReport, SourceFile};
+use crate::hostfs::PathPolicy;
+use crate::plan::{self, Compiled, PlanOptions, RegistryCatalog, SourceLoader};
+use crate::tools::policy::{Hints, Policy};
+use crate::tools::registry::{Routing, Tool, ToolDef};
+use crate::tools::{Call, ToolConfig, ToolError};
+
+pub use run::{GetRun, RunFlow};
+
+/// Registers the flow tools.
+pub fn defs() -> Vec<ToolDef> {
+    vec![
+        ToolDef::of::<ValidateFlow>(),
+        ToolDef::of::<PlanFlow>(),
+        ToolDef::of::<RunFlow>(),
+        ToolDef::of::<GetRun>(),
+    ]
+}
+
+/// Flow files read through the server are at most this big.
+const MAX_FLOW_BYTES: u64 = 4 << 20;
+
+/// The engine flows run their steps on: the step tools only (a flow cannot call flow tools).
+pub(crate) fn step_engine() -> Arc<crate::tools::Engine> {
+    static ENGINE: OnceLock<Arc<crate::tools::Engine>> = OnceLock::new();
+    ENGINE
+        .get_or_init(|| Arc::new(crate::tools::Engine::new()))
+        .clone()
+}
+
+/// Where a flow comes from.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct FlowSource {
+    /// The flow as YAML text (give this or `path`). Sub-flow files it names are read relative to
+    /// the server's working directory.
+    pub yaml: Option<String>,
+    /// A flow file on the host (give this or `yaml`); relative to the server's working
+    /// directory, inside its allowed roots.
+    pub path: Option<String>,
+    /// Flow variables (`{{ NAME }}`), like `tapflow run --env NAME=value`.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+}
+
+/// Reads sub-flow files through the host-path policy.
+struct PolicyLoader(PathPolicy);
+
+impl SourceLoader for PolicyLoader {
+    fn load(&self, path: &str) -> Result<String, String> {
+        let (_, bytes) = self
+            .0
+            .read_file(path, MAX_FLOW_BYTES)
+            .map_err(|e| e.message.clone())?;
+        String::from_utf8(bytes).map_err(|_| "the file is not UTF-8 text".to_string())
+    }
+}
+
+pub(crate) fn policy(config: &ToolConfig) -> PathPolicy {
+    PathPolicy::new(config.working_dir.clone(), config.allowed_roots.clone())
+}
+
+/// Reads and compiles the flow of `src`.
+pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled, ToolError> {
+    let policy = policy(config);
+    let file = match (&src.yaml, &src.path) {
+        (Some(_), Some(_)) => {
+            return Err(ToolError::new(
+                "PARAM_CONFLICT",
+                "give either yaml or path, not both",
+            ));
+        }
+        (None, None) => {
+            return Err(ToolError::new(
+                "MISSING_PARAMS",
+                "give the flow: yaml (text) or path (a host file)",
+            ));
+        }
+        (Some(text), None) => SourceFile::new("inline.yaml", text.clone()),
+        (None, Some(path)) => {
+            let (_, bytes) = policy.read_file(path, MAX_FLOW_BYTES).map_err(|e| {
+                ToolError::new(e.kind.as_str(), e.message.clone())
+                    .with_details(json!({ "param": "path" }))
+            })?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                ToolError::invalid_param("path", format!("{path} is not UTF-8 text"))
+            })?;
+            SourceFile::new(path.clone(), text)
+        }
+    };
+    let catalog = RegistryCatalog::new(step_engine());
+    let opts = PlanOptions {
+        env: src.env.clone(),
+        ..PlanOptions::default()
+    };
+    let loader = PolicyLoader(policy);
+    Ok(plan::compile(&[file], &[], &catalog, &loader, &opts))
+}
+
+/// The diagnostics as results carry them.
+fn diagnostics(c: &Compiled) -> (usize, usize, Vec<Map<String, Value>>) {
+    let report = DiagnosticReport::new(&c.diagnostics);
+    let v = serde_json::to_value(&report).unwrap_or(Value::Null);
+    let list = v["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.as_object().cloned())
+        .collect();
+    (report.errors, report.warnings, list)
+}
+
+pub struct ValidateFlow;
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Validated {
+    /// True when the flow has no errors (warnings allowed).
+    pub valid: bool,
+    pub errors: usize,
+    pub warnings: usize,
+    /// Every diagnostic: severity, code, message, file, line, column, end_line, end_column,
+    /// the underlined text, a label and, when known, a suggestion.
+    pub diagnostics: Vec<Map<String, Value>>,
+}
+
+impl Tool for ValidateFlow {
+    const NAME: &'static str = "validate_flow";
+    const TITLE: &'static str = "Validate a flow";
+    const DESCRIPTION: &'static str = "Check a YAML flow (inline `yaml` or a host `path`) without touching a device: every error at once with file, line and column, and a suggestion where one exists. Use it while writing a flow; use `plan_flow` to see what would run, `run_flow` to run it.";
+    const POLICY: Policy = Policy::READ;
+    const HINTS: Hints = Hints::READ;
+    const ROUTING: Routing = Routing::None;
+    type Params = FlowSource;
+    type Output = Validated;
+
+    fn run(p: FlowSource, call: &mut Call<'_>) -> Result<Validated, ToolError> {
+        let c = compile(&p, call.config())?;
+        let (errors, warnings, diagnostics) = diagnostics(&c);
+        Ok(Validated {
+            valid: errors == 0,
+            errors,
+            warnings,
+            diagnostics,
+        })
+    }
+}
+
+pub struct PlanFlow;
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Planned {
+    pub valid: bool,
+    pub errors: usize,
+    pub warnings: usize,
+    pub diagnostics: Vec<Map<String, Value>>,
+    /// The compiled plan (step ids, tools with every argument and default, deadlines); null
+    /// when the flow has errors.
+    pub plan: Option<Map<String, Value>>,
+}
+
+impl Tool for PlanFlow {
+    const NAME: &'static str = "plan_flow";
+    const TITLE: &'static str = "Plan a flow";
+    const DESCRIPTION: &'static str = "Compile a YAML flow (inline `yaml` or a host `path`) into its execution plan without touching a device: step ids, each step's tool with every argument and default made explicit, deadlines, sub-flows inlined. Use it to check what `run_flow` would do; use `validate_flow` when you only need the diagnostics.";
+    const POLICY: Policy = Policy::READ;
+    const HINTS: Hints = Hints::READ;
+    const ROUTING: Routing = Routing::None;
+    type Params = FlowSource;
+    type Output = Planned;
+
+    fn run(p: FlowSource, call: &mut Call<'_>) -> Result<Planned, ToolError> {
+        let c = compile(&p, call.config())?;
+        let (errors, warnings, diagnostics) = diagnostics(&c);
+        Ok(Planned {
+            valid: errors == 0,
+            errors,
+            warnings,
+            diagnostics,
+            plan: if errors == 0 {
+                serde_json::to_value(&c.plan)
+                    .ok()
+                    .and_then(|v| v.as_object().cloned())
+            } else {
+                None
+            },
+        })
+    }
+}

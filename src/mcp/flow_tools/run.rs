@@ -1,0 +1,221 @@
+//! `run_flow` (a whole flow on one device through the runner, with progress per step from the
+//! run's events, cancellable) and `get_run` (a finished run's `result.json`, summarised).
+
+use std::path::PathBuf;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::{FlowSource, MAX_FLOW_BYTES, compile, diagnostics, policy, step_engine};
+use crate::run::mask::Masker;
+use crate::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
+use crate::tools::policy::{Hints, Policy, Risk};
+use crate::tools::registry::{Routing, Tool};
+use crate::tools::{Call, ToolError};
+
+pub struct RunFlow;
+
+/// A finished run as the flow tools report it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RunSummary {
+    pub run_id: String,
+    /// `passed`, `failed`, `interrupted`, … (the run's overall status).
+    pub status: String,
+    pub passed: bool,
+    pub duration_ms: u64,
+    /// Counts of flows and steps by status.
+    pub totals: Map<String, Value>,
+    /// Each flow: id, name, device, status, duration_ms, error.
+    pub flows: Vec<Map<String, Value>>,
+    /// The first failing step: flow, step id, title, error (code, message, evidence paths).
+    pub failing_step: Option<Map<String, Value>>,
+    /// The run's directory and its reports (result.json, artifact manifest).
+    pub run_dir: String,
+    pub result_path: String,
+    pub artifacts_manifest: String,
+}
+
+fn status_name(s: Status) -> String {
+    serde_json::to_value(s)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// `masker` masks what the run kept in memory (a tool's error message may quote a typed secret
+/// in any encoding); a `result.json` read back from disk was masked when it was written.
+fn summarise(r: &RunResult, dir: &std::path::Path, masker: &Masker) -> RunSummary {
+    let v = masker.to_value(r).unwrap_or(Value::Null);
+    let obj = |v: Value| match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    let flows: Vec<Map<String, Value>> = v["flows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| {
+            json!({
+                "id": f["id"], "name": f["name"], "file": f["file"], "device": f["device"],
+                "status": f["status"], "duration_ms": f["duration_ms"], "error": f["error"],
+            })
+        })
+        .map(obj)
+        .collect();
+    let failing_step = v["flows"].as_array().into_iter().flatten().find_map(|f| {
+        f["steps"].as_array().into_iter().flatten().find_map(|s| {
+            (s["status"] == "failed").then(|| obj(json!({ "flow": f["id"], "step": s })))
+        })
+    });
+    RunSummary {
+        run_id: r.run_id.clone(),
+        status: status_name(r.status),
+        passed: r.status == Status::Passed,
+        duration_ms: r.duration_ms,
+        totals: obj(v["totals"].clone()),
+        flows,
+        failing_step,
+        run_dir: dir.display().to_string(),
+        result_path: dir.join("result.json").display().to_string(),
+        artifacts_manifest: dir.join(&r.artifacts_manifest).display().to_string(),
+    }
+}
+
+/// Run events as progress messages, masked (they leave the process).
+struct Progress(crate::tools::context::Signals, Masker);
+
+impl EventSink for Progress {
+    fn emit(&self, event: &RunEvent) {
+        let msg = match event {
+            RunEvent::FlowStarted {
+                name,
+                steps,
+                device,
+                ..
+            } => {
+                format!("flow `{name}` started on {device} ({steps} steps)")
+            }
+            RunEvent::StepFinished {
+                step_id,
+                title,
+                status,
+                duration_ms,
+                error,
+                ..
+            } => {
+                let why = error
+                    .as_ref()
+                    .map(|e| format!(": {} {}", e.code, e.message))
+                    .unwrap_or_default();
+                format!(
+                    "step {step_id} `{title}` {} in {duration_ms} ms{why}",
+                    status_name(*status)
+                )
+            }
+            RunEvent::FlowFinished { flow, .. } => {
+                format!("flow `{}` {}", flow.name, status_name(flow.status))
+            }
+            RunEvent::Interrupted => "run interrupted".into(),
+            _ => return,
+        };
+        self.0.progress(&self.1.text(&msg));
+    }
+}
+
+impl Tool for RunFlow {
+    const NAME: &'static str = "run_flow";
+    const TITLE: &'static str = "Run a flow";
+    const DESCRIPTION: &'static str = "Run a whole YAML flow (inline `yaml` or a host `path`) on one device, as `tapflow run` does: clean state, steps with their deadlines and retries, `finally` hooks, evidence (screenshot, UI tree, log excerpt) for a failed step, result.json in a new run directory. Sends one progress notification per step when asked; cancellable. Returns the summary, the failing step with its evidence paths, and the report paths. Use it for a repeatable multi-step check; use the step tools (click, input_text, …) to explore, `validate_flow` first for a new flow, `get_run` to read a run again later.";
+    const POLICY: Policy = Policy {
+        risk: Risk::Device,
+        mutates_device: true,
+        writes_host_files: true,
+        needs_approval: false,
+    };
+    const HINTS: Hints = Hints::ACTION;
+    const ROUTING: Routing = Routing::Full;
+    type Params = FlowSource;
+    type Output = RunSummary;
+
+    fn run(p: FlowSource, call: &mut Call<'_>) -> Result<RunSummary, ToolError> {
+        let compiled = compile(&p, call.config())?;
+        let (errors, _, diags) = diagnostics(&compiled);
+        if errors > 0 {
+            return Err(ToolError::new(
+                "FLOW_INVALID",
+                format!("the flow has {errors} error(s); nothing ran (validate_flow shows them)"),
+            )
+            .with_details(json!({ "diagnostics": diags })));
+        }
+        let signals = call.ctx.signals.clone();
+        let mut ctx = call.ctx.with_signals(signals.with_progress(None));
+        if let Some(server) = &call.route.hdc_server {
+            ctx.config.default_hdc_server = Some(server.clone());
+        }
+        let run_id = run::new_run_id();
+        let dir: PathBuf = call.config().reports_dir.join(&run_id);
+        let mut opts = RunOptions::new(run_id);
+        opts.devices = match &call.route.device_id {
+            Some(d) => DeviceChoice::Serials(vec![d.clone()]),
+            None => DeviceChoice::Auto,
+        };
+        opts.run_dir = Some(dir.clone());
+        let cancel = opts.cancel.clone();
+        signals.on_cancel(move || cancel.cancel());
+        let result = run::run(
+            &compiled.plan,
+            step_engine(),
+            ctx,
+            &opts,
+            &Progress(signals, Masker::for_plan(&compiled.plan)),
+        );
+        Ok(summarise(&result, &dir, &Masker::for_plan(&compiled.plan)))
+    }
+}
+
+pub struct GetRun;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct GetRunParams {
+    /// The run id (`run_flow`'s `run_id`, or a directory name under the reports directory).
+    pub run_id: String,
+}
+
+impl Tool for GetRun {
+    const NAME: &'static str = "get_run";
+    const TITLE: &'static str = "Get a run";
+    const DESCRIPTION: &'static str = "Read a finished run by its run_id (from `run_flow` or `tapflow run`, in the reports directory): status, totals, each flow's outcome, the failing step with its evidence paths, and the report paths. Use it to look at a run again without re-running; use `run_flow` to run a flow.";
+    const POLICY: Policy = Policy::READ;
+    const HINTS: Hints = Hints::READ;
+    const ROUTING: Routing = Routing::None;
+    const REQUIRED: &'static [&'static str] = &["run_id"];
+    type Params = GetRunParams;
+    type Output = RunSummary;
+
+    fn run(p: GetRunParams, call: &mut Call<'_>) -> Result<RunSummary, ToolError> {
+        let id = p.run_id.trim();
+        if id.is_empty() || id.contains(['/', '\\']) || id.starts_with('.') {
+            return Err(ToolError::invalid_param(
+                "run_id",
+                format!("`{id}` is not a run id (a directory name under the reports directory)"),
+            ));
+        }
+        let dir = call.config().reports_dir.join(id);
+        let policy = policy(call.config()).with_root(call.config().reports_dir.clone());
+        let file = dir.join("result.json");
+        let (_, bytes) = policy
+            .read_file(&file.to_string_lossy(), MAX_FLOW_BYTES * 16)
+            .map_err(|e| {
+                ToolError::new("RUN_NOT_FOUND", format!("no run `{id}`: {}", e.message))
+                    .with_details(json!({ "run_id": id, "reason": e.kind.as_str() }))
+            })?;
+        let result: RunResult = serde_json::from_slice(&bytes).map_err(|e| {
+            ToolError::new(
+                "RUN_NOT_FOUND",
+                format!("{} is not a run result: {e}", file.display()),
+            )
+        })?;
+        Ok(summarise(&result, &dir, &Masker::none()))
+    }
+}

@@ -1,0 +1,271 @@
+//! `response_level` for tools that return trees or lists: `default` is the tool's own result
+//! (the reference contract, unchanged); `digest` is sized for a model's context — counts plus
+//! the first [`DIGEST_ITEMS`] actionable elements (with their reusable handles) or list entries;
+//! `full` is the default result plus the call's cost accounting (`cost`: wall time, device round
+//! trips, UI dumps), i.e. everything the server knows about the call.
+//!
+//! The digest is computed on the host from the result the tool returned: no extra round trip.
+
+use serde_json::{Map, Value, json};
+
+use crate::device::model::UiNode;
+use crate::tools::ToolError;
+use crate::tools::target::describe_all;
+use crate::ui::handle_of;
+use crate::ui::matching::{Match, window_nodes};
+use crate::ui::selector::{Selector, TextMatch};
+use crate::ui::windows::foreground_app;
+
+/// The argument name (stripped before the engine sees the arguments).
+pub const PARAM: &str = "response_level";
+
+/// Entries a digest keeps.
+pub const DIGEST_ITEMS: usize = 25;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Digest,
+    Default,
+    Full,
+}
+
+/// The list field each list tool's digest summarises (`get_ui_tree` is handled as a tree).
+fn list_field(tool: &str) -> Option<&'static str> {
+    Some(match tool {
+        "find_elements" => "elements",
+        "list_windows" => "windows",
+        "list_devices" => "devices",
+        "query_package" => "packages",
+        "logs_query" => "items",
+        _ => return None,
+    })
+}
+
+/// Whether `tool` takes `response_level`.
+pub fn applies_to(tool: &str) -> bool {
+    tool == "get_ui_tree" || list_field(tool).is_some()
+}
+
+/// Reads (and removes) `response_level` from the arguments.
+pub fn take(args: &mut Map<String, Value>) -> Result<Level, ToolError> {
+    match args.remove(PARAM) {
+        None | Some(Value::Null) => Ok(Level::Default),
+        Some(Value::String(s)) => match s.as_str() {
+            "digest" => Ok(Level::Digest),
+            "default" => Ok(Level::Default),
+            "full" => Ok(Level::Full),
+            other => Err(bad(&format!(
+                "response_level `{other}` is not one of digest, default, full"
+            ))),
+        },
+        Some(other) => Err(bad(&format!(
+            "response_level must be a string (digest, default or full), not {other}"
+        ))),
+    }
+}
+
+fn bad(msg: &str) -> ToolError {
+    ToolError::new("INVALID_PARAM", msg).with_details(json!({ "param": PARAM }))
+}
+
+/// The input-schema property.
+pub fn param_schema() -> Value {
+    json!({
+        "type": "string",
+        "enum": ["digest", "default", "full"],
+        "default": "default",
+        "description": "Response size: `digest` = counts and the first 25 actionable elements / entries with handles (token-cheap; use it first on big screens), `default` = the tool's full result (unchanged), `full` = default plus cost accounting."
+    })
+}
+
+/// The schema of a digest result (accepted beside the tool's own result schema).
+pub fn digest_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "response_level=digest: counts and the first entries; call again with response_level=default for everything.",
+        "properties": {
+            "response_level": { "type": "string", "const": "digest" },
+            "counts": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 } },
+            "first": { "type": "array", "items": { "type": "object" } },
+            "omitted": { "type": "integer", "minimum": 0, "description": "Entries not shown." },
+            "foreground_app": { "type": ["string", "null"] }
+        },
+        "required": ["response_level", "counts", "first", "omitted"]
+    })
+}
+
+/// Turns a tool's result into its digest.
+pub fn digest(tool: &str, result: &Value) -> Value {
+    if tool == "get_ui_tree" {
+        return tree_digest(result);
+    }
+    let field = list_field(tool).unwrap_or("items");
+    let items: Vec<Value> = result
+        .get(field)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let total = items.len();
+    let first: Vec<Value> = items
+        .into_iter()
+        .take(DIGEST_ITEMS)
+        .map(|v| compact_entry(tool, v))
+        .collect();
+    json!({
+        "response_level": "digest",
+        "counts": { field: total },
+        "omitted": total - first.len(),
+        "first": first,
+    })
+}
+
+/// A find_elements entry without its less useful flags.
+fn compact_entry(tool: &str, v: Value) -> Value {
+    if tool != "find_elements" {
+        return v;
+    }
+    let keep = [
+        "element_handle",
+        "text",
+        "type",
+        "id",
+        "center",
+        "bundle_name",
+    ];
+    match v {
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .filter(|(k, _)| keep.contains(&k.as_str()))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+const TEXT_INPUTS: &[&str] = &["TextInput", "TextArea", "Search", "SearchField"];
+
+fn actionable(n: &UiNode) -> bool {
+    ["clickable", "longClickable", "checkable", "scrollable"]
+        .iter()
+        .any(|f| n.flag(f))
+        || TEXT_INPUTS.contains(&n.node_type())
+}
+
+fn tree_digest(result: &Value) -> Value {
+    let tree: UiNode = match result
+        .get("ui_tree")
+        .cloned()
+        .map(serde_json::from_value::<UiNode>)
+    {
+        Some(Ok(t)) => t,
+        _ => {
+            return json!({
+                "response_level": "digest", "counts": {}, "first": [], "omitted": 0,
+                "foreground_app": null
+            });
+        }
+    };
+    let windows = window_nodes(&tree);
+    // Every visible actionable node, window by window in dump order.
+    let mut hits: Vec<Match<'_>> = Vec::new();
+    for (_, window) in &windows {
+        let wid = window.window_id();
+        let bundle = window.attr("bundleName");
+        for node in window.walk() {
+            if node.attr("visible") == "false" || !actionable(node) {
+                continue;
+            }
+            let Some(bounds) = node.bounds().filter(|b| !b.is_empty()) else {
+                continue;
+            };
+            hits.push(Match {
+                node,
+                window_id: node.window_id().or(wid),
+                bundle,
+                path: Vec::new(),
+                bounds,
+            });
+        }
+    }
+    let mut first = Vec::new();
+    for m in hits.iter().take(DIGEST_ITEMS) {
+        let n = m.node;
+        let (text, id, kind) = (n.text(), n.id(), n.node_type());
+        // A handle whose lookup hint finds this element again (by id, else type + text).
+        let sel = if !id.is_empty() {
+            Selector::new(None, Some(kind.into()), Some(id.into()), TextMatch::Exact)
+        } else if !text.is_empty() {
+            Selector::new(Some(text.into()), Some(kind.into()), None, TextMatch::Exact)
+        } else {
+            Selector::new(None, Some(kind.into()), None, TextMatch::Exact)
+        }
+        .expect("exact selectors have no regex");
+        let own = handle_of(m, sel.hint(None));
+        let handle = describe_all(&tree, &sel)
+            .into_iter()
+            .find(|e| e.element_handle.compid == own.compid)
+            .map(|e| e.element_handle)
+            .unwrap_or(own);
+        let mut entry = json!({
+            "element_handle": handle,
+            "type": kind,
+            "center": m.bounds.center(),
+        });
+        if !text.is_empty() {
+            entry["text"] = json!(text);
+        }
+        if !id.is_empty() {
+            entry["id"] = json!(id);
+        }
+        for flag in ["clickable", "checkable", "scrollable", "focused", "checked"] {
+            if n.flag(flag) {
+                entry[flag] = json!(true);
+            }
+        }
+        if n.attr("enabled") == "false" {
+            entry["enabled"] = json!(false);
+        }
+        first.push(entry);
+    }
+    let nodes = result
+        .get("node_count")
+        .and_then(Value::as_u64)
+        .unwrap_or(tree.node_count() as u64);
+    json!({
+        "response_level": "digest",
+        "counts": { "nodes": nodes, "windows": windows.len(), "actionable": hits.len() },
+        "omitted": hits.len() - first.len(),
+        "first": first,
+        "foreground_app": foreground_app(&tree),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse_and_reject() {
+        let mut a = Map::new();
+        assert_eq!(take(&mut a).unwrap(), Level::Default);
+        a.insert(PARAM.into(), json!("digest"));
+        assert_eq!(take(&mut a).unwrap(), Level::Digest);
+        assert!(a.is_empty());
+        a.insert(PARAM.into(), json!("tiny"));
+        assert_eq!(take(&mut a).unwrap_err().code, "INVALID_PARAM");
+        a.insert(PARAM.into(), json!(3));
+        assert_eq!(take(&mut a).unwrap_err().code, "INVALID_PARAM");
+    }
+
+    #[test]
+    fn list_digest_keeps_counts_and_the_first_entries() {
+        let items: Vec<Value> = (0..40).map(|i| json!({"n": i})).collect();
+        let d = digest("list_windows", &json!({"windows": items, "count": 40}));
+        assert_eq!(d["counts"]["windows"], 40);
+        assert_eq!(d["first"].as_array().unwrap().len(), DIGEST_ITEMS);
+        assert_eq!(d["omitted"], 40 - DIGEST_ITEMS);
+        let schema = digest_schema();
+        let v = jsonschema::validator_for(&schema).unwrap();
+        assert!(v.is_valid(&d));
+    }
+}

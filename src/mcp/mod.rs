@@ -1,0 +1,34 @@
+//! The MCP server (rmcp): every tool of the engine, and the flow tools, over stdio and streamable
+//! HTTP. The tool list is [`crate::tools::Engine::mcp_tools`] (one registry; this module only adds
+//! what is MCP-specific to each entry: the approval parameter, `response_level`), and every
+//! `tools/call` goes through [`crate::tools::Engine::call`], so an agent gets exactly the
+//! reference envelope the CLI prints.
+//!
+//! Owns `src/mcp/**`: the protocol handler ([`server`]), the call path with its policy checks,
+//! per-device lanes, cancellation and progress ([`call`]), response levels ([`levels`]), the
+//! transports ([`stdio`], [`http`]). Uses `tools`, `flow`, `plan`, `run`; must not use `cli`
+//! or read the environment: the CLI passes [`McpOptions`].
+
+pub mod call;
+pub mod catalog;
+pub mod flow_tools;
+pub mod http;
+pub mod lanes;
+pub mod levels;
+pub mod options;
+pub mod policy;
+pub mod progress;
+pub mod server;
+pub mod stdio;
+
+pub use options::McpOptions;
+pub use server::TapflowMcp;
+
+/// The engine the server serves: every built-in tool, then the flow tools.
+pub fn engine() -> crate::tools::Engine {
+    let mut e = crate::tools::Engine::new();
+    for def in flow_tools::defs() {
+        e.register(def);
+    }
+    e
+}
