@@ -2,6 +2,7 @@
 //! config files once, at start-up, into a typed configuration passed down; nothing else in the
 //! crate calls `std::env`.
 
+pub mod android_sim;
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
@@ -79,10 +80,10 @@ pub fn main() -> i32 {
         Command::Sim(args) => sim_cmd::run(args, cli.adb),
         Command::Validate(args) => flow_cmd::run_validate(args),
         Command::Plan(args) => flow_cmd::run_plan(args),
-        Command::Run(args) => run_cmd::run(*args, cli.hdc),
+        Command::Run(args) => run_cmd::run(*args, cli.hdc, cli.adb),
         Command::Tools(args) => tools_cmd::list(args),
-        Command::Tool(args) => tools_cmd::call(args, cli.hdc),
-        Command::Devices(args) => devices_cmd::run(args, cli.hdc),
+        Command::Tool(args) => tools_cmd::call(args, cli.hdc, cli.adb),
+        Command::Devices(args) => devices_cmd::run(args, cli.hdc, cli.adb),
         Command::Mcp(args) => mcp_cmd::run(*args, cli.hdc),
     }
 }

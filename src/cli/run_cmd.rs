@@ -58,6 +58,10 @@ pub struct RunArgs {
     /// Simulated device time: `realistic` (default) or `none`.
     #[arg(long, value_name = "MODE", default_value = "realistic", value_parser = parse_latency, requires = "sim")]
     pub sim_latency: Latency,
+    /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
+    /// (through the real `adb` on a private server).
+    #[arg(long, value_enum, default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    pub platform: super::platform::Platform,
     /// Run every flow on every device (default: split the flows across the devices).
     #[arg(long)]
     pub each_device: bool,
@@ -99,7 +103,7 @@ fn parse_latency(s: &str) -> Result<Latency, String> {
 }
 
 /// `tapflow run`.
-pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
+pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     let files = match expand(&args.paths) {
         Ok(f) => f,
         Err(e) => {
@@ -155,7 +159,28 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
             return exit::USAGE;
         }
     };
+    // Holds the simulated Android devices and their private adb server for the whole run.
+    let mut android_session = None;
     let (provider, choice) = match args.sim {
+        Some(n) if args.platform == super::platform::Platform::Android => {
+            match super::android_sim::AndroidSimSession::start(
+                n,
+                args.sim_faults.as_deref(),
+                args.sim_seed,
+                args.sim_latency,
+                adb,
+            ) {
+                Ok(session) => {
+                    let provided = (session.provider(), DeviceChoice::Serials(session.serials()));
+                    android_session = Some(session);
+                    provided
+                }
+                Err(e) => {
+                    eprintln!("tapflow run: {e}");
+                    return exit::INFRA;
+                }
+            }
+        }
         Some(n) => match sim_provider(
             n,
             args.sim_faults.as_deref(),
@@ -179,7 +204,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
             } else {
                 DeviceChoice::Auto
             };
-            (super::tools_cmd::provider(hdc, &config), choice)
+            (super::tools_cmd::provider_for(hdc, adb, &config), choice)
         }
     };
     let ctx = ToolContext::new(provider, config);
@@ -217,6 +242,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
         run::run(&compiled.plan, engine, ctx, &opts, &sink)
     };
     print_summary(&result, &run_dir, &masker);
+    drop(android_session);
     exit_code(&result)
 }
 

@@ -14,6 +14,9 @@ pub const INFRA_CODES: &[&str] = &[
     "MULTIPLE_DEVICES",
     "HDC_NOT_FOUND",
     "HDC_TIMEOUT",
+    "ADB_NOT_FOUND",
+    "ADB_TIMEOUT",
+    "ADB_SERVER_UNREACHABLE",
 ];
 
 /// Version of the `result.json` shape.

@@ -307,7 +307,7 @@ impl Device for AdbDevice {
     /// `monkey`. (`module` is HarmonyOS's; Android apps have none and it must be absent.)
     fn start_app(&self, bundle: &str, ability: &str, module: Option<&str>) -> DeviceResult<()> {
         let op = Op::new("RUN_APP_FAILED", format!("start {bundle}/{ability}"));
-        if let Some(m) = module {
+        if let Some(m) = module.filter(|m| !m.is_empty()) {
             return Err(command_failed(
                 &op,
                 format!("Android apps have no modules (got module {m:?})"),
