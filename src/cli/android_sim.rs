@@ -13,9 +13,9 @@ use super::platform::adb_config;
 use crate::device::adb::AdbClient;
 use crate::sim::android::{AndroidFarm, FarmOptions};
 use crate::sim::{FaultSpec, Latency};
+use crate::tools::DeviceProvider;
 use crate::tools::adb_provider::AdbProvider;
 use crate::tools::provider::CachingProvider;
-use crate::tools::DeviceProvider;
 
 pub struct AndroidSimSession {
     farm: Option<AndroidFarm>,
@@ -66,7 +66,11 @@ impl AndroidSimSession {
             client,
             serials: Vec::new(),
         };
-        let addresses = session.farm.as_ref().map(AndroidFarm::addresses).unwrap_or_default();
+        let addresses = session
+            .farm
+            .as_ref()
+            .map(AndroidFarm::addresses)
+            .unwrap_or_default();
         for addr in addresses {
             session.client.adb_connect(&addr).map_err(|e| {
                 format!("cannot attach the simulated device {addr} to a private adb server: {e}")

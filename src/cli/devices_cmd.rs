@@ -218,7 +218,10 @@ pub fn run(args: DevicesArgs, program: Option<PathBuf>, adb: Option<PathBuf>) ->
         }
     }
     let missing = |e: &DeviceError| {
-        matches!(e, DeviceError::HdcNotFound { .. } | DeviceError::AdbNotFound { .. })
+        matches!(
+            e,
+            DeviceError::HdcNotFound { .. } | DeviceError::AdbNotFound { .. }
+        )
     };
     // A platform whose tool is not installed is left out, with a note; a server failing, or
     // no platform answering at all, is an infrastructure error.

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
 
-use crate::device::hdc::{HdcClient, HdcConfig};
 use crate::device::adb::AdbClient;
+use crate::device::hdc::{HdcClient, HdcConfig};
 use crate::tools::adb_provider::AdbProvider;
 use crate::tools::hdc_provider::HdcProvider;
 use crate::tools::platforms_provider::PlatformsProvider;
@@ -141,7 +141,10 @@ pub fn provider_for(
     let adb: Arc<dyn DeviceProvider> = Arc::new(AdbProvider(AdbClient::with_process(
         super::platform::adb_config(adb),
     )));
-    let inner = Arc::new(PlatformsProvider::new(vec![("harmonyos", hdc), ("android", adb)]));
+    let inner = Arc::new(PlatformsProvider::new(vec![
+        ("harmonyos", hdc),
+        ("android", adb),
+    ]));
     Arc::new(CachingProvider::new(
         inner,
         std::time::Duration::from_secs(60),

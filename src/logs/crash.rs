@@ -598,7 +598,8 @@ pub fn find_android_crash_markers(records: &[LogRecord]) -> Vec<AppCrashMarker> 
                 m.pid = p.trim().parse().ok().or(m.pid);
             } else if let Some(r) = t.strip_prefix("Reason: ") {
                 m.error_message = non_empty(r);
-            } else if t.starts_with("at ") || t.starts_with("Caused by: ") || t.starts_with("... ") {
+            } else if t.starts_with("at ") || t.starts_with("Caused by: ") || t.starts_with("... ")
+            {
                 m.stacktrace.push(t.to_string());
             } else if java && m.error_name.is_none() && !t.is_empty() {
                 // `java.lang.RuntimeException: message`

@@ -214,7 +214,10 @@ pub fn candidates(
                         "{} in {}: {}",
                         m.cause,
                         m.bundle,
-                        m.error_message.as_deref().or(m.error_name.as_deref()).unwrap_or("")
+                        m.error_message
+                            .as_deref()
+                            .or(m.error_name.as_deref())
+                            .unwrap_or("")
                     ),
                 };
                 c.text = recs

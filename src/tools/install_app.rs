@@ -1,4 +1,5 @@
-//! `install_app`: install a `.hap` or `.app` package (replacing an installed version).
+//! `install_app`: install a `.hap` or `.app` package (replacing an installed version); on an
+//! Android device an `.apk` (a `.hap` there is `UNSUPPORTED_ON_PLATFORM`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -46,10 +47,11 @@ impl Tool for InstallApp {
             return Err(ToolError::new("MISSING_HAP_PATH", "hap_path is required"));
         };
         let lower = given.trim().to_lowercase();
-        if !(lower.ends_with(".hap") || lower.ends_with(".app")) {
+        let apk = lower.ends_with(".apk");
+        if !(lower.ends_with(".hap") || lower.ends_with(".app") || apk) {
             return Err(ToolError::new(
                 "INVALID_APP_PACKAGE",
-                format!("{given} is not a .hap or .app package"),
+                format!("{given} is not a .hap or .app package (nor an .apk for Android)"),
             )
             .with_details(json!({ "hap_path": given })));
         }
@@ -62,6 +64,24 @@ impl Tool for InstallApp {
             .with_details(json!({ "hap_path": path })));
         }
         let device = call.device()?;
+        // `.hap`/`.app` install on HarmonyOS, `.apk` on Android.
+        match (device.platform() == "android", apk) {
+            (true, false) => {
+                return Err(ToolError::new(
+                    "UNSUPPORTED_ON_PLATFORM",
+                    format!("{given} is a HarmonyOS package; an Android device installs .apk files (build one with Gradle and pass its path)"),
+                )
+                .with_details(json!({ "hap_path": given, "platform": "android" })));
+            }
+            (false, true) => {
+                return Err(ToolError::new(
+                    "INVALID_APP_PACKAGE",
+                    format!("{given} is an Android package; a HarmonyOS device installs .hap or .app packages"),
+                )
+                .with_details(json!({ "hap_path": given, "platform": device.platform() })));
+            }
+            _ => {}
+        }
         device
             .install(&path, true)
             .map_err(|e| ToolError::from_device_op(e, "INSTALL_FAILED"))?;

@@ -59,7 +59,10 @@ impl PlatformsProvider {
     }
 
     fn backend(&self, name: &str) -> Option<&Arc<dyn DeviceProvider>> {
-        self.backends.iter().find(|(n, _)| *n == name).map(|(_, p)| p)
+        self.backends
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, p)| p)
     }
 }
 

@@ -140,7 +140,9 @@ mod tests {
         assert!(is_text_type("textField"));
         assert!(!is_text_type("Button"));
         assert!(is_text_type("android.widget.EditText"));
-        assert!(is_text_type("com.google.android.material.textfield.TextInputEditText"));
+        assert!(is_text_type(
+            "com.google.android.material.textfield.TextInputEditText"
+        ));
         assert!(is_text_type("android.widget.AutoCompleteTextView"));
         assert!(!is_text_type("android.widget.TextView"));
         assert_eq!(foreground_window_id(&t), Some(282));

@@ -161,12 +161,24 @@ mod tests {
 
     #[test]
     fn android_types_ascii_and_commits_the_rest() {
-        assert_eq!(Strategy::for_platform("it's 5 & <ok>", "android"), Strategy::Direct);
-        assert_eq!(Strategy::for_platform(&"a".repeat(500), "android"), Strategy::Direct);
-        assert_eq!(Strategy::for_platform("Zoë", "android"), Strategy::ImeCommit);
+        assert_eq!(
+            Strategy::for_platform("it's 5 & <ok>", "android"),
+            Strategy::Direct
+        );
+        assert_eq!(
+            Strategy::for_platform(&"a".repeat(500), "android"),
+            Strategy::Direct
+        );
+        assert_eq!(
+            Strategy::for_platform("Zoë", "android"),
+            Strategy::ImeCommit
+        );
         assert_eq!(Strategy::for_platform("", "android"), Strategy::Clear);
         assert!(!Strategy::ImeCommit.may_modify_clipboard());
-        assert_eq!(Strategy::for_platform("abc", "harmonyos"), Strategy::SentinelPaste);
+        assert_eq!(
+            Strategy::for_platform("abc", "harmonyos"),
+            Strategy::SentinelPaste
+        );
         assert_eq!(edit_keys("android").backspace, 67);
         assert_eq!(edit_keys("harmonyos").backspace, keycode::DEL);
     }
