@@ -9,6 +9,7 @@ pub mod flow_cmd;
 pub mod mcp_cmd;
 pub mod platform;
 pub mod run_cmd;
+pub mod setup;
 pub mod sim_cmd;
 pub mod tools_cmd;
 
