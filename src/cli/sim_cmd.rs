@@ -270,11 +270,16 @@ fn serve_android(a: ServeArgs, adb: Option<PathBuf>) -> i32 {
         }
         note = format!("adb server: localhost:{port} (private; `adb -P {port} devices -l`)\n");
     }
-    let result =
-        daemon::serve_backend(std::sync::Arc::new(FarmDaemon::new(farm, opts, note)), &dir);
-    if let Some(client) = &private {
-        let _ = client.kill_server();
-    }
+    // The private server ends with the simulator, before `sim stop` returns.
+    let on_stop = private.map(|client| -> crate::sim::android::daemon::OnStop {
+        Box::new(move || {
+            let _ = client.kill_server();
+        })
+    });
+    let result = daemon::serve_backend(
+        std::sync::Arc::new(FarmDaemon::new(farm, opts, note, on_stop)),
+        &dir,
+    );
     match result {
         Ok(()) => exit::SUCCESS,
         Err(e) => fail(e),

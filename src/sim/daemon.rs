@@ -132,6 +132,9 @@ pub trait DaemonBackend: Send + Sync {
     ) -> super::SimOutput;
     /// The `status` text (after the `running:` and `state dir:` lines).
     fn status(&self) -> String;
+    /// Runs once a `stop` was requested, before the socket goes (so `sim stop` returns when
+    /// everything the daemon started has ended).
+    fn shutdown(&self) {}
 }
 
 impl DaemonBackend for Simulator {
@@ -206,6 +209,7 @@ pub fn serve_backend(sim: Arc<dyn DaemonBackend>, dir: &Path) -> Result<(), Daem
             }
         });
     }
+    sim.shutdown();
     let _ = std::fs::remove_file(&sock);
     let _ = std::fs::remove_file(dir.join("daemon.pid"));
     Ok(())

@@ -8,19 +8,29 @@ use super::farm::{AndroidFarm, FarmOptions};
 use crate::sim::SimOutput;
 use crate::sim::daemon::DaemonBackend;
 
+/// Run once at `stop` (the CLI stops the private adb server it started with it).
+pub type OnStop = Box<dyn FnOnce() + Send>;
+
 pub struct FarmDaemon {
     farm: AndroidFarm,
     opts: FarmOptions,
     /// Extra status lines (the private adb server the devices were attached to).
     note: String,
+    on_stop: std::sync::Mutex<Option<OnStop>>,
 }
 
 impl FarmDaemon {
-    pub fn new(farm: AndroidFarm, opts: FarmOptions, note: impl Into<String>) -> Self {
+    pub fn new(
+        farm: AndroidFarm,
+        opts: FarmOptions,
+        note: impl Into<String>,
+        on_stop: Option<OnStop>,
+    ) -> Self {
         Self {
             farm,
             opts,
             note: note.into(),
+            on_stop: std::sync::Mutex::new(on_stop),
         }
     }
 
@@ -58,6 +68,20 @@ impl DaemonBackend for FarmDaemon {
             s.push_str(&format!("  {}\t{state}\t{model}\n", server.address()));
         }
         s
+    }
+
+    fn shutdown(&self) {
+        let hook = self
+            .on_stop
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(f) = hook {
+            f();
+        }
+        for i in 0..self.farm.len() {
+            self.farm.server(i).ctl().drop_connections();
+        }
     }
 }
 
