@@ -6,14 +6,13 @@
 //! A key Android has no code for is `UNSUPPORTED_ON_PLATFORM`, naming the alternative.
 
 use std::collections::HashMap;
-
-use once_cell::sync::Lazy;
+use std::sync::LazyLock;
 
 use super::keys::Key;
 
 const TSV: &str = include_str!("android_key_codes.tsv");
 
-static BY_NAME: Lazy<HashMap<&'static str, i64>> = Lazy::new(|| {
+static BY_NAME: LazyLock<HashMap<&'static str, i64>> = LazyLock::new(|| {
     TSV.lines()
         .skip(1)
         .filter_map(|l| {

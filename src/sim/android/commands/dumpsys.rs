@@ -20,7 +20,11 @@ fn hash(seed: &str) -> String {
 }
 
 pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
-    ctx.spend(Cost::Hidumper);
+    ctx.spend(if args.first().is_some_and(|a| a == "package") {
+        Cost::PackageManager
+    } else {
+        Cost::Hidumper
+    });
     match args.first().map(String::as_str) {
         Some("window") => window(ctx),
         Some("power") => {

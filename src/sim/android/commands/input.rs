@@ -202,7 +202,7 @@ pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
         );
     };
     let now = SystemTime::now();
-    ctx.spend(Cost::UiInput);
+    ctx.spend(Cost::AndroidInput);
     match cmd.as_str() {
         "tap" => {
             let [x, y, ..] = args else {

@@ -127,7 +127,7 @@ fn package(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             1,
         );
     };
-    ctx.spend(Cost::BundleDump);
+    ctx.spend(Cost::PackageManager);
     let ops: Vec<&String> = rest.iter().filter(|a| !a.starts_with('-')).collect();
     match sub.as_str() {
         "list" if rest.first().is_some_and(|a| a == "packages") => list_packages(ctx, &rest[1..]),

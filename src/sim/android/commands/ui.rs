@@ -37,7 +37,7 @@ pub fn uiautomator(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
         .rfind(|a| !a.starts_with('-'))
         .map(|f| f.to_string())
         .unwrap_or_else(|| "/sdcard/window_dump.xml".to_string());
-    ctx.spend(Cost::DumpLayout);
+    ctx.spend(Cost::UiautomatorDump);
     let (fault, extra) = ctx.faults().dump_fault();
     ctx.spent += extra;
     let xml = {
