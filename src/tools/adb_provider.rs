@@ -13,7 +13,7 @@ pub struct AdbProvider(pub AdbClient);
 
 fn no_hdc_server(server: &str) -> DeviceError {
     DeviceError::Command {
-        code: "INVALID_PARAM",
+        code: crate::codes::INVALID_PARAM,
         what: "device route".into(),
         device_says: format!(
             "hdc_server {server:?} addresses an hdc server; Android devices are reached through adb (pass the adb serial as device_id)"

@@ -112,7 +112,7 @@ impl ToolContext {
 /// The error of a call whose caller cancelled it.
 pub fn cancelled() -> ToolError {
     ToolError::new(
-        "CANCELLED",
+        crate::codes::CANCELLED,
         "the call was cancelled by its caller; no further device command was sent",
     )
 }
@@ -383,8 +383,10 @@ pub struct Acted {
 /// dump `UI_TREE_FETCH_ERROR`; infrastructure errors keep their own code.
 pub fn tree_error(e: DeviceError) -> ToolError {
     match &e {
-        DeviceError::Parse { .. } => ToolError::from_device_op(e, "INVALID_UI_TREE_PAYLOAD"),
-        _ => ToolError::from_device_op(e, "UI_TREE_FETCH_ERROR"),
+        DeviceError::Parse { .. } => {
+            ToolError::from_device_op(e, crate::codes::INVALID_UI_TREE_PAYLOAD)
+        }
+        _ => ToolError::from_device_op(e, crate::codes::UI_TREE_FETCH_ERROR),
     }
 }
 

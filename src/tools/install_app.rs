@@ -20,7 +20,7 @@ pub struct InstallApp;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Params {
-    /// Host path of the package; must end with `.hap` or `.app`.
+    /// Host path of the package; must end with `.hap` or `.app` (`.apk` on an Android device).
     pub hap_path: Option<String>,
 }
 
@@ -30,6 +30,29 @@ pub struct Output {
     /// The package as installed (absolute host path).
     pub hap_path: String,
     pub installed: bool,
+}
+
+/// The package path as given (device-free): required (`MISSING_HAP_PATH`), ending in `.hap`
+/// or `.app`, or `.apk` for an Android device (`INVALID_APP_PACKAGE`). Returns the path and
+/// whether it is an `.apk` (which package fits which device is decided once the device is known).
+fn package(p: &Params) -> Result<(String, bool), ToolError> {
+    let Some(given) = p.hap_path.clone().filter(|s| !s.trim().is_empty()) else {
+        return Err(
+            ToolError::new(crate::codes::MISSING_HAP_PATH, "hap_path is required").at("hap_path"),
+        );
+    };
+    let lower = given.trim().to_lowercase();
+    let apk = lower.ends_with(".apk");
+    if !(lower.ends_with(".hap") || lower.ends_with(".app") || apk) {
+        let shown = crate::tools::decode::clip(&given);
+        return Err(ToolError::new(
+            crate::codes::INVALID_APP_PACKAGE,
+            format!("{shown} is not a .hap or .app package (nor an .apk for Android)"),
+        )
+        .with_details(json!({ "hap_path": shown }))
+        .at("hap_path"));
+    }
+    Ok((given, apk))
 }
 
 impl Tool for InstallApp {
@@ -45,22 +68,16 @@ impl Tool for InstallApp {
     };
     const HINTS: Hints = presets::IDEMPOTENT;
     const REQUIRED: &'static [&'static str] = &["hap_path"];
+    const SHORTHAND: Option<&'static str> = Some("hap_path");
     type Params = Params;
     type Output = Output;
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        package(p).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let Some(given) = p.hap_path.filter(|s| !s.trim().is_empty()) else {
-            return Err(ToolError::new("MISSING_HAP_PATH", "hap_path is required"));
-        };
-        let lower = given.trim().to_lowercase();
-        let apk = lower.ends_with(".apk");
-        if !(lower.ends_with(".hap") || lower.ends_with(".app") || apk) {
-            return Err(ToolError::new(
-                "INVALID_APP_PACKAGE",
-                format!("{given} is not a .hap or .app package (nor an .apk for Android)"),
-            )
-            .with_details(json!({ "hap_path": given })));
-        }
+        let (given, apk) = package(&p)?;
         // The package must be a regular file under the allowed roots (links resolved).
         let path = call
             .config()
@@ -68,26 +85,29 @@ impl Tool for InstallApp {
             .check_existing(given.trim(), Expect::File)
             .map_err(|e| {
                 let code = match e.kind {
-                    PathErrorKind::NotAllowed | PathErrorKind::Symlink => "PATH_NOT_ALLOWED",
-                    _ => "FILE_NOT_FOUND",
+                    PathErrorKind::NotAllowed | PathErrorKind::Symlink => {
+                        crate::codes::PATH_NOT_ALLOWED
+                    }
+                    _ => crate::codes::FILE_NOT_FOUND,
                 };
                 let mut details = e.details();
-                details["hap_path"] = given.clone().into();
+                details["hap_path"] = crate::tools::decode::clip(&given).into();
                 ToolError::new(code, e.message).with_details(details)
             })?;
         let device = call.device()?;
+        let given = crate::tools::decode::clip(&given);
         // `.hap`/`.app` install on HarmonyOS, `.apk` on Android.
         match (device.platform() == "android", apk) {
             (true, false) => {
                 return Err(ToolError::new(
-                    "UNSUPPORTED_ON_PLATFORM",
+                    crate::codes::UNSUPPORTED_ON_PLATFORM,
                     format!("{given} is a HarmonyOS package; an Android device installs .apk files (build one with Gradle and pass its path)"),
                 )
                 .with_details(json!({ "hap_path": given, "platform": "android" })));
             }
             (false, true) => {
                 return Err(ToolError::new(
-                    "INVALID_APP_PACKAGE",
+                    crate::codes::INVALID_APP_PACKAGE,
                     format!("{given} is an Android package; a HarmonyOS device installs .hap or .app packages"),
                 )
                 .with_details(json!({ "hap_path": given, "platform": device.platform() })));
@@ -96,7 +116,7 @@ impl Tool for InstallApp {
         }
         device
             .install(&path, true)
-            .map_err(|e| ToolError::from_device_op(e, "INSTALL_FAILED"))?;
+            .map_err(|e| ToolError::from_device_op(e, crate::codes::INSTALL_FAILED))?;
         Ok(Output {
             device_id: device.serial().to_string(),
             hap_path: path.display().to_string(),

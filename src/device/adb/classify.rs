@@ -28,7 +28,7 @@ impl Op {
 }
 
 /// Code of an adb client that cannot reach (or start) its server.
-pub const ADB_SERVER_UNREACHABLE: &str = "ADB_SERVER_UNREACHABLE";
+pub use crate::codes::ADB_SERVER_UNREACHABLE;
 
 /// Where the adb client prints its own failures for this kind of call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,8 +13,8 @@ use crate::device::error::{DeviceError, DeviceResult};
 use crate::device::model::Target;
 use crate::device::transport::{Cost, CostCounter, ProcessTransport, Transport};
 
-pub const DEVICE_LIST_FAILED: &str = "DEVICE_LIST_FAILED";
-pub const ADB_CONNECT_FAILED: &str = "ADB_CONNECT_FAILED";
+pub use crate::codes::ADB_CONNECT_FAILED;
+pub use crate::codes::DEVICE_LIST_FAILED;
 
 #[derive(Debug, Clone)]
 pub struct AdbClient {

@@ -184,7 +184,7 @@ impl Device for AdbDevice {
     fn power_state(&self) -> DeviceResult<PowerState> {
         let answer = self.shell(&commands::power())?;
         props::parse_power(&answer.stdout).ok_or_else(|| DeviceError::Parse {
-            code: "DEVICE_INFO_FAILED",
+            code: crate::codes::DEVICE_INFO_FAILED,
             what: "power state".into(),
             detail: format!(
                 "no `mWakefulness=` in `dumpsys power`: {}",
@@ -245,13 +245,13 @@ impl Device for AdbDevice {
     }
 
     fn tap(&self, at: Point, kind: TapKind) -> DeviceResult<()> {
-        let op = Op::new("INPUT_FAILED", "tap");
+        let op = Op::new(crate::codes::INPUT_FAILED, "tap");
         let answer = self.shell(&commands::tap(at, kind))?;
         outcome(&op, verdict::input(&answer.text()))
     }
 
     fn gesture(&self, gesture: &Gesture) -> DeviceResult<()> {
-        let op = Op::new("INPUT_FAILED", "gesture");
+        let op = Op::new(crate::codes::INPUT_FAILED, "gesture");
         let screen = self.screen_for(gesture)?;
         let cmd = commands::gesture(gesture, screen)?;
         let answer = self.shell_with(&cmd, self.action_timeout(gesture))?;
@@ -263,7 +263,7 @@ impl Device for AdbDevice {
     }
 
     fn key_event(&self, key: &KeyInput) -> DeviceResult<()> {
-        let op = Op::new("KEY_EVENT_FAILED", "key event");
+        let op = Op::new(crate::codes::KEY_EVENT_FAILED, "key event");
         let cmd = key_command(key)?;
         let answer = self.shell(&cmd)?;
         outcome(&op, verdict::input(&answer.text()))
@@ -274,7 +274,7 @@ impl Device for AdbDevice {
     }
 
     fn install(&self, package: &Path, replace: bool) -> DeviceResult<()> {
-        let op = Op::new("INSTALL_FAILED", "install");
+        let op = Op::new(crate::codes::INSTALL_FAILED, "install");
         if !package.is_file() {
             return Err(DeviceError::Io {
                 what: "install package".into(),
@@ -297,7 +297,10 @@ impl Device for AdbDevice {
     /// `pm uninstall PKG` through the shell (`adb uninstall` waits forever for a missing
     /// device; the shell fails at once).
     fn uninstall(&self, bundle: &str) -> DeviceResult<()> {
-        let op = Op::new("UNINSTALL_FAILED", format!("uninstall {bundle}"));
+        let op = Op::new(
+            crate::codes::UNINSTALL_FAILED,
+            format!("uninstall {bundle}"),
+        );
         let cmd = commands::pm_uninstall(bundle)?;
         let answer = self.shell_with(&cmd, self.config.install_timeout)?;
         outcome(&op, verdict::success_line(&answer.text()))
@@ -306,7 +309,10 @@ impl Device for AdbDevice {
     /// `am start -n PKG/ACTIVITY`; with an empty activity, the launcher activity through
     /// `monkey`. (`module` is HarmonyOS's; Android apps have none and it must be absent.)
     fn start_app(&self, bundle: &str, ability: &str, module: Option<&str>) -> DeviceResult<()> {
-        let op = Op::new("RUN_APP_FAILED", format!("start {bundle}/{ability}"));
+        let op = Op::new(
+            crate::codes::RUN_APP_FAILED,
+            format!("start {bundle}/{ability}"),
+        );
         if let Some(m) = module.filter(|m| !m.is_empty()) {
             return Err(command_failed(
                 &op,
@@ -322,7 +328,10 @@ impl Device for AdbDevice {
     }
 
     fn stop_app(&self, bundle: &str) -> DeviceResult<()> {
-        let op = Op::new("STOP_APP_FAILED", format!("force-stop {bundle}"));
+        let op = Op::new(
+            crate::codes::STOP_APP_FAILED,
+            format!("force-stop {bundle}"),
+        );
         let answer = self.shell(&commands::force_stop(bundle)?)?;
         // Silent on success, even for an unknown package.
         let text = answer.text();
@@ -334,13 +343,16 @@ impl Device for AdbDevice {
     }
 
     fn clear_app_data(&self, bundle: &str) -> DeviceResult<()> {
-        let op = Op::new("CLEAR_DATA_FAILED", format!("clear data of {bundle}"));
+        let op = Op::new(
+            crate::codes::CLEAR_DATA_FAILED,
+            format!("clear data of {bundle}"),
+        );
         let answer = self.shell(&commands::pm_clear(bundle)?)?;
         outcome(&op, verdict::success_line(&answer.text()))
     }
 
     fn packages(&self) -> DeviceResult<Vec<String>> {
-        let op = Op::new("PACKAGE_QUERY_FAILED", "package list");
+        let op = Op::new(crate::codes::PACKAGE_QUERY_FAILED, "package list");
         let answer = self.shell(&commands::pm_list_packages())?;
         let list = packages::parse_package_list(&answer.stdout);
         if list.is_empty() && !answer.stderr.trim().is_empty() {
@@ -355,7 +367,7 @@ impl Device for AdbDevice {
         let dump = parts[0].as_deref().unwrap_or("");
         let mut info =
             packages::parse_dumpsys_package(dump, bundle).map_err(|e| DeviceError::Command {
-                code: "PACKAGE_NOT_FOUND",
+                code: crate::codes::PACKAGE_QUERY_FAILED,
                 what: format!("package info of {bundle}"),
                 device_says: e.detail,
             })?;
@@ -372,14 +384,14 @@ impl Device for AdbDevice {
     fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>> {
         let answer = self.shell(&commands::pidof(bundle)?)?;
         props::parse_pidof(&answer.stdout).map_err(|detail| DeviceError::Parse {
-            code: "PID_QUERY_FAILED",
+            code: crate::codes::PID_QUERY_FAILED,
             what: format!("pidof {bundle}"),
             detail,
         })
     }
 
     fn logs(&self, query: &LogQuery) -> DeviceResult<String> {
-        let op = Op::new("LOG_QUERY_FAILED", "log query");
+        let op = Op::new(crate::codes::LOG_QUERY_FAILED, "log query");
         let cmd = commands::logcat(query)?;
         let answer = self.shell_with(&cmd, self.config.transfer_timeout)?;
         // logcat complains on stderr (`logcat: Invalid filter expression`, bad `-T`) and exits
@@ -391,7 +403,7 @@ impl Device for AdbDevice {
     }
 
     fn clear_logs(&self) -> DeviceResult<()> {
-        let op = Op::new("LOG_CLEAR_FAILED", "clear logs");
+        let op = Op::new(crate::codes::LOG_CLEAR_FAILED, "clear logs");
         let answer = self.shell(&commands::logcat_clear())?;
         let text = answer.text();
         if text.trim().is_empty() {
@@ -451,7 +463,7 @@ pub(super) fn key_command(key: &KeyInput) -> DeviceResult<ShellCommand> {
         KeyInput::Codes(codes) => match codes.as_slice() {
             [] => {
                 return Err(DeviceError::Command {
-                    code: "INVALID_KEY",
+                    code: crate::codes::INVALID_KEY,
                     what: "key event".into(),
                     device_says: "no key code given".into(),
                 });

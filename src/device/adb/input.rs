@@ -48,7 +48,7 @@ impl AdbDevice {
     /// Types `t` (see [`super::text`]). Every command runs in one shell call; the first
     /// refusal is the error, in the device's words.
     pub(super) fn type_text(&self, target: TextTarget, t: &str) -> DeviceResult<()> {
-        let op = Op::new("INPUT_FAILED", "text input");
+        let op = Op::new(crate::codes::INPUT_FAILED, "text input");
         let plan = self.text_plan(target, t)?;
         if plan.commands.is_empty() {
             return Ok(());

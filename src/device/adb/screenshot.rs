@@ -13,7 +13,7 @@ use crate::device::error::{DeviceError, DeviceResult};
 use crate::device::hdc::screenshot::finish;
 use crate::device::model::{ImageFormat, Screenshot, ScreenshotRequest};
 
-pub const SCREENSHOT_ERROR: &str = "SCREENSHOT_ERROR";
+pub const SCREENSHOT_ERROR: &str = crate::codes::SCREENSHOT_ERROR;
 
 impl AdbDevice {
     pub(super) fn capture(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot> {

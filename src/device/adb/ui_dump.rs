@@ -20,8 +20,8 @@ use crate::device::hdc::sections;
 use crate::device::model::{DumpScope, TextTarget, UiNode};
 use crate::device::{ActObserved, UiAction};
 
-pub const UI_TREE_FETCH_ERROR: &str = "UI_TREE_FETCH_ERROR";
-pub const INVALID_UI_TREE_PAYLOAD: &str = "INVALID_UI_TREE_PAYLOAD";
+pub const UI_TREE_FETCH_ERROR: &str = crate::codes::UI_TREE_FETCH_ERROR;
+pub const INVALID_UI_TREE_PAYLOAD: &str = crate::codes::INVALID_UI_TREE_PAYLOAD;
 
 impl AdbDevice {
     pub(super) fn dump_ui(&self, scope: &DumpScope) -> DeviceResult<UiNode> {
@@ -115,7 +115,7 @@ impl AdbDevice {
     fn action_commands(&self, action: &UiAction) -> DeviceResult<(Judge, Vec<ShellCommand>)> {
         Ok(match action {
             UiAction::Tap(at, kind) => (
-                Judge::input("INPUT_FAILED", "tap"),
+                Judge::input(crate::codes::INPUT_FAILED, "tap"),
                 vec![commands::tap(*at, *kind)],
             ),
             UiAction::Gesture(g) => {
@@ -126,12 +126,12 @@ impl AdbDevice {
                     _ => None,
                 };
                 (
-                    Judge::input("INPUT_FAILED", "gesture"),
+                    Judge::input(crate::codes::INPUT_FAILED, "gesture"),
                     vec![commands::gesture(g, screen)?],
                 )
             }
             UiAction::Key(k) => (
-                Judge::input("KEY_EVENT_FAILED", "key event"),
+                Judge::input(crate::codes::KEY_EVENT_FAILED, "key event"),
                 vec![key_command(k)?],
             ),
             UiAction::Text(target, t) => {
@@ -159,7 +159,7 @@ impl Judge {
 
     fn text(kinds: Vec<text::AnswerKind>) -> Self {
         Self {
-            op: Op::new("INPUT_FAILED", "text input"),
+            op: Op::new(crate::codes::INPUT_FAILED, "text input"),
             kinds,
         }
     }

@@ -26,7 +26,7 @@ pub fn package_name(value: &str) -> Result<(), DeviceError> {
         Ok(())
     } else {
         Err(invalid(
-            "INVALID_BUNDLE_NAME",
+            crate::codes::INVALID_BUNDLE_NAME,
             "package name",
             format!(
                 "{value:?} is not an Android package name (dot-separated segments of letters, digits and '_', each starting with a letter)"
