@@ -85,6 +85,6 @@ pub fn main() -> i32 {
         Command::Tools(args) => tools_cmd::list(args),
         Command::Tool(args) => tools_cmd::call(args, cli.hdc, cli.adb),
         Command::Devices(args) => devices_cmd::run(args, cli.hdc, cli.adb),
-        Command::Mcp(args) => mcp_cmd::run(*args, cli.hdc),
+        Command::Mcp(args) => mcp_cmd::run(*args, cli.hdc, cli.adb),
     }
 }
