@@ -263,3 +263,37 @@ fn dropped_connections_and_offline_devices_exit_4() {
         assert!(codes.contains(&code), "{faults}: {code}");
     }
 }
+
+/// Where a step differs between the platforms, `when: {platform: …}` expresses it: the same
+/// flow file runs its Android step on Android and its HarmonyOS step on HarmonyOS (where that
+/// step fails on purpose, so the condition is seen to be evaluated both ways).
+#[test]
+fn when_platform_picks_the_steps_of_the_device_platform() {
+    let home = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(
+        root.path().join("platforms.yaml"),
+        "name: Platform steps\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - wait_for_element: {text: \"Only on HarmonyOS\", timeout_ms: 300}\n    when: {platform: harmonyos}\n  - input_text: {element_id: username, text: droid}\n    when: {platform: android}\n  - click: {element_id: login}\n  - wait_for_element: {text: \"Hello, droid!\", timeout_ms: 8000}\n",
+    )
+    .unwrap();
+    let run = |platform: &str| {
+        let report = tempfile::tempdir().unwrap();
+        let out = tapflow(home.path())
+            .current_dir(root.path())
+            .args(["run", "platforms.yaml", "--sim", "1", "--platform", platform])
+            .args(["--sim-latency", "none", "--no-progress", "--report-dir"])
+            .arg(report.path())
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out), result(report.path()))
+    };
+    let (code, all, r) = run("android");
+    assert_eq!(code, Some(0), "{all}");
+    let steps = r["flows"][0]["steps"].as_array().unwrap();
+    assert_eq!(steps[0]["status"], "skipped", "{:#}", steps[0]);
+    assert_eq!(steps[1]["status"], "passed", "{:#}", steps[1]);
+    let (code, all, r) = run("harmonyos");
+    assert_eq!(code, Some(1), "{all}");
+    let steps = r["flows"][0]["steps"].as_array().unwrap();
+    assert_eq!(steps[0]["error"]["code"], "WAIT_TIMEOUT", "{:#}", steps[0]);
+}

@@ -2,7 +2,7 @@
 //! client: tools/list is the one registry (the same list as on HarmonyOS, no Android-only
 //! tools), every answer matches the tool's outputSchema, `meta.platform` says `android` when a
 //! device answered (and is absent for a host-only call), a `.hap` is `UNSUPPORTED_ON_PLATFORM`,
-//! `press_key` sends Android keycodes, and closing stdin stops the server and its private adb
+//! `press_key` sends Android keycodes, `run_flow` passes a HarmonyOS flow unchanged, and closing stdin stops the server and its private adb
 //! server (exit 0).
 
 #[path = "common/adb_env.rs"]
@@ -152,6 +152,15 @@ async fn mcp_serves_the_registry_on_a_simulated_android_device() {
         "names the alternative: {refused:#}"
     );
     assert_eq!(refused["meta"]["platform"], "android");
+
+    // A whole flow over MCP, unchanged from HarmonyOS, on the Android device.
+    let flow = c
+        .call(
+            "run_flow",
+            json!({ "yaml": "name: MCP login on Android\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - input_text: {element_id: username, text: alice}\n  - click: {element_id: login}\n  - wait_for_element: {text: \"Hello, alice!\", timeout_ms: 8000}\n" }),
+        )
+        .await;
+    assert_eq!(flow["result"]["passed"], true, "{flow:#}");
 
     // Closing the client closes stdin: the server, its simulated device and its private adb
     // server stop.
