@@ -280,7 +280,14 @@ fn when_platform_picks_the_steps_of_the_device_platform() {
         let report = tempfile::tempdir().unwrap();
         let out = tapflow(home.path())
             .current_dir(root.path())
-            .args(["run", "platforms.yaml", "--sim", "1", "--platform", platform])
+            .args([
+                "run",
+                "platforms.yaml",
+                "--sim",
+                "1",
+                "--platform",
+                platform,
+            ])
             .args(["--sim-latency", "none", "--no-progress", "--report-dir"])
             .arg(report.path())
             .output()
