@@ -70,35 +70,35 @@ impl AndroidState {
         self.put_setting("secure", "enabled_input_methods", &enabled.join(":"));
     }
 
-    /// `ime enable ID`: `Ok(true)` newly enabled, `Ok(false)` already, `Err` unknown.
-    pub fn enable_ime(&mut self, id: &str) -> Result<bool, ()> {
-        let entry = self.imes.iter_mut().find(|(i, _)| i == id).ok_or(())?;
+    /// `ime enable ID`: `Some(true)` newly enabled, `Some(false)` already, `None` unknown.
+    pub fn enable_ime(&mut self, id: &str) -> Option<bool> {
+        let entry = self.imes.iter_mut().find(|(i, _)| i == id)?;
         let newly = !entry.1;
         entry.1 = true;
         self.sync_enabled_setting();
-        Ok(newly)
+        Some(newly)
     }
 
-    /// `ime disable ID`.
-    pub fn disable_ime(&mut self, id: &str) -> Result<bool, ()> {
-        let entry = self.imes.iter_mut().find(|(i, _)| i == id).ok_or(())?;
+    /// `ime disable ID`: whether it was enabled; `None` unknown.
+    pub fn disable_ime(&mut self, id: &str) -> Option<bool> {
+        let entry = self.imes.iter_mut().find(|(i, _)| i == id)?;
         let was = entry.1;
         entry.1 = false;
         self.sync_enabled_setting();
         if self.current_ime() == id {
             self.put_setting("secure", "default_input_method", LATIN_IME);
         }
-        Ok(was)
+        Some(was)
     }
 
-    /// `ime set ID`: only an installed, enabled input method can be selected.
-    pub fn set_ime(&mut self, id: &str) -> Result<(), ()> {
+    /// `ime set ID`: only an installed, enabled input method can be selected (false otherwise).
+    pub fn set_ime(&mut self, id: &str) -> bool {
         match self.imes.iter().find(|(i, _)| i == id) {
             Some((_, true)) => {
                 self.put_setting("secure", "default_input_method", id);
-                Ok(())
+                true
             }
-            _ => Err(()),
+            _ => false,
         }
     }
 }

@@ -154,7 +154,7 @@ fn package(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             ctx.spend(Cost::Uninstall);
             let mut phone = ctx.phone();
             match phone.installed_app(p).map(|a| a.system) {
-                None => CmdResult::fail_out(format!("Failure [not installed for 0]\n"), 1),
+                None => CmdResult::fail_out("Failure [not installed for 0]\n".to_string(), 1),
                 Some(true) => CmdResult::fail_out("Failure [DELETE_FAILED_INTERNAL_ERROR]\n", 1),
                 Some(false) => match phone.uninstall(p) {
                     Ok(()) => CmdResult::ok("Success\n"),
@@ -324,8 +324,8 @@ pub fn dumpsys_package(phone: &Phone, pkg: &str) -> String {
             out.push_str(&format!("      {p}: granted=true\n"));
         }
     }
-    out.push_str(&format!(
-        "    User 0: ceDataInode=1 installed=true hidden=false suspended=false distractionFlags=0 stopped=false notLaunched=false enabled=0 instant=false virtual=false\n      gids=[3003]\n      runtime permissions:\n"
-    ));
+    out.push_str(
+        "    User 0: ceDataInode=1 installed=true hidden=false suspended=false distractionFlags=0 stopped=false notLaunched=false enabled=0 instant=false virtual=false\n      gids=[3003]\n      runtime permissions:\n",
+    );
     out
 }

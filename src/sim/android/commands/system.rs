@@ -77,15 +77,17 @@ pub fn ime(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             CmdResult::ok(out)
         }
         [op, id] if op == "enable" => match st.enable_ime(id) {
-            Ok(true) => CmdResult::ok(format!("Input method {id}: now enabled for user #0\n")),
-            Ok(false) => CmdResult::ok(format!("Input method {id}: already enabled for user #0\n")),
-            Err(()) => CmdResult::fail_err(
+            Some(true) => CmdResult::ok(format!("Input method {id}: now enabled for user #0\n")),
+            Some(false) => {
+                CmdResult::ok(format!("Input method {id}: already enabled for user #0\n"))
+            }
+            None => CmdResult::fail_err(
                 format!("Unknown input method {id} cannot be enabled for user #0\n"),
                 255,
             ),
         },
         [op, id] if op == "disable" => match st.disable_ime(id) {
-            Ok(was) => CmdResult::ok(format!(
+            Some(was) => CmdResult::ok(format!(
                 "Input method {id}: {} for user #0\n",
                 if was {
                     "now disabled"
@@ -93,14 +95,14 @@ pub fn ime(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
                     "already disabled"
                 }
             )),
-            Err(()) => CmdResult::fail_err(
+            None => CmdResult::fail_err(
                 format!("Unknown input method {id} cannot be disabled for user #0\n"),
                 255,
             ),
         },
         [op, id] if op == "set" => match st.set_ime(id) {
-            Ok(()) => CmdResult::ok(format!("Input method {id} selected for user #0\n")),
-            Err(()) => CmdResult::fail_err(
+            true => CmdResult::ok(format!("Input method {id} selected for user #0\n")),
+            false => CmdResult::fail_err(
                 format!("Unknown input method {id} cannot be selected for user #0\n"),
                 255,
             ),
