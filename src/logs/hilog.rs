@@ -503,11 +503,15 @@ mod tests {
             "  -x --exit",
             "13-23 21:01:50.181  1  1 I C0391c/T: m", // month 13
             "01-23 21:01:50.181  1  1 X C0391c/T: m", // level X
-            "01-23 21:01:50.181  1  1 I C039/T: m",   // 3-digit domain
             "Timestamp:2026-01-25 02:22:22.183",
         ] {
             assert!(parse_line(bad).is_none(), "{bad:?}");
         }
+        // A 3-digit domain is not hilog; the same shape is a logcat `threadtime` line whose tag
+        // is `C039/T`, and is read as one.
+        let l = parse_line("01-23 21:01:50.181  1  1 I C039/T: m").unwrap();
+        assert!(l.logcat);
+        assert_eq!((l.tag.as_str(), l.domain), ("C039/T", 0));
     }
 
     #[test]

@@ -548,7 +548,9 @@ mod tests {
             "echo `id`",
             "echo $HOME",
             "(ls)",
-            "cat < x",
+            // `<f` is in the subset (adb sends `rm … </dev/null`); here-documents are not.
+            "cat << x",
+            "cat <& 3",
             "if true; then ls; fi",
             "echo 'open",
             "&& ls",

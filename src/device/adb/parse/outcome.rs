@@ -139,7 +139,7 @@ mod tests {
             am_start(
                 "Starting: Intent { cmp=com.x/.Nope }\nError type 3\nError: Activity class {com.x/com.x.Nope} does not exist.\n"
             ),
-            Err("Error type 3".into())
+            Err("Error type 3 Error: Activity class {com.x/com.x.Nope} does not exist.".into())
         );
         assert!(
             monkey("  bash arg: -p\nEvents injected: 1\n## Network stats: elapsed time=12ms\n")
