@@ -100,7 +100,7 @@ fn app_lifecycle_ui_text_and_keys() {
     assert_eq!(info.version_name.as_deref(), Some("1.0.0"));
     assert_eq!(
         d.package_info("com.not.there").unwrap_err().code(),
-        "PACKAGE_NOT_FOUND"
+        "PACKAGE_QUERY_FAILED"
     );
     assert_eq!(d.pid_of(DEMO).unwrap(), None);
     d.start_app(DEMO, MAIN, None).unwrap();

@@ -78,6 +78,19 @@ impl Tool for InstallApp {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let (given, apk) = package(&p)?;
+        // An `.apk` is only a package on Android: elsewhere it is refused before the file is
+        // looked at, in the reference contract's order (`INVALID_APP_PACKAGE` first).
+        if apk {
+            let device = call.device()?;
+            if device.platform() != "android" {
+                let given = crate::tools::decode::clip(&given);
+                return Err(ToolError::new(
+                    crate::codes::INVALID_APP_PACKAGE,
+                    format!("{given} is an Android package; a HarmonyOS device installs .hap or .app packages"),
+                )
+                .with_details(json!({ "hap_path": given, "platform": device.platform() })));
+            }
+        }
         // The package must be a regular file under the allowed roots (links resolved).
         let path = call
             .config()
@@ -97,22 +110,12 @@ impl Tool for InstallApp {
         let device = call.device()?;
         let given = crate::tools::decode::clip(&given);
         // `.hap`/`.app` install on HarmonyOS, `.apk` on Android.
-        match (device.platform() == "android", apk) {
-            (true, false) => {
-                return Err(ToolError::new(
-                    crate::codes::UNSUPPORTED_ON_PLATFORM,
-                    format!("{given} is a HarmonyOS package; an Android device installs .apk files (build one with Gradle and pass its path)"),
-                )
-                .with_details(json!({ "hap_path": given, "platform": "android" })));
-            }
-            (false, true) => {
-                return Err(ToolError::new(
-                    crate::codes::INVALID_APP_PACKAGE,
-                    format!("{given} is an Android package; a HarmonyOS device installs .hap or .app packages"),
-                )
-                .with_details(json!({ "hap_path": given, "platform": device.platform() })));
-            }
-            _ => {}
+        if device.platform() == "android" && !apk {
+            return Err(ToolError::new(
+                crate::codes::UNSUPPORTED_ON_PLATFORM,
+                format!("{given} is a HarmonyOS package; an Android device installs .apk files (build one with Gradle and pass its path)"),
+            )
+            .with_details(json!({ "hap_path": given, "platform": "android" })));
         }
         device
             .install(&path, true)
