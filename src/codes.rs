@@ -88,6 +88,11 @@ codes! {
         INVALID_BUNDLE_NAME => "Not a bundle name (letters, digits, `.`, `_`, `-`; not starting with `-`); every tool that sends a bundle name refuses it before anything runs.",
         INVALID_KEY (contract) => "An unknown key name or code, a raw key list, or a key combination uitest cannot send.",
         PATH_NOT_ALLOWED (contract) => "A host path outside the allowed roots (also via `..` or a symlink), or a crash file name that could leave the faultlogger directory.",
+        ADB_NOT_FOUND => "The adb executable could not be started (`--adb`, `TAPFLOW_ADB` or `PATH`; Debian's `adb` package).",
+        ADB_TIMEOUT => "An adb call did not finish before its deadline and was killed (`logcat`, `uninstall`, `wait-for-device` block forever without a device); the message names the exact command.",
+        ADB_SERVER_UNREACHABLE => "The adb client could not reach or start its server (`-P PORT` / `ADB_SERVER_SOCKET`).",
+        ADB_CONNECT_FAILED => "`adb connect` / `adb disconnect` of a networked Android device was refused or failed.",
+        UNSUPPORTED_ON_PLATFORM => "The tool or value exists on another platform only (a `.hap` on Android, hvigor builds, a key Android has no code for); the message names the alternative.",
     }
     Tool {
         UNKNOWN_TOOL => "No tool of that name (with a suggestion).",

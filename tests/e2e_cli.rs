@@ -11,7 +11,10 @@ fn tapflow() -> Command {
     let mut c = Command::cargo_bin("tapflow").unwrap();
     // The environment must not leak into what is being tested.
     c.env_remove("TAPFLOW_HDC")
-        .env_remove("HARMONYOS_HDC_SERVER");
+        .env_remove("HARMONYOS_HDC_SERVER")
+        // HarmonyOS only: no adb (it would list Android devices next to hdc's and start the
+        // default adb server; tests/android_cli.rs covers both platforms together).
+        .env("TAPFLOW_ADB", "/nonexistent/adb");
     c
 }
 

@@ -351,6 +351,8 @@ const NOT_CODES: &[&str] = &[
     "GITHUB_STEP_SUMMARY",
     "RUST_LOG",
     "RUN_DIR",
+    // ADBKeyBoard's broadcast action (Android text input).
+    "ADB_INPUT_B64",
 ];
 
 #[test]

@@ -1024,6 +1024,7 @@ fn logs_pass_every_filter_quoted() {
         regex: Some("is about to exit|RuntimeError".into()),
         log_type: Some("app,core".into()),
         tail: Some(500),
+        since: None,
     };
     d.logs(&q).unwrap();
     assert_eq!(

@@ -680,6 +680,12 @@ fn validation_errors_touch_no_device() {
         e.engine
             .call(tool, serde_json::from_str(args).unwrap(), &e.ctx);
         assert_eq!(e.cost().round_trips, 0, "{tool} {args} reached the device");
+        // An `.apk` is a package on Android only: whether it is valid depends on the device's
+        // platform, so that one case resolves the device (and still sends it nothing).
+        if args.contains(".apk") {
+            checked += 1;
+            continue;
+        }
         assert!(
             e.provider.routes().is_empty(),
             "{tool} {args} resolved a device"

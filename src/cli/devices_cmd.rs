@@ -1,9 +1,12 @@
 //! `tapflow devices [--json]`: the connected devices with what they say about themselves
-//! (serial, state, connection, model, API level, screen size), through the hdc backend.
+//! (serial, state, connection, model, API level, screen size, platform): HarmonyOS devices
+//! through the hdc backend and Android devices through the adb backend, in one listing.
 //!
-//! One `hdc list targets -v`, then one `info` (one round trip) per usable device. A device that
-//! is listed but cannot be asked (offline, unauthorised, an error while asking) is still shown,
-//! with the reason, so the listing is never silently shorter than what hdc sees.
+//! One `hdc list targets -v` and one `adb devices -l`, then one `info` (one round trip) per
+//! usable device. A device that is listed but cannot be asked (offline, unauthorised, an error
+//! while asking) is still shown, with the reason, so the listing is never silently shorter than
+//! what hdc and adb see. A missing `hdc` or `adb` executable leaves its platform out with a
+//! note on stderr; both missing (or a server failing) is exit 4.
 
 use std::path::PathBuf;
 
@@ -11,6 +14,8 @@ use clap::Args;
 use serde::Serialize;
 
 use super::exit;
+use crate::device::adb::AdbClient;
+use crate::device::adb::parse::devices::AdbTarget;
 use crate::device::hdc::{HdcClient, HdcConfig, HdcRoute};
 use crate::device::{Device, DeviceError, ScreenSize, Target, TargetState};
 
@@ -29,6 +34,8 @@ pub struct DevicesArgs {
 #[derive(Debug, Serialize)]
 pub struct DeviceRow {
     pub serial: String,
+    /// `harmonyos` or `android`.
+    pub platform: &'static str,
     /// `Connected`, `Offline`, `Unauthorized`, … as hdc lists it.
     pub state: String,
     /// `USB`, `TCP`, … (`None` when hdc did not say).
@@ -81,6 +88,7 @@ pub fn collect(client: &HdcClient) -> Result<Vec<DeviceRow>, DeviceError> {
 fn row(client: &HdcClient, t: &Target) -> DeviceRow {
     let mut row = DeviceRow {
         serial: t.serial.clone(),
+        platform: "harmonyos",
         state: format!("{:?}", t.state),
         connection: t.connection.clone(),
         model: None,
@@ -105,6 +113,41 @@ fn row(client: &HdcClient, t: &Target) -> DeviceRow {
     row
 }
 
+/// Lists the Android devices and asks each usable one for its info.
+pub fn collect_android(client: &AdbClient) -> Result<Vec<DeviceRow>, DeviceError> {
+    Ok(client
+        .list_devices()?
+        .iter()
+        .map(|t| android_row(client, t))
+        .collect())
+}
+
+fn android_row(client: &AdbClient, t: &AdbTarget) -> DeviceRow {
+    let mut row = DeviceRow {
+        serial: t.serial.clone(),
+        platform: "android",
+        state: t.state.clone(),
+        connection: t.to_target().connection,
+        model: t.model.clone(),
+        name: t.product.clone(),
+        api_level: None,
+        screen: None,
+        error: None,
+    };
+    if t.state != "device" {
+        return row;
+    }
+    match client.device(t.serial.clone()).info() {
+        Ok(info) => {
+            row.model = info.model;
+            row.api_level = info.api_level;
+            row.screen = info.screen;
+        }
+        Err(e) => row.error = Some((&e).into()),
+    }
+    row
+}
+
 fn table(rows: &[DeviceRow]) -> String {
     let dash = || "-".to_string();
     let mut lines = vec![[
@@ -114,6 +157,7 @@ fn table(rows: &[DeviceRow]) -> String {
         "MODEL".into(),
         "API".into(),
         "SCREEN".into(),
+        "PLATFORM".into(),
         "NAME".into(),
     ]];
     for r in rows {
@@ -126,13 +170,14 @@ fn table(rows: &[DeviceRow]) -> String {
             r.screen
                 .map(|s| format!("{}x{}", s.width, s.height))
                 .unwrap_or_else(dash),
+            r.platform.to_string(),
             match &r.error {
                 Some(e) => format!("({}: {})", e.code, e.message),
                 None => r.name.clone().unwrap_or_else(dash),
             },
         ]);
     }
-    let widths: Vec<usize> = (0..7)
+    let widths: Vec<usize> = (0..8)
         .map(|c| {
             lines
                 .iter()
@@ -148,7 +193,7 @@ fn table(rows: &[DeviceRow]) -> String {
             .zip(&widths)
             .enumerate()
             .map(|(i, (cell, w))| {
-                if i == 6 {
+                if i == 7 {
                     cell.clone()
                 } else {
                     format!("{cell:<w$}")
@@ -161,15 +206,34 @@ fn table(rows: &[DeviceRow]) -> String {
     out
 }
 
-pub fn run(args: DevicesArgs, program: Option<PathBuf>) -> i32 {
+pub fn run(args: DevicesArgs, program: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     let client = HdcClient::with_process(hdc_config(program, args.hdc_server));
-    let rows = match collect(&client) {
-        Ok(rows) => rows,
-        Err(e) => {
-            eprintln!("tapflow devices: [{}] {e}", e.code());
-            return exit::INFRA;
+    let adb = AdbClient::with_process(super::platform::adb_config(adb));
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    for listed in [collect(&client), collect_android(&adb)] {
+        match listed {
+            Ok(r) => rows.extend(r),
+            Err(e) => failures.push(e),
         }
+    }
+    let missing = |e: &DeviceError| {
+        matches!(
+            e,
+            DeviceError::HdcNotFound { .. } | DeviceError::AdbNotFound { .. }
+        )
     };
+    // A platform whose tool is not installed is left out, with a note; a server failing, or
+    // no platform answering at all, is an infrastructure error.
+    if failures.len() == 2 || failures.iter().any(|e| !missing(e)) {
+        for e in &failures {
+            eprintln!("tapflow devices: [{}] {e}", e.code());
+        }
+        return exit::INFRA;
+    }
+    for e in &failures {
+        eprintln!("tapflow devices: note: [{}] {e}", e.code());
+    }
     if args.json {
         match serde_json::to_string_pretty(&rows) {
             Ok(s) => println!("{s}"),
@@ -179,7 +243,7 @@ pub fn run(args: DevicesArgs, program: Option<PathBuf>) -> i32 {
             }
         }
     } else if rows.is_empty() {
-        println!("no devices (hdc lists none)");
+        println!("no devices (neither hdc nor adb lists any)");
     } else {
         print!("{}", table(&rows));
     }
@@ -195,6 +259,7 @@ mod tests {
         let rows = vec![
             DeviceRow {
                 serial: "FMR0223C13000649".into(),
+                platform: "harmonyos",
                 state: "Connected".into(),
                 connection: Some("USB".into()),
                 model: Some("ALN-AL00".into()),
@@ -208,6 +273,7 @@ mod tests {
             },
             DeviceRow {
                 serial: "127.0.0.1:5555".into(),
+                platform: "harmonyos",
                 state: "Offline".into(),
                 connection: Some("TCP".into()),
                 model: None,
@@ -222,7 +288,7 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert!(lines[0].starts_with("SERIAL            STATE"), "{t}");
         assert!(
-            lines[1].contains("ALN-AL00  12   1260x2720  HUAWEI Mate 60 Pro"),
+            lines[1].contains("ALN-AL00  12   1260x2720  harmonyos  HUAWEI Mate 60 Pro"),
             "{t}"
         );
         assert!(

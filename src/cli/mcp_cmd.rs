@@ -1,5 +1,6 @@
 //! `tapflow mcp`: the MCP server over stdio (default) or streamable HTTP (`--http ADDR`), on the
-//! hdc backend or on `--sim N` in-process simulated devices. Reads the environment, the token
+//! hdc and adb backends or on `--sim N` in-process simulated devices (`--platform android`:
+//! simulated Android devices on a private adb server, reached through the real `adb`). Reads the environment, the token
 //! file and the flags here, once, and hands `mcp` a typed configuration. Exit codes: 0 the
 //! client disconnected (stdio) or the server was stopped (HTTP, Ctrl-C); 2 usage or refused
 //! configuration; 4 the listener could not be opened.
@@ -46,6 +47,10 @@ pub struct McpArgs {
     /// Simulated device time: `realistic` (default) or `none`.
     #[arg(long, value_name = "MODE", default_value = "realistic", value_parser = parse_latency, requires = "sim")]
     pub sim_latency: Latency,
+    /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
+    /// (through the real `adb` on a private server).
+    #[arg(long, value_enum, default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    pub platform: super::platform::Platform,
     /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …) must
     /// carry `approval: {approved, approved_by, reason, expires_at?}`.
     #[arg(long, env = "TAPFLOW_MCP_REQUIRE_APPROVAL")]
@@ -75,7 +80,7 @@ fn parse_latency(s: &str) -> Result<Latency, String> {
 }
 
 /// `tapflow mcp`.
-pub fn run(args: McpArgs, hdc: Option<PathBuf>) -> i32 {
+pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     let cwd = super::setup::cwd();
     // The environment, ./tapflow.toml and the --allow-root flags give the allowed roots.
     let config = match super::setup::load(None, &args.allow_roots) {
@@ -85,7 +90,28 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>) -> i32 {
             return exit::USAGE;
         }
     };
+    // Holds the simulated Android devices and their private adb server while the server runs.
+    let mut android_session = None;
     let provider = match args.sim {
+        Some(n) if args.platform == super::platform::Platform::Android => {
+            match super::android_sim::AndroidSimSession::start(
+                n,
+                args.sim_faults.as_deref(),
+                args.sim_seed,
+                args.sim_latency,
+                adb,
+            ) {
+                Ok(session) => {
+                    let provider = session.provider();
+                    android_session = Some(session);
+                    provider
+                }
+                Err(e) => {
+                    eprintln!("tapflow mcp: {e}");
+                    return exit::INFRA;
+                }
+            }
+        }
         Some(n) => match super::run_cmd::sim_provider(
             n,
             args.sim_faults.as_deref(),
@@ -99,7 +125,7 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>) -> i32 {
                 return exit::USAGE;
             }
         },
-        None => super::tools_cmd::provider(hdc, &config),
+        None => super::tools_cmd::provider_for(hdc, adb, &config),
     };
     let options = McpOptions {
         require_approval: args.require_approval,
@@ -174,6 +200,7 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>) -> i32 {
     });
     // Tool calls still running on the blocking pool are abandoned with the process.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    drop(android_session);
     match outcome {
         Ok(()) => exit::SUCCESS,
         Err(e) => {

@@ -2,12 +2,14 @@
 //! config files once, at start-up, into a typed configuration passed down; nothing else in the
 //! crate calls `std::env`.
 
+pub mod android_sim;
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
 mod interrupt;
 pub mod logging;
 pub mod mcp_cmd;
+pub mod platform;
 pub mod report_cmd;
 pub mod run_cmd;
 pub mod setup;
@@ -49,13 +51,16 @@ pub struct Cli {
     /// Format of the log lines on stderr.
     #[arg(long, global = true, value_enum, default_value_t = logging::LogFormat::Text)]
     pub log_format: logging::LogFormat,
+    /// Path of the adb executable (default: `adb` on PATH).
+    #[arg(long, global = true, env = "TAPFLOW_ADB")]
+    pub adb: Option<std::path::PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run and control the simulated HarmonyOS device.
+    /// Run and control the simulated devices (HarmonyOS through hdc, Android through adb).
     Sim(sim_cmd::SimArgs),
     /// Check flow files: report every error at once, with file:line:col.
     Validate(flow_cmd::ValidateArgs),
@@ -100,14 +105,14 @@ pub fn main() -> i32 {
         );
     }
     match cli.command {
-        Command::Sim(args) => sim_cmd::run(args),
+        Command::Sim(args) => sim_cmd::run(args, cli.adb),
         Command::Validate(args) => flow_cmd::run_validate(args),
         Command::Plan(args) => flow_cmd::run_plan(args),
-        Command::Run(args) => run_cmd::run(*args, cli.hdc),
+        Command::Run(args) => run_cmd::run(*args, cli.hdc, cli.adb),
         Command::Report(args) => report_cmd::run(args),
         Command::Tools(args) => tools_cmd::list(args),
-        Command::Tool(args) => tools_cmd::call(args, cli.hdc),
-        Command::Devices(args) => devices_cmd::run(args, cli.hdc),
-        Command::Mcp(args) => mcp_cmd::run(*args, cli.hdc),
+        Command::Tool(args) => tools_cmd::call(args, cli.hdc, cli.adb),
+        Command::Devices(args) => devices_cmd::run(args, cli.hdc, cli.adb),
+        Command::Mcp(args) => mcp_cmd::run(*args, cli.hdc, cli.adb),
     }
 }

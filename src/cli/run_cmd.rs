@@ -57,6 +57,10 @@ pub struct RunArgs {
     /// Simulated device time: `realistic` (default) or `none`.
     #[arg(long, value_name = "MODE", default_value = "realistic", value_parser = parse_latency, requires = "sim")]
     pub sim_latency: Latency,
+    /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
+    /// (through the real `adb` on a private server).
+    #[arg(long, value_enum, default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    pub platform: super::platform::Platform,
     /// Run every flow on every device (default: split the flows across the devices).
     #[arg(long)]
     pub each_device: bool,
@@ -160,7 +164,7 @@ fn parse_latency(s: &str) -> Result<Latency, String> {
 }
 
 /// `tapflow run`.
-pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
+pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     let cwd = setup::cwd();
     let loaded = match load_project(args.config.as_deref(), &cwd) {
         Ok(p) => p,
@@ -209,7 +213,28 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
             return exit::USAGE;
         }
     };
+    // Holds the simulated Android devices and their private adb server for the whole run.
+    let mut android_session = None;
     let (provider, choice) = match args.sim {
+        Some(n) if args.platform == super::platform::Platform::Android => {
+            match super::android_sim::AndroidSimSession::start(
+                n,
+                args.sim_faults.as_deref(),
+                args.sim_seed,
+                args.sim_latency,
+                adb,
+            ) {
+                Ok(session) => {
+                    let provided = (session.provider(), DeviceChoice::Serials(session.serials()));
+                    android_session = Some(session);
+                    provided
+                }
+                Err(e) => {
+                    eprintln!("tapflow run: {e}");
+                    return exit::INFRA;
+                }
+            }
+        }
         Some(n) => match sim_provider(
             n,
             args.sim_faults.as_deref(),
@@ -233,7 +258,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
             } else {
                 DeviceChoice::Auto
             };
-            (super::tools_cmd::provider(hdc, &config), choice)
+            (super::tools_cmd::provider_for(hdc, adb, &config), choice)
         }
     };
     let run_id = run::new_run_id();
@@ -297,6 +322,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
     if args.github_summary {
         github_outputs(result, reported.written.html.as_deref(), &masker);
     }
+    drop(android_session);
     exit_code(result)
 }
 

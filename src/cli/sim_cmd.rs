@@ -1,9 +1,14 @@
-//! `tapflow sim …`: start, stop and talk to simulated HarmonyOS devices.
+//! `tapflow sim …`: start, stop and talk to simulated devices.
 //!
 //! `start` re-executes this binary as `tapflow sim serve …` in the background (the daemon holds
 //! the simulator) and writes `DIR/bin/hdc`; `hdc` is what that script runs; `hdc-path`,
 //! `status` and `stop` manage the daemon. The default state directory is
 //! `$TMPDIR/tapflow-sim` (resolved here, once, like every environment read in the CLI).
+//!
+//! With `--platform android` the daemon runs simulated Android devices, each listening on a
+//! loopback port for adb (default state directory `$TMPDIR/tapflow-sim-android`): `start`
+//! prints their `adb connect` addresses, or with `--adb-port PORT` attaches them to a private
+//! adb server on that port (stopped with the simulator), leaving the user's own server alone.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -12,6 +17,10 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use super::exit;
+use super::platform::{Platform, adb_config};
+use crate::device::adb::AdbClient;
+use crate::sim::android::daemon::{FarmDaemon, addresses_in_status};
+use crate::sim::android::{AndroidFarm, FarmOptions};
 use crate::sim::daemon;
 use crate::sim::{FaultSpec, Latency, SimOptions, Simulator};
 
@@ -43,9 +52,13 @@ pub enum SimCommand {
 
 #[derive(Debug, Clone, Args)]
 pub struct DirArg {
-    /// State directory (socket, pid, log, bin/hdc). Default: $TMPDIR/tapflow-sim.
+    /// State directory (socket, pid, log, bin/hdc). Default: $TMPDIR/tapflow-sim, or
+    /// $TMPDIR/tapflow-sim-android with `--platform android`.
     #[arg(long, value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
+    /// The platform of the simulated devices.
+    #[arg(long, value_enum, default_value_t = Platform::Harmonyos)]
+    pub platform: Platform,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -70,6 +83,11 @@ pub struct ServeArgs {
     /// Show this recorded uitest layout (JSON) on every device; dumps serve it back.
     #[arg(long, value_name = "FILE")]
     pub layout: Option<PathBuf>,
+    /// Android: attach the devices to a private adb server on this port (`adb -P PORT …`),
+    /// started if needed and stopped with the simulator. Without it, `start` prints the
+    /// `adb connect` addresses.
+    #[arg(long, value_name = "PORT")]
+    pub adb_port: Option<u16>,
 }
 
 #[derive(Debug, Args)]
@@ -86,10 +104,15 @@ fn parse_latency(s: &str) -> Result<Latency, String> {
     s.parse()
 }
 
-fn state_dir(opt: &Option<PathBuf>) -> PathBuf {
-    let dir = opt
+fn state_dir(d: &DirArg) -> PathBuf {
+    let default = match d.platform {
+        Platform::Harmonyos => "tapflow-sim",
+        Platform::Android => "tapflow-sim-android",
+    };
+    let dir = d
+        .state_dir
         .clone()
-        .unwrap_or_else(|| std::env::temp_dir().join("tapflow-sim"));
+        .unwrap_or_else(|| std::env::temp_dir().join(default));
     // Absolute, so the hdc script and the daemon agree whatever the cwd.
     if dir.is_absolute() {
         dir
@@ -115,11 +138,12 @@ fn fail(msg: impl std::fmt::Display) -> i32 {
     exit::INFRA
 }
 
-pub fn run(args: SimArgs) -> i32 {
+pub fn run(args: SimArgs, adb: Option<PathBuf>) -> i32 {
     match args.command {
-        SimCommand::Start(a) => start(a),
+        SimCommand::Start(a) => start(a, adb),
+        SimCommand::Serve(a) if a.dir.platform == Platform::Android => serve_android(a, adb),
         SimCommand::Serve(a) => {
-            let dir = state_dir(&a.dir.state_dir);
+            let dir = state_dir(&a.dir);
             let opts = match options(&a, dir.clone()) {
                 Ok(o) => o,
                 Err(e) => {
@@ -151,16 +175,14 @@ pub fn run(args: SimArgs) -> i32 {
                 Err(e) => fail(e),
             }
         }
-        SimCommand::Stop(d) => {
-            match daemon::stop(&state_dir(&d.state_dir), Duration::from_secs(10)) {
-                Ok(()) => {
-                    println!("simulator stopped");
-                    exit::SUCCESS
-                }
-                Err(e) => fail(e),
+        SimCommand::Stop(d) => match daemon::stop(&state_dir(&d), Duration::from_secs(10)) {
+            Ok(()) => {
+                println!("simulator stopped");
+                exit::SUCCESS
             }
-        }
-        SimCommand::Status(d) => match daemon::status(&state_dir(&d.state_dir)) {
+            Err(e) => fail(e),
+        },
+        SimCommand::Status(d) => match daemon::status(&state_dir(&d)) {
             Ok(s) => {
                 print!("{s}");
                 exit::SUCCESS
@@ -168,7 +190,7 @@ pub fn run(args: SimArgs) -> i32 {
             Err(e) => fail(e),
         },
         SimCommand::HdcPath(d) => {
-            let dir = state_dir(&d.state_dir);
+            let dir = state_dir(&d);
             let p = daemon::hdc_script_path(&dir);
             if !p.exists() {
                 return fail(format!(
@@ -182,7 +204,10 @@ pub fn run(args: SimArgs) -> i32 {
         }
         SimCommand::Demo(a) => super::demo_cmd::run(a),
         SimCommand::Hdc(h) => {
-            let dir = state_dir(&h.state_dir);
+            let dir = state_dir(&DirArg {
+                state_dir: h.state_dir.clone(),
+                platform: Platform::Harmonyos,
+            });
             let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
             let stdout = std::io::stdout();
             let mut lock = stdout.lock();
@@ -205,10 +230,81 @@ pub fn run(args: SimArgs) -> i32 {
     }
 }
 
-fn start(a: ServeArgs) -> i32 {
-    let dir = state_dir(&a.dir.state_dir);
-    if let Err(e) = options(&a, dir.clone()) {
+/// The Android devices' options; `--emulator` and `--layout` are HarmonyOS-only.
+fn android_options(a: &ServeArgs) -> Result<FarmOptions, String> {
+    if a.emulator || a.layout.is_some() {
+        return Err("--emulator and --layout are HarmonyOS options (the Android devices always listen on loopback ports and show the demo app's screens)".into());
+    }
+    let faults = FaultSpec::parse(&a.faults).map_err(|e| e.to_string())?;
+    Ok(FarmOptions {
+        devices: a.devices,
+        seed: a.seed,
+        latency: a.latency,
+        faults,
+        ..Default::default()
+    })
+}
+
+/// `sim serve --platform android`: the devices, attached to a private adb server when asked,
+/// until `sim stop`.
+fn serve_android(a: ServeArgs, adb: Option<PathBuf>) -> i32 {
+    let dir = state_dir(&a.dir);
+    let opts = match android_options(&a) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("tapflow sim: {e}");
+            return exit::USAGE;
+        }
+    };
+    let farm = match AndroidFarm::start(&opts) {
+        Ok(f) => f,
+        Err(e) => return fail(format!("cannot listen for adb: {e}")),
+    };
+    let mut note = String::new();
+    let private = a.adb_port.map(|port| {
+        let mut config = adb_config(adb);
+        config.server_port = Some(port);
+        AdbClient::with_process(config)
+    });
+    if let (Some(client), Some(port)) = (&private, a.adb_port) {
+        for addr in farm.addresses() {
+            if let Err(e) = client.adb_connect(&addr) {
+                let _ = client.kill_server();
+                return fail(format!(
+                    "cannot attach {addr} to the adb server on port {port}: {e}"
+                ));
+            }
+        }
+        note = format!("adb server: localhost:{port} (private; `adb -P {port} devices -l`)\n");
+    }
+    // The private server ends with the simulator, before `sim stop` returns.
+    let on_stop = private.map(|client| -> crate::sim::android::daemon::OnStop {
+        Box::new(move || {
+            let _ = client.kill_server();
+        })
+    });
+    let result = daemon::serve_backend(
+        std::sync::Arc::new(FarmDaemon::new(farm, opts, note, on_stop)),
+        &dir,
+    );
+    match result {
+        Ok(()) => exit::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+fn start(a: ServeArgs, adb: Option<PathBuf>) -> i32 {
+    let dir = state_dir(&a.dir);
+    let checked = match a.dir.platform {
+        Platform::Harmonyos => options(&a, dir.clone()).map(|_| ()),
+        Platform::Android => android_options(&a).map(|_| ()),
+    };
+    if let Err(e) = checked {
         eprintln!("tapflow sim: {e}");
+        return exit::USAGE;
+    }
+    if a.adb_port.is_some() && a.dir.platform != Platform::Android {
+        eprintln!("tapflow sim: --adb-port needs --platform android");
         return exit::USAGE;
     }
     let exe = match std::env::current_exe() {
@@ -235,6 +331,15 @@ fn start(a: ServeArgs) -> i32 {
     if a.emulator {
         serve_args.push("--emulator".into());
     }
+    if a.dir.platform == Platform::Android {
+        serve_args.extend(["--platform".to_string(), "android".to_string()]);
+        if let Some(p) = a.adb_port {
+            serve_args.extend(["--adb-port".to_string(), p.to_string()]);
+        }
+        if let Some(adb) = &adb {
+            serve_args.extend(["--adb".to_string(), adb.display().to_string()]);
+        }
+    }
     if let Some(layout) = &a.layout {
         // The daemon runs elsewhere: hand it an absolute path it can read.
         let abs = match std::fs::canonicalize(layout) {
@@ -245,6 +350,25 @@ fn start(a: ServeArgs) -> i32 {
         serve_args.push(abs.display().to_string());
     }
     match daemon::start(&exe, &dir, &serve_args, Duration::from_secs(15)) {
+        Ok(_) if a.dir.platform == Platform::Android => {
+            let status = daemon::status(&dir).unwrap_or_default();
+            match a.adb_port {
+                Some(port) => println!(
+                    "simulator started: {} Android device(s), attached to the private adb server on port {port}:\n  adb -P {port} devices -l",
+                    a.devices
+                ),
+                None => {
+                    println!(
+                        "simulator started: {} Android device(s); attach them to an adb server with:",
+                        a.devices
+                    );
+                    for addr in addresses_in_status(&status) {
+                        println!("  adb connect {addr}");
+                    }
+                }
+            }
+            exit::SUCCESS
+        }
         Ok(script) => {
             println!(
                 "simulator started: {} device(s); hdc: {}",

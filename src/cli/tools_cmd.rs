@@ -9,8 +9,11 @@
 use std::io::Read;
 use std::path::PathBuf;
 
+use crate::device::adb::AdbClient;
 use crate::device::hdc::{HdcClient, HdcConfig};
+use crate::tools::adb_provider::AdbProvider;
 use crate::tools::hdc_provider::HdcProvider;
+use crate::tools::platforms_provider::PlatformsProvider;
 use crate::tools::provider::CachingProvider;
 use std::sync::Arc;
 
@@ -70,7 +73,7 @@ pub fn tools_json(engine: &Engine) -> String {
 }
 
 /// `tapflow tool NAME JSON`.
-pub fn call(args: ToolArgs, hdc: Option<PathBuf>) -> i32 {
+pub fn call(args: ToolArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     // The project file (./tapflow.toml) and the environment give the allowed roots.
     let config = match crate::cli::setup::load(None, &[]).map(|(_, c)| c) {
         Ok(c) => c,
@@ -79,7 +82,7 @@ pub fn call(args: ToolArgs, hdc: Option<PathBuf>) -> i32 {
             return exit::USAGE;
         }
     };
-    let ctx = ToolContext::new(provider(hdc, &config), config);
+    let ctx = ToolContext::new(provider_for(hdc, adb, &config), config);
     let envelope = match parse_args(args.args.as_deref()) {
         Ok(v) => Engine::new().call(&args.name, v, &ctx),
         Err(e) => Envelope::new(&args.name, Err(e), 0),
@@ -110,16 +113,35 @@ fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
     crate::tools::decode::parse_arguments(&text)
 }
 
-/// The device provider for CLI calls: the hdc backend over the `hdc` executable (`--hdc PATH`
-/// or `TAPFLOW_HDC`, default `hdc` on PATH), with `HARMONYOS_HDC_SERVER` as the default route
-/// server; devices are resolved once per route for the duration of the command.
+/// The device provider for CLI calls: [`provider_for`] with `adb` from `PATH`.
 pub fn provider(hdc: Option<PathBuf>, config: &ToolConfig) -> Arc<dyn DeviceProvider> {
+    provider_for(hdc, None, config)
+}
+
+/// The device provider for CLI calls: HarmonyOS devices through the `hdc` executable
+/// (`--hdc PATH` or `TAPFLOW_HDC`, default `hdc` on PATH, with `HARMONYOS_HDC_SERVER` as the
+/// default route server) and Android devices through the `adb` executable (`--adb PATH` or
+/// `TAPFLOW_ADB`, default `adb` on PATH; adb's own `ANDROID_ADB_SERVER_PORT` picks its server),
+/// merged: a device id of either kind resolves. Devices are resolved once per route for the
+/// duration of the command.
+pub fn provider_for(
+    hdc: Option<PathBuf>,
+    adb: Option<PathBuf>,
+    config: &ToolConfig,
+) -> Arc<dyn DeviceProvider> {
     let hdc_config = HdcConfig {
         program: hdc.unwrap_or_else(|| PathBuf::from("hdc")),
         default_server: config.default_hdc_server.clone(),
         ..HdcConfig::default()
     };
-    let inner = Arc::new(HdcProvider(HdcClient::with_process(hdc_config)));
+    let hdc: Arc<dyn DeviceProvider> = Arc::new(HdcProvider(HdcClient::with_process(hdc_config)));
+    let adb: Arc<dyn DeviceProvider> = Arc::new(AdbProvider(AdbClient::with_process(
+        super::platform::adb_config(adb),
+    )));
+    let inner = Arc::new(PlatformsProvider::new(vec![
+        ("harmonyos", hdc),
+        ("android", adb),
+    ]));
     Arc::new(CachingProvider::new(
         inner,
         std::time::Duration::from_secs(60),

@@ -85,6 +85,16 @@ pub enum DeviceError {
     /// Host-side I/O (files for install, screenshots, pulled files).
     #[error("{what}: {detail}")]
     Io { what: String, detail: String },
+
+    /// The adb executable could not be started.
+    #[error(
+        "adb executable not found or not runnable: {path} ({detail}); install Android's platform-tools (Debian: `apt-get install adb`) or pass --adb PATH / TAPFLOW_ADB"
+    )]
+    AdbNotFound { path: String, detail: String },
+
+    /// An adb call did not finish before its deadline; the adb process was killed.
+    #[error("`{command}` did not finish within {}ms", .after.as_millis())]
+    AdbTimeout { command: String, after: Duration },
 }
 
 impl DeviceError {
@@ -105,6 +115,8 @@ impl DeviceError {
             DeviceError::Parse { code, .. } => code,
             DeviceError::Unsupported { .. } => crate::codes::UNSUPPORTED,
             DeviceError::Io { .. } => crate::codes::HOST_IO_ERROR,
+            DeviceError::AdbNotFound { .. } => crate::codes::ADB_NOT_FOUND,
+            DeviceError::AdbTimeout { .. } => crate::codes::ADB_TIMEOUT,
         }
     }
 
@@ -127,7 +139,10 @@ impl DeviceError {
     pub fn is_transient(&self) -> bool {
         matches!(
             self,
-            DeviceError::Timeout { .. } | DeviceError::Command { .. } | DeviceError::Parse { .. }
+            DeviceError::Timeout { .. }
+                | DeviceError::AdbTimeout { .. }
+                | DeviceError::Command { .. }
+                | DeviceError::Parse { .. }
         )
     }
 }

@@ -5,6 +5,7 @@
 //! Must not use: anything above it (`ui`, `tools`, `run`, `cli`). Backends are argv builders plus
 //! output parsers; a backend that cannot do an operation returns [`DeviceError::Unsupported`].
 
+pub mod adb;
 pub mod error;
 pub mod hdc;
 pub mod model;

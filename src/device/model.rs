@@ -124,14 +124,30 @@ impl UiNode {
         self.attr("text")
     }
 
+    /// The component type: uitest's `type` (`Button`), on Android the view `class`
+    /// (`android.widget.Button`).
     pub fn node_type(&self) -> &str {
-        self.attr("type")
+        let t = self.attr("type");
+        if t.is_empty() { self.attr("class") } else { t }
     }
 
-    /// The ArkUI `.id()` (falls back to `key`, which older builds fill instead).
+    /// The element's id: the ArkUI `.id()` (falls back to `key`, which older builds fill
+    /// instead); on Android the entry name of the `resource-id` (`com.x:id/username` →
+    /// `username`).
     pub fn id(&self) -> &str {
         let id = self.attr("id");
-        if id.is_empty() { self.attr("key") } else { id }
+        if !id.is_empty() {
+            return id;
+        }
+        let key = self.attr("key");
+        if !key.is_empty() {
+            return key;
+        }
+        let rid = self.attr("resource-id");
+        match rid.split_once(":id/") {
+            Some((_, entry)) => entry,
+            None => rid,
+        }
     }
 
     pub fn flag(&self, name: &str) -> bool {
@@ -434,6 +450,11 @@ pub struct LogQuery {
     pub log_type: Option<String>,
     /// `-z N`: only the last N lines.
     pub tail: Option<u32>,
+    /// Only lines at or after this device-local time, as logcat's `-T 'MM-DD HH:MM:SS.mmm'`
+    /// takes it (adb). hilog has no such option: the hdc backend leaves it to the caller's
+    /// time window (`logs_query` filters every line by time on the host anyway).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

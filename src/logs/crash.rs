@@ -460,6 +460,9 @@ pub struct AppCrashMarker {
     /// Records (indices into the slice given to [`find_app_crash_markers`]) the block spans.
     #[serde(skip)]
     pub records: Range<usize>,
+    /// Where the block comes from: `appkit_hilog`, `logcat_androidruntime` or `logcat_anr`.
+    #[serde(skip)]
+    pub origin: &'static str,
 }
 
 fn exit_regex() -> &'static Regex {
@@ -495,6 +498,7 @@ pub fn find_app_crash_markers(records: &[LogRecord]) -> Vec<AppCrashMarker> {
             pid: head.pid,
             line_no: records[start].line_no,
             records: group.clone(),
+            origin: "appkit_hilog",
         };
         let mut in_stack = false;
         for rec in &records[start + 1..group.end] {
@@ -517,6 +521,99 @@ pub fn find_app_crash_markers(records: &[LogRecord]) -> Vec<AppCrashMarker> {
             }
         }
         out.push(m);
+    }
+    out
+}
+
+/// Finds Android crash blocks in parsed logcat records: `AndroidRuntime: FATAL EXCEPTION: <thread>`
+/// followed by the same process's `AndroidRuntime` lines (`Process: <pkg>, PID: <n>`, the
+/// exception, `\tat …` frames, `Caused by: …`), and `ActivityManager: ANR in <pkg>` followed by
+/// the same thread's lines (`PID:`, `Reason:`). Each block is the contiguous run of such
+/// records (the crash buffer prints them together); `cause` is `FATAL EXCEPTION` or `ANR`.
+pub fn find_android_crash_markers(records: &[LogRecord]) -> Vec<AppCrashMarker> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < records.len() {
+        let Some(h) = records[i].hilog.as_ref().filter(|h| h.logcat) else {
+            i += 1;
+            continue;
+        };
+        let java = h.tag == "AndroidRuntime" && h.message.starts_with("FATAL EXCEPTION");
+        let anr = h.tag == "ActivityManager" && h.message.starts_with("ANR in ");
+        if !java && !anr {
+            i += 1;
+            continue;
+        }
+        let (pid, tid, tag) = (h.pid, h.tid, h.tag.clone());
+        let mut end = i + 1;
+        while end < records.len() {
+            let Some(n) = records[end].hilog.as_ref() else {
+                break;
+            };
+            let same = n.pid == pid
+                && n.tag == tag
+                && (java && !n.message.starts_with("FATAL EXCEPTION") || anr && n.tid == tid);
+            if !same {
+                break;
+            }
+            end += 1;
+        }
+        let lines: Vec<&str> = records[i..end]
+            .iter()
+            .filter_map(|r| r.hilog.as_ref())
+            .flat_map(|h| h.message.lines())
+            .collect();
+        let mut m = AppCrashMarker {
+            bundle: String::new(),
+            cause: if java { "FATAL EXCEPTION" } else { "ANR" }.into(),
+            error_type: None,
+            error_name: None,
+            error_message: None,
+            stacktrace: Vec::new(),
+            pid,
+            line_no: records[i].line_no,
+            records: i..end,
+            origin: if java {
+                "logcat_androidruntime"
+            } else {
+                "logcat_anr"
+            },
+        };
+        if anr {
+            m.bundle = h.message["ANR in ".len()..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string();
+        }
+        for l in &lines[1..] {
+            let t = l.trim();
+            if let Some(rest) = t.strip_prefix("Process: ") {
+                let (name, p) = rest.split_once(", PID: ").unwrap_or((rest, ""));
+                m.bundle = name.trim().to_string();
+                if let Ok(p) = p.trim().parse() {
+                    m.pid = Some(p);
+                }
+            } else if let Some(p) = t.strip_prefix("PID: ") {
+                m.pid = p.trim().parse().ok().or(m.pid);
+            } else if let Some(r) = t.strip_prefix("Reason: ") {
+                m.error_message = non_empty(r);
+            } else if t.starts_with("at ") || t.starts_with("Caused by: ") || t.starts_with("... ")
+            {
+                m.stacktrace.push(t.to_string());
+            } else if java && m.error_name.is_none() && !t.is_empty() {
+                // `java.lang.RuntimeException: message`
+                match t.split_once(": ") {
+                    Some((name, msg)) => {
+                        m.error_name = non_empty(name);
+                        m.error_message = non_empty(msg);
+                    }
+                    None => m.error_name = non_empty(t),
+                }
+            }
+        }
+        out.push(m);
+        i = end;
     }
     out
 }

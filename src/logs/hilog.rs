@@ -144,6 +144,9 @@ pub struct HilogLine {
     pub domain: u32,
     pub tag: String,
     pub message: String,
+    /// The line is Android logcat's `threadtime` (`MM-DD HH:MM:SS.mmm PID TID L TAG: msg`),
+    /// which has no log type and no domain (`domain` is then 0 and meaningless).
+    pub logcat: bool,
 }
 
 impl HilogLine {
@@ -204,8 +207,48 @@ pub fn clean_line(raw: &str) -> String {
 /// `-v epoch`: 10^9 s is September 2001, and no device has been up for 31 years.
 const EPOCH_THRESHOLD: u64 = 1_000_000_000;
 
-/// Parses one line (after [`clean_line`]); `None` when it is not a hilog line.
+/// Parses one line (after [`clean_line`]); `None` when it is neither a hilog line nor an
+/// Android logcat `threadtime` line (read as one, with logcat's `V` counted as `D` and `A`
+/// (assert) as `F`; see [`super::logcat`]).
 pub fn parse_line(line: &str) -> Option<HilogLine> {
+    match line_regex().captures(line) {
+        Some(_) => parse_hilog_line(line),
+        None => from_logcat(line),
+    }
+}
+
+fn from_logcat(line: &str) -> Option<HilogLine> {
+    let l = super::logcat::parse_line(line)?;
+    let level = match l.level {
+        'V' | 'D' => Level::Debug,
+        'I' => Level::Info,
+        'W' => Level::Warn,
+        'E' => Level::Error,
+        'F' | 'A' => Level::Fatal,
+        _ => return None,
+    };
+    Some(HilogLine {
+        time: LineTime::Wall {
+            year: None,
+            month: l.month,
+            day: l.day,
+            hour: l.hour,
+            minute: l.minute,
+            second: l.second,
+            nanos: l.millis * 1_000_000,
+        },
+        pid: Some(l.pid),
+        tid: Some(l.tid),
+        level,
+        log_type: None,
+        domain: 0,
+        tag: l.tag,
+        message: l.message,
+        logcat: true,
+    })
+}
+
+fn parse_hilog_line(line: &str) -> Option<HilogLine> {
     let caps = line_regex().captures(line)?;
     let frac = caps.name("frac")?.as_str();
     // Scale .mmm / .uuuuuu / .nnnnnnnnn to nanoseconds.
@@ -271,6 +314,7 @@ pub fn parse_line(line: &str) -> Option<HilogLine> {
         domain,
         tag: caps["tag"].to_string(),
         message: caps["msg"].to_string(),
+        logcat: false,
     })
 }
 
@@ -459,11 +503,15 @@ mod tests {
             "  -x --exit",
             "13-23 21:01:50.181  1  1 I C0391c/T: m", // month 13
             "01-23 21:01:50.181  1  1 X C0391c/T: m", // level X
-            "01-23 21:01:50.181  1  1 I C039/T: m",   // 3-digit domain
             "Timestamp:2026-01-25 02:22:22.183",
         ] {
             assert!(parse_line(bad).is_none(), "{bad:?}");
         }
+        // A 3-digit domain is not hilog; the same shape is a logcat `threadtime` line whose tag
+        // is `C039/T`, and is read as one.
+        let l = parse_line("01-23 21:01:50.181  1  1 I C039/T: m").unwrap();
+        assert!(l.logcat);
+        assert_eq!((l.tag.as_str(), l.domain), ("C039/T", 0));
     }
 
     #[test]

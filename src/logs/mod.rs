@@ -1,4 +1,4 @@
-//! Logs: hilog parsing, time windows, error extraction, markers, crash files and the
+//! Logs: hilog and logcat parsing, time windows, error extraction, markers, crash files and the
 //! `logs_query` engine.
 //!
 //! Pure text processing plus reading and writing host files, which go through the host-path
@@ -13,6 +13,7 @@ pub mod crash;
 pub mod error;
 pub mod files;
 pub mod hilog;
+pub mod logcat;
 pub mod markers;
 pub mod package;
 pub mod params;

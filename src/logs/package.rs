@@ -9,7 +9,9 @@
 //! 2. a line mentioning the bundle is logged by the app's own side: an app-type (`A`) line,
 //!    or a line from the tags the app process itself emits at start and death
 //!    (`AppKit`, `APPSPAWN`, `HitraceOption`, `JSAPP`, `Recovery`);
-//! 3. a faultlogger header names the bundle as `Module name` with its `Pid`.
+//! 3. a faultlogger header names the bundle as `Module name` with its `Pid`;
+//! 4. Android: ActivityManager's `Start proc <pid>:<package>/…` line (logcat), and the crash
+//!    block's `Process: <package>, PID: <pid>` (rule 1 reads it).
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -25,6 +27,13 @@ pub const APP_PROCESS_TAGS: &[&str] = &["AppKit", "APPSPAWN", "HitraceOption", "
 fn pid_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| Regex::new(r"(?i)\bpid\s*[=:]?\s*(\d{1,10})\b").expect("static pid regex"))
+}
+
+fn start_proc_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"Start proc (\d{1,10}):([A-Za-z0-9_.]+)[/ ]").expect("static start regex")
+    })
 }
 
 fn trace_regex() -> &'static Regex {
@@ -47,6 +56,12 @@ pub fn attribute_pids(
             if let Some(caps) = trace_regex().captures(line)
                 && &caps[1] == package
                 && let Ok(p) = caps[2].parse()
+            {
+                pids.insert(p);
+            }
+            if let Some(caps) = start_proc_regex().captures(line)
+                && &caps[2] == package
+                && let Ok(p) = caps[1].parse()
             {
                 pids.insert(p);
             }

@@ -51,7 +51,9 @@ pub struct LogItem {
 /// The error of a crash item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct CrashSummary {
-    /// `appkit_hilog` (crash block in hilog) or `faultlogger_file` (an input that is a crash file).
+    /// `appkit_hilog` (crash block in hilog), `faultlogger_file` (an input that is a crash file),
+    /// `logcat_androidruntime` (an `AndroidRuntime: FATAL EXCEPTION` block in logcat) or
+    /// `logcat_anr` (an `ActivityManager: ANR in` block).
     pub origin: String,
     pub bundle: Option<String>,
     pub reason: Option<String>,

@@ -8,7 +8,8 @@
 use chrono::{DateTime, FixedOffset, NaiveDateTime};
 
 use super::crash::{
-    AppCrashMarker, CrashReport, find_app_crash_markers, looks_like_crash_file, parse_crash_file,
+    AppCrashMarker, CrashReport, find_android_crash_markers, find_app_crash_markers,
+    looks_like_crash_file, parse_crash_file,
 };
 use super::hilog::{Level, LogRecord, LogType, clean_line, parse_text};
 use super::result::CrashSummary;
@@ -61,7 +62,9 @@ pub fn scan(source: &SourceText) -> Scanned {
         };
     }
     let records = parse_text(&source.text);
-    let app_markers = find_app_crash_markers(&records);
+    let mut app_markers = find_app_crash_markers(&records);
+    app_markers.extend(find_android_crash_markers(&records));
+    app_markers.sort_by_key(|m| m.records.start);
     Scanned {
         label: source.label.clone(),
         lines,
@@ -112,8 +115,8 @@ fn record_candidate(
             Some(h.level),
             Some(h.tag.clone()),
             h.log_type,
-            Some(h.domain),
-            Some(h.domain_text()),
+            (!h.logcat).then_some(h.domain),
+            (!h.logcat).then(|| h.domain_text()),
             h.pid,
             h.message.clone(),
         ),
@@ -203,8 +206,20 @@ pub fn candidates(
                 let recs = &s.records[m.records.clone()];
                 // All lines of the block share one prefix: the first gives time, pid and tag.
                 let mut c = record_candidate(si, s.line_offset, &recs[0], now);
-                // The block's headline is the `is about to exit` line, its text the whole block.
-                c.message = format!("{} is about to exit due to {}", m.bundle, m.cause);
+                // The block's headline is the `is about to exit` line (logcat: the exception),
+                // its text the whole block.
+                c.message = match m.origin {
+                    "appkit_hilog" => format!("{} is about to exit due to {}", m.bundle, m.cause),
+                    _ => format!(
+                        "{} in {}: {}",
+                        m.cause,
+                        m.bundle,
+                        m.error_message
+                            .as_deref()
+                            .or(m.error_name.as_deref())
+                            .unwrap_or("")
+                    ),
+                };
                 c.text = recs
                     .iter()
                     .map(LogRecord::full_text)
@@ -213,7 +228,7 @@ pub fn candidates(
                 c.text_lc = c.text.to_lowercase();
                 c.span = recs.iter().map(LogRecord::line_span).sum();
                 c.crash = Some(CrashSummary {
-                    origin: "appkit_hilog".into(),
+                    origin: m.origin.into(),
                     bundle: Some(m.bundle.clone()),
                     reason: Some(m.cause.clone()),
                     error_name: m.error_name.clone().or_else(|| m.error_type.clone()),

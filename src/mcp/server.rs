@@ -15,7 +15,7 @@ use rmcp::{ErrorData, ServerHandler};
 use crate::mcp::call::Core;
 
 /// What the server tells clients at the handshake / discovery.
-const INSTRUCTIONS: &str = "tapflow drives HarmonyOS devices (and simulated ones) through hdc. Every tool returns the envelope {tool, ok, result, error, meta} as structuredContent; ok=false comes with isError=true and a stable error.code. Observe first (find_elements / get_ui_tree with response_level=digest), act with the element_handle it returns (click, input_text), confirm with wait_for_element. Calls on one device run in arrival order; different devices run in parallel. run_flow runs a whole YAML flow with progress per step.";
+const INSTRUCTIONS: &str = "tapflow drives HarmonyOS devices through hdc and Android devices through adb (and simulated ones of both). Every tool returns the envelope {tool, ok, result, error, meta} as structuredContent (meta.platform names the platform of the device that answered); ok=false comes with isError=true and a stable error.code. Observe first (find_elements / get_ui_tree with response_level=digest), act with the element_handle it returns (click, input_text), confirm with wait_for_element. Calls on one device run in arrival order; different devices run in parallel. run_flow runs a whole YAML flow with progress per step.";
 
 /// One handler per session; all share the [`Core`].
 #[derive(Clone)]

@@ -23,6 +23,9 @@ pub const INFRA_CODES: &[&str] = &[
     crate::codes::HDC_CHANNEL_NOT_READY,
     crate::codes::HDC_SERVER_UNREACHABLE,
     crate::codes::HDC_FAILED,
+    crate::codes::ADB_NOT_FOUND,
+    crate::codes::ADB_TIMEOUT,
+    crate::codes::ADB_SERVER_UNREACHABLE,
 ];
 
 /// Version of the `result.json` shape.

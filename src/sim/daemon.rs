@@ -120,9 +120,61 @@ fn write_frame(w: &mut impl Write, kind: u8, payload: &[u8]) -> std::io::Result<
 
 // ---------------------------------------------------------------- daemon side
 
+/// What a daemon serves: hdc argv (the HarmonyOS simulator) and its status text. The Android
+/// simulator's devices are reached over TCP by adb instead, so its daemon answers hdc requests
+/// with a refusal and only serves `status` and `stop` here.
+pub trait DaemonBackend: Send + Sync {
+    /// One hdc invocation, streaming to `sink` (see [`Simulator::handle_streaming`]).
+    fn hdc(
+        &self,
+        argv: &[String],
+        cwd: &Path,
+        sink: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> super::SimOutput;
+    /// The `status` text (after the `running:` and `state dir:` lines).
+    fn status(&self) -> String;
+    /// Runs once a `stop` was requested, before the socket goes (so `sim stop` returns when
+    /// everything the daemon started has ended).
+    fn shutdown(&self) {}
+}
+
+impl DaemonBackend for Simulator {
+    fn hdc(
+        &self,
+        argv: &[String],
+        cwd: &Path,
+        sink: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> super::SimOutput {
+        self.handle_streaming(argv, cwd, sink)
+    }
+
+    fn status(&self) -> String {
+        let mut s = format!(
+            "server: {DEFAULT_SERVER}\nseed: {}\nlatency: {:?}\ndevices:\n",
+            self.options().seed,
+            self.options().latency
+        );
+        let live = self.connected();
+        for serial in self.serials() {
+            let state = if live.contains(&serial) {
+                "Connected"
+            } else {
+                "Offline"
+            };
+            s.push_str(&format!("  {serial}\t{state}\n"));
+        }
+        s
+    }
+}
+
 /// Runs the daemon in the foreground until a `stop` request. Binds `DIR/sim.sock`, writes
 /// `DIR/daemon.pid`, removes both on the way out.
 pub fn serve(sim: Simulator, dir: &Path) -> Result<(), DaemonError> {
+    serve_backend(Arc::new(sim), dir)
+}
+
+/// [`serve`] for any [`DaemonBackend`].
+pub fn serve_backend(sim: Arc<dyn DaemonBackend>, dir: &Path) -> Result<(), DaemonError> {
     std::fs::create_dir_all(dir).map_err(io_err(format!("creating {}", dir.display())))?;
     let sock = socket_path(dir);
     check_socket_len(&sock)?;
@@ -137,7 +189,6 @@ pub fn serve(sim: Simulator, dir: &Path) -> Result<(), DaemonError> {
         UnixListener::bind(&sock).map_err(io_err(format!("binding {}", sock.display())))?;
     std::fs::write(dir.join("daemon.pid"), format!("{}\n", std::process::id()))
         .map_err(io_err("writing daemon.pid"))?;
-    let sim = Arc::new(sim);
     let stop = Arc::new(AtomicBool::new(false));
     let dir_text = dir.display().to_string();
     for conn in listener.incoming() {
@@ -159,13 +210,14 @@ pub fn serve(sim: Simulator, dir: &Path) -> Result<(), DaemonError> {
             }
         });
     }
+    sim.shutdown();
     let _ = std::fs::remove_file(&sock);
     let _ = std::fs::remove_file(dir.join("daemon.pid"));
     Ok(())
 }
 
 fn serve_one(
-    sim: &Simulator,
+    sim: &Arc<dyn DaemonBackend>,
     stream: UnixStream,
     stop: &AtomicBool,
     sock: &Path,
@@ -190,28 +242,18 @@ fn serve_one(
         Request::Hdc { argv, cwd } => {
             let mut writer = w.try_clone()?;
             let mut sink = |b: &[u8]| write_frame(&mut writer, b'D', b).is_ok();
-            let out = sim.handle_streaming(&argv, &cwd, &mut sink);
+            let out = sim.hdc(&argv, &cwd, &mut sink);
             if !out.stdout.is_empty() {
                 write_frame(&mut w, b'D', &out.stdout)?;
             }
             write_frame(&mut w, b'X', &out.exit.to_be_bytes())
         }
         Request::Status => {
-            let mut s = format!(
-                "running: pid {}\nstate dir: {dir}\nserver: {DEFAULT_SERVER}\nseed: {}\nlatency: {:?}\ndevices:\n",
+            let s = format!(
+                "running: pid {}\nstate dir: {dir}\n{}",
                 std::process::id(),
-                sim.options().seed,
-                sim.options().latency
+                sim.status()
             );
-            let live = sim.connected();
-            for serial in sim.serials() {
-                let state = if live.contains(&serial) {
-                    "Connected"
-                } else {
-                    "Offline"
-                };
-                s.push_str(&format!("  {serial}\t{state}\n"));
-            }
             write_frame(&mut w, b'D', s.as_bytes())?;
             write_frame(&mut w, b'X', &0i32.to_be_bytes())
         }

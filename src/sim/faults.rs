@@ -29,6 +29,9 @@ pub struct FaultSpec {
     pub slow_chars: Duration,
     /// The device disconnects after answering this many hdc commands.
     pub disconnect_after: Option<u64>,
+    /// Probability that the simulated Android device drops its TCP connection in the middle
+    /// of a command (adb then reconnects by itself); HarmonyOS devices ignore it.
+    pub drop_conn: f64,
 }
 
 /// A `--faults` string that could not be understood.
@@ -71,6 +74,7 @@ impl FaultSpec {
                 "empty-dump" => out.empty_dump = parse_prob(value).map_err(|r| err(&r))?,
                 "truncate-dump" => out.truncate_dump = parse_prob(value).map_err(|r| err(&r))?,
                 "drop-chars" => out.drop_chars = parse_prob(value).map_err(|r| err(&r))?,
+                "drop-conn" => out.drop_conn = parse_prob(value).map_err(|r| err(&r))?,
                 "slow-dump" => {
                     let (d, p) = match value.split_once('@') {
                         Some((d, p)) => (d, parse_prob(p).map_err(|r| err(&r))?),
@@ -87,7 +91,7 @@ impl FaultSpec {
                 }
                 other => {
                     return Err(err(&format!(
-                        "unknown fault `{other}` (known: fail, empty-dump, truncate-dump, slow-dump, drop-chars, slow-chars, disconnect-after)"
+                        "unknown fault `{other}` (known: fail, empty-dump, truncate-dump, slow-dump, drop-chars, slow-chars, disconnect-after, drop-conn)"
                     )));
                 }
             }
@@ -225,6 +229,12 @@ impl FaultState {
     /// Whether one typed character is lost.
     pub fn drop_char(&mut self) -> bool {
         let p = self.spec.drop_chars;
+        self.roll(p)
+    }
+
+    /// Whether this command loses its TCP connection (Android devices).
+    pub fn drop_connection(&mut self) -> bool {
+        let p = self.spec.drop_conn;
         self.roll(p)
     }
 }

@@ -61,6 +61,13 @@ pub enum Cost {
     /// Time a command waits on the device by design: a swipe's distance / velocity, uitest's
     /// 500 ms focus wait before typing, `sleep N`.
     Wait(Duration),
+    /// Android `uiautomator dump`: a JVM start, a UiAutomation connection and `waitForIdle`'s
+    /// one second of required idle time on a fresh connection.
+    UiautomatorDump,
+    /// One Android `input` command (`tap`, `swipe`, `keyevent`, `text`: a JVM start).
+    AndroidInput,
+    /// Android `pm` / `cmd package` / `dumpsys package` (a JVM start and a binder call).
+    PackageManager,
 }
 
 impl Latency {
@@ -87,6 +94,9 @@ impl Latency {
             Cost::Uninstall => 300,
             // 20 ms setup + ~30 MB/s over USB.
             Cost::Transfer(bytes) => 20 + bytes / 30_000,
+            Cost::UiautomatorDump => 1_500,
+            Cost::AndroidInput => 150,
+            Cost::PackageManager => 250,
         };
         Duration::from_millis(ms)
     }

@@ -1,4 +1,5 @@
-//! The simulated HarmonyOS device (`sim`): phones that answer hdc exactly like real ones.
+//! The simulated devices (`sim`): phones that answer hdc exactly like real HarmonyOS ones, and
+//! the same phones as Android devices that the real `adb` client drives over TCP.
 //!
 //! - [`phone`] — one phone's state (apps, screens, input, logs, files); owned separately.
 //! - [`simulator`] — N devices behind one simulated hdc server: client argv, device selection,
@@ -8,9 +9,12 @@
 //! - [`faults`] / [`latency`] — deterministic fault injection and simulated device time.
 //! - [`transport`] — the in-process `Transport` for the hdc backend.
 //! - [`daemon`] — the executable mode: a background server on a Unix socket and the `hdc` script.
+//! - [`android`] — the simulated Android device: the same phone as Android views, the Android
+//!   programs, and an adbd speaking the adb protocol over TCP.
 //!
 //! This module uses `device` types only and never reads the environment (the CLI passes paths in).
 
+pub mod android;
 pub mod commands;
 pub mod daemon;
 pub mod faults;

@@ -207,6 +207,12 @@ impl<'a> Call<'a> {
         Ok(self.device()?.serial().to_string())
     }
 
+    /// The platform of the device this call resolved (`harmonyos`, `android`); `None` when the
+    /// call touched no device (host-only tools, calls refused before resolving one).
+    pub fn platform(&self) -> Option<&'static str> {
+        self.device.as_ref().map(|d| d.platform())
+    }
+
     /// Round trips and dumps spent by this call so far: the device's and the provider's
     /// (resolving the route), zero when nothing was touched.
     pub fn cost(&self) -> Cost {

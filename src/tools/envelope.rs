@@ -122,6 +122,10 @@ pub struct Meta {
     pub request_id: String,
     pub timestamp: String,
     pub duration_ms: u64,
+    /// The platform of the device the call used (`harmonyos`, `android`); absent when it used
+    /// none (host-only tools, calls refused before a device was resolved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
 }
 
 /// `structuredContent`.
@@ -158,6 +162,7 @@ impl Envelope {
             request_id: uuid::Uuid::new_v4().to_string(),
             timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, false),
             duration_ms,
+            platform: None,
         };
         let (ok, result, error, text) = match outcome {
             Ok(result) => (true, result, None, format!("{tool}: ok")),
@@ -180,6 +185,12 @@ impl Envelope {
             },
             is_error: !ok,
         }
+    }
+
+    /// The envelope with the platform of the device the call used in `meta`.
+    pub fn with_platform(mut self, platform: Option<&str>) -> Self {
+        self.structured.meta.platform = platform.map(str::to_string);
+        self
     }
 
     pub fn ok(&self) -> bool {
@@ -228,7 +239,8 @@ pub fn structured_schema(tool: &str, result: Value) -> Value {
                 "properties": {
                     "request_id": { "type": "string", "format": "uuid" },
                     "timestamp": { "type": "string", "description": "RFC 3339 time the call finished." },
-                    "duration_ms": { "type": "integer", "minimum": 0 }
+                    "duration_ms": { "type": "integer", "minimum": 0 },
+                    "platform": { "type": "string", "enum": ["harmonyos", "android"], "description": "The platform of the device the call used; absent when it used none." }
                 },
                 "required": ["request_id", "timestamp", "duration_ms"]
             }

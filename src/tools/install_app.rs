@@ -1,4 +1,5 @@
-//! `install_app`: install a `.hap` or `.app` package (replacing an installed version).
+//! `install_app`: install a `.hap` or `.app` package (replacing an installed version); on an
+//! Android device an `.apk` (a `.hap` there is `UNSUPPORTED_ON_PLATFORM`).
 //!
 //! `hap_path` goes through the host-path policy: a regular file under the allowed roots, also
 //! once links are resolved (`PATH_NOT_ALLOWED` outside them, `FILE_NOT_FOUND` when missing or not
@@ -19,7 +20,7 @@ pub struct InstallApp;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Params {
-    /// Host path of the package; must end with `.hap` or `.app`.
+    /// Host path of the package; must end with `.hap` or `.app` (`.apk` on an Android device).
     pub hap_path: Option<String>,
 }
 
@@ -32,24 +33,26 @@ pub struct Output {
 }
 
 /// The package path as given (device-free): required (`MISSING_HAP_PATH`), ending in `.hap`
-/// or `.app` (`INVALID_APP_PACKAGE`).
-fn package(p: &Params) -> Result<String, ToolError> {
+/// or `.app`, or `.apk` for an Android device (`INVALID_APP_PACKAGE`). Returns the path and
+/// whether it is an `.apk` (which package fits which device is decided once the device is known).
+fn package(p: &Params) -> Result<(String, bool), ToolError> {
     let Some(given) = p.hap_path.clone().filter(|s| !s.trim().is_empty()) else {
         return Err(
             ToolError::new(crate::codes::MISSING_HAP_PATH, "hap_path is required").at("hap_path"),
         );
     };
     let lower = given.trim().to_lowercase();
-    if !(lower.ends_with(".hap") || lower.ends_with(".app")) {
+    let apk = lower.ends_with(".apk");
+    if !(lower.ends_with(".hap") || lower.ends_with(".app") || apk) {
         let shown = crate::tools::decode::clip(&given);
         return Err(ToolError::new(
             crate::codes::INVALID_APP_PACKAGE,
-            format!("{shown} is not a .hap or .app package"),
+            format!("{shown} is not a .hap or .app package (nor an .apk for Android)"),
         )
         .with_details(json!({ "hap_path": shown }))
         .at("hap_path"));
     }
-    Ok(given)
+    Ok((given, apk))
 }
 
 impl Tool for InstallApp {
@@ -74,7 +77,20 @@ impl Tool for InstallApp {
     }
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let given = package(&p)?;
+        let (given, apk) = package(&p)?;
+        // An `.apk` is only a package on Android: elsewhere it is refused before the file is
+        // looked at, in the reference contract's order (`INVALID_APP_PACKAGE` first).
+        if apk {
+            let device = call.device()?;
+            if device.platform() != "android" {
+                let given = crate::tools::decode::clip(&given);
+                return Err(ToolError::new(
+                    crate::codes::INVALID_APP_PACKAGE,
+                    format!("{given} is an Android package; a HarmonyOS device installs .hap or .app packages"),
+                )
+                .with_details(json!({ "hap_path": given, "platform": device.platform() })));
+            }
+        }
         // The package must be a regular file under the allowed roots (links resolved).
         let path = call
             .config()
@@ -92,6 +108,15 @@ impl Tool for InstallApp {
                 ToolError::new(code, e.message).with_details(details)
             })?;
         let device = call.device()?;
+        let given = crate::tools::decode::clip(&given);
+        // `.hap`/`.app` install on HarmonyOS, `.apk` on Android.
+        if device.platform() == "android" && !apk {
+            return Err(ToolError::new(
+                crate::codes::UNSUPPORTED_ON_PLATFORM,
+                format!("{given} is a HarmonyOS package; an Android device installs .apk files (build one with Gradle and pass its path)"),
+            )
+            .with_details(json!({ "hap_path": given, "platform": "android" })));
+        }
         device
             .install(&path, true)
             .map_err(|e| ToolError::from_device_op(e, crate::codes::INSTALL_FAILED))?;

@@ -6,6 +6,7 @@
 //! [`DeviceProvider`]), `ui` and `logs`. Must not read the environment (the CLI builds the
 //! [`ToolConfig`]) and must not use `run`, `mcp` or `cli`.
 
+pub mod adb_provider;
 pub mod app_ops;
 pub mod build_app;
 pub mod build_app_tool;
@@ -14,6 +15,7 @@ pub mod context;
 pub mod coords;
 pub mod decode;
 pub mod envelope;
+pub mod platforms_provider;
 pub mod policy;
 pub mod presets;
 pub mod provider;

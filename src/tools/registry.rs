@@ -280,20 +280,23 @@ impl Engine {
             let shown = decode::clip(tool);
             return Envelope::new(&shown, Err(err), started.elapsed().as_millis() as u64);
         };
-        let outcome =
-            std::panic::catch_unwind(AssertUnwindSafe(|| run_def(def, args, ctx, started)))
-                .unwrap_or_else(|panic| {
-                    let what = panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    Err(ToolError::new(
-                        crate::codes::INTERNAL_ERROR,
-                        format!("the tool failed unexpectedly: {what}"),
-                    ))
-                });
+        let platform = std::cell::Cell::new(None);
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            run_def(def, args, ctx, started, &platform)
+        }))
+        .unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(ToolError::new(
+                crate::codes::INTERNAL_ERROR,
+                format!("the tool failed unexpectedly: {what}"),
+            ))
+        });
         Envelope::new(def.name, outcome, started.elapsed().as_millis() as u64)
+            .with_platform(platform.get())
     }
 }
 
@@ -369,6 +372,7 @@ fn run_def(
     args: Value,
     ctx: &ToolContext,
     started: Instant,
+    platform: &std::cell::Cell<Option<&'static str>>,
 ) -> Result<Value, ToolError> {
     // A call refused by its rules still reports what it cost (nothing on the device).
     let wants_cost = args.get("include_cost").and_then(Value::as_bool) == Some(true);
@@ -392,6 +396,7 @@ fn run_def(
     let include_cost = checked.include_cost;
     let mut call = Call::new(ctx, route, checked.verify);
     let outcome = (def.run)(checked.params, &mut call);
+    platform.set(call.platform());
     let cost = json!({
         "wall_ms": started.elapsed().as_millis() as u64,
         "device_round_trips": call.cost().round_trips,

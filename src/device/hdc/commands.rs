@@ -425,6 +425,7 @@ mod tests {
             regex: Some("it's $(x)".into()),
             log_type: Some("app".into()),
             tail: Some(200),
+            since: None,
         };
         assert_eq!(
             hilog(&q).unwrap().as_str(),

@@ -17,11 +17,16 @@ mod keys;
 mod launcher;
 mod layout;
 mod loader;
+/// Loading apps described as data (the demo app, app lists), for other platforms' phones.
+pub mod loader_apps {
+    pub use super::loader::{DEMO_YAML, parse_app, parse_apps, validate};
+}
 mod logs;
 pub mod media;
 pub mod model;
 mod packages;
 mod page_layout;
+mod platform;
 mod procfs;
 mod profile;
 mod recorded;
@@ -40,9 +45,11 @@ pub use abilities::Started;
 pub use error::{PhoneError, codes};
 pub use keys::KEY_BY_KEY_MAX;
 pub use logs::LogRecord;
+pub use platform::InstalledView;
 pub use procfs::ProcInfo;
 pub use profile::PhoneProfile;
 pub use records::{AbilityRecords, ExtensionRow, PendingWantRow, ProcessRow};
+pub use screen::{Metrics, ScreenNode, Window, WindowKind};
 pub use types::{KeyPress, LayoutOptions, MissionRow, WindowRow, keycode};
 pub use vfs::Vfs;
 pub use want::{Want, WantParam};
@@ -93,6 +100,16 @@ pub struct Phone {
 impl Phone {
     /// A booted phone: demo app plus launcher/system apps installed, screen awake, launcher shown.
     pub fn new(profile: PhoneProfile) -> Self {
+        let mut phone = Phone::new_empty(profile);
+        let now = phone.clock;
+        for (spec, system, on_launcher) in loader::builtin_apps() {
+            phone.add_app(spec, system, on_launcher, now, None);
+        }
+        phone
+    }
+
+    /// A booted phone with no app installed (system logs written).
+    fn new_empty(profile: PhoneProfile) -> Self {
         let now = SystemTime::now();
         let mut phone = Phone {
             fs: Vfs::new(),
@@ -118,9 +135,6 @@ impl Phone {
             next_media_id: 0,
             recording: None,
         };
-        for (spec, system, on_launcher) in loader::builtin_apps() {
-            phone.add_app(spec, system, on_launcher, now, None);
-        }
         phone.logs.boot_noise(now);
         phone
     }

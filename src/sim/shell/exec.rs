@@ -16,6 +16,16 @@ use crate::sim::phone::Phone;
 /// Receives streamed output; returns false when the reader has gone (client killed).
 pub type Sink<'s> = &'s mut dyn FnMut(&[u8]) -> bool;
 
+/// Which device programs a shell runs: the HarmonyOS set (`uitest`, `aa`, `bm`, `hilog`, …,
+/// [`commands::run`]) or the Android set (`input`, `uiautomator`, `am`, `pm`, `logcat`, …,
+/// [`crate::sim::android::commands::run`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Programs {
+    #[default]
+    HarmonyOs,
+    Android,
+}
+
 /// Everything a device command needs: the device, its faults, the latency model, the time spent.
 pub struct DeviceCtx<'a> {
     pub phone: &'a Mutex<Phone>,
@@ -29,6 +39,15 @@ pub struct DeviceCtx<'a> {
     pub sink: Option<Sink<'a>>,
     /// Output already produced (flushed to the sink before streaming starts).
     pub out: Vec<u8>,
+    /// The device programs this shell runs.
+    pub programs: Programs,
+    /// Keep stderr apart in [`DeviceCtx::err`] (adb's shell protocol v2); otherwise it is merged
+    /// into `out`, as `hdc shell` and adb's v1 `shell:` / `exec:` show it.
+    pub split_stderr: bool,
+    pub err: Vec<u8>,
+    /// The Android device's own state (input methods, settings, properties) when the shell
+    /// runs the Android programs.
+    pub android: Option<&'a Mutex<crate::sim::android::state::AndroidState>>,
 }
 
 impl<'a> DeviceCtx<'a> {
@@ -46,6 +65,10 @@ impl<'a> DeviceCtx<'a> {
             spent: Duration::ZERO,
             sink: None,
             out: Vec::new(),
+            programs: Programs::HarmonyOs,
+            split_stderr: false,
+            err: Vec::new(),
+            android: None,
         }
     }
 
@@ -74,6 +97,8 @@ impl<'a> DeviceCtx<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Target {
     Out,
+    /// The shell's stderr: `err` when kept apart, else merged into `out`.
+    Err,
     Null,
     File(String),
 }
@@ -83,7 +108,8 @@ pub fn run_script(ctx: &mut DeviceCtx<'_>, script: &str) -> i32 {
     let parsed = match parse::parse(script) {
         Ok(p) => p,
         Err(e) => {
-            ctx.out.extend_from_slice(format!("sh: {e}\n").as_bytes());
+            let msg = format!("sh: {e}\n");
+            write_to(ctx, &Target::Err, msg.into_bytes());
             return 2;
         }
     };
@@ -121,8 +147,8 @@ fn run_simple(ctx: &mut DeviceCtx<'_>, cmd: &SimpleCommand, last: i32) -> Flow {
             argv.push(text);
         }
     }
-    // fd 1 and fd 2 both go to the captured output unless redirected.
-    let mut fds = [Target::Out, Target::Out];
+    // fd 1 and fd 2 go to the shell's stdout and stderr unless redirected.
+    let mut fds = [Target::Out, Target::Err];
     for r in &cmd.redirects {
         match r {
             Redirect::File { fd, target, append } => {
@@ -134,8 +160,8 @@ fn run_simple(ctx: &mut DeviceCtx<'_>, cmd: &SimpleCommand, last: i32) -> Flow {
                     let mut phone = ctx.phone();
                     if phone.fs.is_dir(&abs) {
                         drop(phone);
-                        ctx.out
-                            .extend_from_slice(format!("sh: {path}: Is a directory\n").as_bytes());
+                        let msg = format!("sh: {path}: Is a directory\n");
+                        write_to(ctx, &Target::Err, msg.into_bytes());
                         return Flow::Continue(1);
                     }
                     // `>` truncates when the file is opened, before the command runs.
@@ -150,13 +176,22 @@ fn run_simple(ctx: &mut DeviceCtx<'_>, cmd: &SimpleCommand, last: i32) -> Flow {
                 let src = fds[(*to as usize).clamp(1, 2) - 1].clone();
                 fds[(*fd as usize).clamp(1, 2) - 1] = src;
             }
+            Redirect::Input { source } => {
+                // No simulated program reads stdin: the file only has to exist.
+                let (path, _) = source.expand(last);
+                if path != "/dev/null" && !ctx.phone().fs.is_file(&absolute(&path)) {
+                    let msg = format!("sh: {path}: No such file or directory\n");
+                    write_to(ctx, &Target::Err, msg.into_bytes());
+                    return Flow::Continue(1);
+                }
+            }
         }
     }
     if argv.is_empty() {
         return Flow::Continue(0);
     }
     // Streaming `hilog` writes straight to the reader, so its fd 1 must be the output.
-    if commands::hilog::is_streaming(&argv) {
+    if ctx.programs == Programs::HarmonyOs && commands::hilog::is_streaming(&argv) {
         if fds[0] != Target::Out {
             ctx.out.extend_from_slice(
                 b"sh: redirecting a streaming hilog is not supported by the simulated device\n",
@@ -167,7 +202,10 @@ fn run_simple(ctx: &mut DeviceCtx<'_>, cmd: &SimpleCommand, last: i32) -> Flow {
         return Flow::Stop(status);
     }
     ctx.spend(Cost::Builtin);
-    let CmdResult { out, err, status } = commands::run(ctx, &argv);
+    let CmdResult { out, err, status } = match ctx.programs {
+        Programs::HarmonyOs => commands::run(ctx, &argv),
+        Programs::Android => crate::sim::android::commands::run(ctx, &argv),
+    };
     write_to(ctx, &fds[0], out);
     write_to(ctx, &fds[1], err);
     // A running screen recording sees what the command changed on screen.
@@ -181,6 +219,8 @@ fn write_to(ctx: &mut DeviceCtx<'_>, target: &Target, bytes: Vec<u8>) {
     }
     match target {
         Target::Out => ctx.out.extend_from_slice(&bytes),
+        Target::Err if ctx.split_stderr => ctx.err.extend_from_slice(&bytes),
+        Target::Err => ctx.out.extend_from_slice(&bytes),
         Target::Null => {}
         Target::File(path) => {
             let mut phone = ctx.phone();

@@ -5,4 +5,4 @@
 pub mod exec;
 pub mod parse;
 
-pub use exec::{DeviceCtx, Sink, run_script};
+pub use exec::{DeviceCtx, Programs, Sink, run_script};

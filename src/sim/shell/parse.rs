@@ -2,7 +2,8 @@
 //!
 //! Real clients send short command lines: words with POSIX quoting (`'…'`, `"…"` with `\`
 //! escapes, backslash outside quotes), `$?`, lists joined by `;`, `&&`, `||` or newlines, and
-//! redirections `>f`, `>>f`, `2>f`, `2>>f`, `2>&1`, `1>&2`. Everything else (pipes, background
+//! redirections `>f`, `>>f`, `2>f`, `2>>f`, `2>&1`, `1>&2`, `<f` (adb's `rm … </dev/null`).
+//! Everything else (pipes, background
 //! jobs, subshells, command substitution, variables other than `$?`, here-documents, control
 //! keywords) is rejected with a [`SyntaxError`] so that a script outside the subset fails loudly
 //! instead of being half-interpreted.
@@ -61,6 +62,8 @@ pub enum Redirect {
     File { fd: u8, target: Word, append: bool },
     /// `N>&M`.
     Dup { fd: u8, to: u8 },
+    /// `<file`: the command's stdin (no simulated program reads stdin; the file must exist).
+    Input { source: Word },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -331,7 +334,14 @@ fn lex(src: &str) -> Result<Vec<Tok>, SyntaxError> {
                 }
             }
             '(' | ')' => return Err(unsupported("a subshell '( … )'")),
-            '<' => return Err(unsupported("input redirection '<'")),
+            '<' => {
+                lx.finish_word();
+                if matches!(lx.chars.peek(), Some('<' | '&' | '>')) {
+                    return Err(unsupported("here-documents and '<&' / '<>' redirections"));
+                }
+                let source = lex_target(&mut lx)?;
+                lx.toks.push(Tok::Redir(Redirect::Input { source }));
+            }
             '>' => {
                 // A pending all-digit word directly before `>` is the fd number (`2>`).
                 let fd = take_fd_prefix(&mut lx)?;
@@ -387,6 +397,14 @@ fn lex_redirect(lx: &mut Lexer<'_>, fd: u8) -> Result<(), SyntaxError> {
         Some('|') => return Err(unsupported("'>|' redirection")),
         _ => {}
     }
+    let target = lex_target(lx)?;
+    lx.toks
+        .push(Tok::Redir(Redirect::File { fd, target, append }));
+    Ok(())
+}
+
+/// The word after a redirection operator, lexed with the normal rules.
+fn lex_target(lx: &mut Lexer<'_>) -> Result<Word, SyntaxError> {
     // The target is the next word; lex it with the normal rules by running a nested pass on
     // the following characters up to the end of the word.
     while matches!(lx.chars.peek(), Some(' ' | '\t')) {
@@ -439,12 +457,7 @@ fn lex_redirect(lx: &mut Lexer<'_>, fd: u8) -> Result<(), SyntaxError> {
     match sub.as_slice() {
         [Tok::Word(w)] => {
             lx.toks.truncate(before);
-            lx.toks.push(Tok::Redir(Redirect::File {
-                fd,
-                target: w.clone(),
-                append,
-            }));
-            Ok(())
+            Ok(w.clone())
         }
         _ => Err(SyntaxError(
             "syntax error: a file name must follow the redirection".into(),
@@ -535,7 +548,9 @@ mod tests {
             "echo `id`",
             "echo $HOME",
             "(ls)",
-            "cat < x",
+            // `<f` is in the subset (adb sends `rm … </dev/null`); here-documents are not.
+            "cat << x",
+            "cat <& 3",
             "if true; then ls; fi",
             "echo 'open",
             "&& ls",

@@ -70,10 +70,17 @@ pub fn foreground_window_id(tree: &UiNode) -> Option<i64> {
         .and_then(|(_, w)| w.window_id())
 }
 
-/// Whether a node of this type takes text.
+/// Whether a node of this type takes text: the ArkUI and Web types above, or an Android view
+/// class that is an `EditText` (`android.widget.EditText`, `…AppCompatEditText`,
+/// `…TextInputEditText`) or an auto-complete text view.
 pub fn is_text_type(element_type: &str) -> bool {
     let t = element_type.to_ascii_lowercase();
-    TEXT_TYPES.contains(&t.as_str())
+    if TEXT_TYPES.contains(&t.as_str()) {
+        return true;
+    }
+    let class = element_type.rsplit('.').next().unwrap_or(element_type);
+    element_type.contains('.')
+        && (class.ends_with("EditText") || class.ends_with("AutoCompleteTextView"))
 }
 
 /// A non-empty value drawn entirely with mask characters: the field hides its value.
@@ -132,6 +139,12 @@ mod tests {
         assert_eq!(views.iter().filter(|v| v.focused).count(), 1);
         assert!(is_text_type("textField"));
         assert!(!is_text_type("Button"));
+        assert!(is_text_type("android.widget.EditText"));
+        assert!(is_text_type(
+            "com.google.android.material.textfield.TextInputEditText"
+        ));
+        assert!(is_text_type("android.widget.AutoCompleteTextView"));
+        assert!(!is_text_type("android.widget.TextView"));
         assert_eq!(foreground_window_id(&t), Some(282));
     }
 

@@ -35,7 +35,7 @@ use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::target::{ElementInfo, Resolved, SearchArgs, TargetMode, choose_mode, resolve};
-use strategy::{SENTINEL, Strategy, keycode};
+use strategy::{SENTINEL, Strategy};
 use verify::{Observed, until_value};
 
 pub struct InputText;
@@ -102,7 +102,9 @@ pub struct Output {
     pub y: Option<i32>,
     /// `replace` or `append`.
     pub mode: String,
-    /// `direct`, `native_paste`, `sentinel_paste` or `clear` (empty text in replace mode).
+    /// `direct`, `native_paste`, `sentinel_paste` or `clear` (empty text in replace mode);
+    /// on Android `direct` (ASCII through `input text`) or `ime_commit` (other text through
+    /// the ADBKeyBoard input method).
     pub input_strategy: String,
     /// The text (or, for `clear`, the Backspace) was sent to the device.
     pub dispatched: bool,
@@ -200,11 +202,13 @@ impl Tool for InputText {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let (text, mode, target) = checked(&p)?;
-        let strategy = Strategy::for_text(&text);
+        // The route and the editing keys depend on the platform (see `strategy`).
+        let platform = call.device()?.platform();
+        let strategy = Strategy::for_platform(&text, platform);
         let mut out = Output::new(&text, mode, strategy);
         let outcome = match &target {
-            TargetMode::Point(at) => at_point(call, *at, &text, &mut out),
-            _ => into_field(call, &target, &text, mode, strategy, &mut out),
+            TargetMode::Point(at) => at_point(call, *at, &text, platform, &mut out),
+            _ => into_field(call, &target, &text, mode, strategy, platform, &mut out),
         };
         out.elapsed_ms = call.started().elapsed().as_millis() as u64;
         match outcome {
@@ -277,7 +281,13 @@ fn with_partial(mut e: ToolError, out: &Output) -> ToolError {
 
 /// Coordinate mode: `uitest uiInput inputText x y text` (taps, then types) with the original
 /// text; nothing can be read back.
-fn at_point(call: &mut Call<'_>, at: Point, text: &str, out: &mut Output) -> Result<(), ToolError> {
+fn at_point(
+    call: &mut Call<'_>,
+    at: Point,
+    text: &str,
+    platform: &str,
+    out: &mut Output,
+) -> Result<(), ToolError> {
     out.x = Some(at.x);
     out.y = Some(at.y);
     out.resolved_via = "coordinates".into();
@@ -289,8 +299,8 @@ fn at_point(call: &mut Call<'_>, at: Point, text: &str, out: &mut Output) -> Res
         .map_err(|e| ToolError::from_device_op(e, crate::codes::INPUT_TEXT_FAILED))?;
     call.invalidate();
     out.dispatched = true;
-    // uitest itself pastes non-ASCII and long text.
-    out.clipboard_modified = strategy::uitest_pastes(text);
+    // uitest itself pastes non-ASCII and long text; Android's routes never use the clipboard.
+    out.clipboard_modified = platform != "android" && strategy::uitest_pastes(text);
     out.stage = "dispatched".into();
     Ok(())
 }
@@ -322,8 +332,10 @@ fn into_field(
     text: &str,
     mode: InputMode,
     strategy: Strategy,
+    platform: &str,
     out: &mut Output,
 ) -> Result<(), ToolError> {
+    let keys = strategy::edit_keys(platform);
     out.stage = "resolve".into();
     let r = resolve_target(call, target)?;
     out.x = Some(r.point.x);
@@ -369,8 +381,8 @@ fn into_field(
     // when the dump shows an empty value: Web fields may not expose theirs.
     out.stage = "prepare".into();
     let prepare = match mode {
-        InputMode::Replace => vec![keycode::CTRL_LEFT, keycode::A],
-        InputMode::Append => vec![keycode::MOVE_END],
+        InputMode::Replace => keys.select_all.clone(),
+        InputMode::Append => vec![keys.move_end],
     };
     // Nothing needs observing between this key and the text: it goes alone.
     call.act_only(&UiAction::Key(KeyInput::Codes(prepare)))?
@@ -382,7 +394,7 @@ fn into_field(
     out.stage = "dispatch".into();
     let action = match strategy.payload(text) {
         Some(payload) => UiAction::Text(TextTarget::Focused, payload),
-        None => UiAction::Key(KeyInput::Codes(vec![keycode::DEL])),
+        None => UiAction::Key(KeyInput::Codes(vec![keys.backspace])),
     };
     let budget = call.config().input_verify_timeout_ms;
     let acted = poll::act_observing(call, &action, budget)?;

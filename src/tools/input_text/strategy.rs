@@ -4,7 +4,12 @@
 //! every other ASCII text with an internal sentinel appended so that uitest pastes it too (key-by-
 //! key typing of ASCII can drop or reorder characters and trips IME auto-completion).
 //!
-//! Owns the choice and the exact string dispatched; knows nothing about devices.
+//! On Android (`adb`) there is no paste route to force: ASCII is typed by `input text` (`direct`;
+//! the backend escapes and chunks it) and anything else is committed by the ADBKeyBoard input
+//! method (`ime_commit`; see `device::adb::text`), which does not touch the clipboard.
+//!
+//! Owns the choice, the exact string dispatched and the editing keys of each platform; knows
+//! nothing about devices beyond their platform name.
 
 use serde::Serialize;
 
@@ -15,6 +20,36 @@ pub const DIRECT_MAX_CHARS: usize = 200;
 /// Non-ASCII (so uitest pastes), one UTF-16 unit and one grapheme (so one Backspace removes it),
 /// visible (so a failed cleanup is noticeable to a human looking at the field).
 pub const SENTINEL: char = '\u{A4}';
+
+/// The keys `input_text` sends around the text, in the platform's own key codes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditKeys {
+    /// Select all (pressed together).
+    pub select_all: Vec<u32>,
+    /// Caret to the end.
+    pub move_end: u32,
+    /// Backspace.
+    pub backspace: u32,
+}
+
+/// The editing keys of a platform (`Device::platform`): OpenHarmony InputKit codes, or
+/// Android `KeyEvent` codes (`KEYCODE_CTRL_LEFT` 113 + `KEYCODE_A` 29, `KEYCODE_MOVE_END` 123,
+/// `KEYCODE_DEL` 67).
+pub fn edit_keys(platform: &str) -> EditKeys {
+    if platform == "android" {
+        EditKeys {
+            select_all: vec![113, 29],
+            move_end: 123,
+            backspace: 67,
+        }
+    } else {
+        EditKeys {
+            select_all: vec![keycode::CTRL_LEFT, keycode::A],
+            move_end: keycode::MOVE_END,
+            backspace: keycode::DEL,
+        }
+    }
+}
 
 /// HarmonyOS key codes used around the text (OpenHarmony InputKit `oh_key_code.h`).
 pub mod keycode {
@@ -38,6 +73,8 @@ pub enum Strategy {
     SentinelPaste,
     /// Empty text in replace mode: select all, then Backspace.
     Clear,
+    /// Android, non-ASCII: committed at once by the ADBKeyBoard input method.
+    ImeCommit,
 }
 
 impl Strategy {
@@ -55,19 +92,39 @@ impl Strategy {
         }
     }
 
+    /// The route for `text` on `platform` (see the module doc).
+    pub fn for_platform(text: &str, platform: &str) -> Strategy {
+        if platform != "android" {
+            return Strategy::for_text(text);
+        }
+        let typeable = text
+            .chars()
+            .all(|c| c == '\n' || c == '\t' || (' '..='~').contains(&c));
+        if text.is_empty() {
+            Strategy::Clear
+        } else if typeable {
+            Strategy::Direct
+        } else {
+            Strategy::ImeCommit
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Direct => "direct",
             Strategy::NativePaste => "native_paste",
             Strategy::SentinelPaste => "sentinel_paste",
             Strategy::Clear => "clear",
+            Strategy::ImeCommit => "ime_commit",
         }
     }
 
     /// The exact string handed to the device (`None`: nothing is typed).
     pub fn payload(self, text: &str) -> Option<String> {
         match self {
-            Strategy::Direct | Strategy::NativePaste => Some(text.to_string()),
+            Strategy::Direct | Strategy::NativePaste | Strategy::ImeCommit => {
+                Some(text.to_string())
+            }
             Strategy::SentinelPaste => Some(format!("{text}{SENTINEL}")),
             Strategy::Clear => None,
         }
@@ -100,6 +157,30 @@ mod tests {
         assert_eq!(Strategy::for_text("-12"), Strategy::SentinelPaste);
         assert_eq!(Strategy::for_text("12 34"), Strategy::SentinelPaste);
         assert_eq!(Strategy::for_text(""), Strategy::Clear);
+    }
+
+    #[test]
+    fn android_types_ascii_and_commits_the_rest() {
+        assert_eq!(
+            Strategy::for_platform("it's 5 & <ok>", "android"),
+            Strategy::Direct
+        );
+        assert_eq!(
+            Strategy::for_platform(&"a".repeat(500), "android"),
+            Strategy::Direct
+        );
+        assert_eq!(
+            Strategy::for_platform("Zoë", "android"),
+            Strategy::ImeCommit
+        );
+        assert_eq!(Strategy::for_platform("", "android"), Strategy::Clear);
+        assert!(!Strategy::ImeCommit.may_modify_clipboard());
+        assert_eq!(
+            Strategy::for_platform("abc", "harmonyos"),
+            Strategy::SentinelPaste
+        );
+        assert_eq!(edit_keys("android").backspace, 67);
+        assert_eq!(edit_keys("harmonyos").backspace, keycode::DEL);
     }
 
     #[test]

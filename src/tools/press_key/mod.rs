@@ -2,7 +2,12 @@
 //! `keyEvent` (at most three codes). System keys Home (1), Back (2) and Power (18) go through
 //! uitest's named `keyEvent Home|Back|Power` (the device does not take them as codes, and they
 //! cannot be combined with modifiers). Delivery only: `effect_verified` is always false.
+//!
+//! On Android the same key names are sent as Android keycodes ([`android`]): `input keyevent`
+//! for one key, `input keycombination` for a shortcut; `key_code` and `event_key_codes` then
+//! report the Android codes that were sent.
 
+pub mod android;
 pub mod keys;
 
 use schemars::JsonSchema;
@@ -185,8 +190,13 @@ impl Tool for PressKey {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let (key, mods, input) = event(&p)?;
-        let event_key_codes: Vec<i64> = mods.iter().map(|m| m.code()).chain([key.code]).collect();
         let device = call.device()?;
+        if device.platform() == "android" {
+            let named = matches!(input, KeyInput::Home | KeyInput::Back | KeyInput::Power)
+                .then(|| input.clone());
+            return on_android(call, key, mods, named);
+        }
+        let event_key_codes: Vec<i64> = mods.iter().map(|m| m.code()).chain([key.code]).collect();
         call.before_action()?;
         device.key_event(&input)?;
         call.after_action()?;
@@ -199,4 +209,49 @@ impl Tool for PressKey {
             effect_verified: false,
         })
     }
+}
+
+/// The key as Android keycodes (see [`android`]).
+fn on_android(
+    call: &mut Call<'_>,
+    key: keys::Key,
+    mods: Vec<Modifier>,
+    named: Option<KeyInput>,
+) -> Result<Output, ToolError> {
+    let Some(code) = android::code_of(&key) else {
+        return Err(ToolError::new(
+            crate::codes::UNSUPPORTED_ON_PLATFORM,
+            format!(
+                "{} has no Android keycode; press a key Android has (Enter, Back, Home, DEL, DPAD_*, MOVE_END, letters, digits, F1-F12, media keys), or use `input_text` for text",
+                key.name
+            ),
+        )
+        .with_details(json!({ "platform": "android", "key": key.name })));
+    };
+    let event_key_codes: Vec<i64> = mods
+        .iter()
+        .map(|m| android::modifier_code(*m))
+        .chain([code])
+        .collect();
+    let input = match named {
+        Some(n) => n,
+        None => KeyInput::Codes(
+            event_key_codes
+                .iter()
+                .map(|c| u32::try_from(*c).unwrap_or_default())
+                .collect(),
+        ),
+    };
+    let device = call.device()?;
+    call.before_action()?;
+    device.key_event(&input)?;
+    call.after_action()?;
+    Ok(Output {
+        key: key.name.to_string(),
+        key_code: code,
+        modifiers: mods,
+        event_key_codes,
+        dispatched: true,
+        effect_verified: false,
+    })
 }

@@ -1,0 +1,102 @@
+//! `--sim N --platform android`: N simulated Android devices in-process (listening on loopback
+//! ports), attached to a private adb server on a free port (`adb -P PORT`, so the user's own
+//! server is untouched), and reached through the real adb backend over the real `adb`
+//! executable. The session owns all of it: dropping it stops the private server and the
+//! devices.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::platform::adb_config;
+use crate::device::adb::AdbClient;
+use crate::sim::android::{AndroidFarm, FarmOptions};
+use crate::sim::{FaultSpec, Latency};
+use crate::tools::DeviceProvider;
+use crate::tools::adb_provider::AdbProvider;
+use crate::tools::provider::CachingProvider;
+
+pub struct AndroidSimSession {
+    farm: Option<AndroidFarm>,
+    client: AdbClient,
+    serials: Vec<String>,
+}
+
+/// A free loopback port outside adb's emulator range, for the private server.
+fn free_port() -> Result<u16, String> {
+    for _ in 0..20 {
+        let l = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
+        let p = l.local_addr().map_err(|e| e.to_string())?.port();
+        if !(5554..=5585).contains(&p) && p != 5037 {
+            return Ok(p);
+        }
+    }
+    Err("no free port outside adb's ranges".into())
+}
+
+impl AndroidSimSession {
+    pub fn start(
+        n: usize,
+        faults: Option<&str>,
+        seed: u64,
+        latency: Latency,
+        adb: Option<PathBuf>,
+    ) -> Result<Self, String> {
+        if n == 0 {
+            return Err("--sim needs at least one device".into());
+        }
+        let faults = match faults {
+            Some(spec) => FaultSpec::parse(spec).map_err(|e| format!("--sim-faults: {e}"))?,
+            None => FaultSpec::none(),
+        };
+        let farm = AndroidFarm::start(&FarmOptions {
+            devices: n,
+            seed,
+            latency,
+            faults,
+            ..Default::default()
+        })
+        .map_err(|e| format!("cannot start the simulated Android devices: {e}"))?;
+        let mut config = adb_config(adb);
+        config.server_port = Some(free_port()?);
+        let client = AdbClient::with_process(config);
+        let mut session = Self {
+            farm: Some(farm),
+            client,
+            serials: Vec::new(),
+        };
+        let addresses = session
+            .farm
+            .as_ref()
+            .map(AndroidFarm::addresses)
+            .unwrap_or_default();
+        for addr in addresses {
+            session.client.adb_connect(&addr).map_err(|e| {
+                format!("cannot attach the simulated device {addr} to a private adb server: {e}")
+            })?;
+            session.serials.push(addr);
+        }
+        Ok(session)
+    }
+
+    /// The devices' adb serials (`127.0.0.1:PORT`).
+    pub fn serials(&self) -> Vec<String> {
+        self.serials.clone()
+    }
+
+    /// A provider over the private server (devices resolved once per route).
+    pub fn provider(&self) -> Arc<dyn DeviceProvider> {
+        let inner: Arc<dyn DeviceProvider> = Arc::new(AdbProvider(self.client.clone()));
+        Arc::new(CachingProvider::new(inner, Duration::from_secs(3600)))
+    }
+}
+
+impl Drop for AndroidSimSession {
+    fn drop(&mut self) {
+        let _ = self.client.kill_server();
+        if let Some(f) = self.farm.take() {
+            f.stop();
+        }
+    }
+}

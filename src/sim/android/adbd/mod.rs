@@ -1,0 +1,28 @@
+//! The device side of the adb protocol over TCP (`adb-protocol.md`): messages ([`packet`]), a
+//! connection with its handshake and multiplexed streams ([`conn`], [`stream`]), the services
+//! ([`services`], [`shell_v2`], [`sync`]) and the listener ([`server`]).
+//!
+//! Advertised features decide the client's wire formats (pitfall 4 of the protocol notes);
+//! [`DEFAULT_FEATURES`] is what this device implements fully.
+
+pub mod conn;
+pub mod packet;
+pub mod server;
+pub mod services;
+pub mod shell_v2;
+pub mod stream;
+pub mod sync;
+
+pub use server::{DeviceServer, ServerCtl};
+
+/// `shell_v2` (framed shell with exit status), `cmd` (streamed install, `cmd package
+/// uninstall`), `stat_v2` / `ls_v2` (72/76-byte sync records), `fixed_push_mkdir` (the device
+/// creates parent directories on SEND), `abb_exec` (NUL-separated install arguments).
+pub const DEFAULT_FEATURES: &[&str] = &[
+    "shell_v2",
+    "cmd",
+    "stat_v2",
+    "ls_v2",
+    "fixed_push_mkdir",
+    "abb_exec",
+];

@@ -1,0 +1,104 @@
+//! What an Android device keeps beyond the shared phone model: its build properties, the
+//! `settings` tables, and the input methods (`ime`), which decide whether ADBKeyBoard's text
+//! broadcasts are typed.
+
+use std::collections::BTreeMap;
+
+use super::profile::AndroidProfile;
+
+/// The stock keyboard.
+pub const LATIN_IME: &str = "com.android.inputmethod.latin/.LatinIME";
+/// The broadcast keyboard the adb backend types non-ASCII text with.
+pub const ADB_KEYBOARD_IME: &str = "com.android.adbkeyboard/.AdbIME";
+
+#[derive(Debug, Clone)]
+pub struct AndroidState {
+    pub profile: AndroidProfile,
+    /// `(namespace, key)` → value (`settings get secure default_input_method`).
+    pub settings: BTreeMap<(String, String), String>,
+    /// Installed input methods with whether they are enabled.
+    pub imes: Vec<(String, bool)>,
+}
+
+impl AndroidState {
+    pub fn new(profile: AndroidProfile) -> Self {
+        let mut settings = BTreeMap::new();
+        let mut put = |ns: &str, k: &str, v: &str| {
+            settings.insert((ns.to_string(), k.to_string()), v.to_string());
+        };
+        put("secure", "default_input_method", LATIN_IME);
+        put("secure", "enabled_input_methods", LATIN_IME);
+        put("global", "adb_enabled", "1");
+        put("global", "animator_duration_scale", "1.0");
+        put("global", "transition_animation_scale", "1.0");
+        put("global", "window_animation_scale", "1.0");
+        put("system", "screen_off_timeout", "600000");
+        Self {
+            profile,
+            settings,
+            imes: vec![
+                (LATIN_IME.to_string(), true),
+                (ADB_KEYBOARD_IME.to_string(), false),
+            ],
+        }
+    }
+
+    pub fn setting(&self, ns: &str, key: &str) -> Option<&str> {
+        self.settings
+            .get(&(ns.to_string(), key.to_string()))
+            .map(String::as_str)
+    }
+
+    pub fn put_setting(&mut self, ns: &str, key: &str, value: &str) {
+        self.settings
+            .insert((ns.to_string(), key.to_string()), value.to_string());
+    }
+
+    /// The active input method.
+    pub fn current_ime(&self) -> &str {
+        self.setting("secure", "default_input_method")
+            .unwrap_or(LATIN_IME)
+    }
+
+    fn sync_enabled_setting(&mut self) {
+        let enabled: Vec<String> = self
+            .imes
+            .iter()
+            .filter(|(_, e)| *e)
+            .map(|(id, _)| id.clone())
+            .collect();
+        self.put_setting("secure", "enabled_input_methods", &enabled.join(":"));
+    }
+
+    /// `ime enable ID`: `Some(true)` newly enabled, `Some(false)` already, `None` unknown.
+    pub fn enable_ime(&mut self, id: &str) -> Option<bool> {
+        let entry = self.imes.iter_mut().find(|(i, _)| i == id)?;
+        let newly = !entry.1;
+        entry.1 = true;
+        self.sync_enabled_setting();
+        Some(newly)
+    }
+
+    /// `ime disable ID`: whether it was enabled; `None` unknown.
+    pub fn disable_ime(&mut self, id: &str) -> Option<bool> {
+        let entry = self.imes.iter_mut().find(|(i, _)| i == id)?;
+        let was = entry.1;
+        entry.1 = false;
+        self.sync_enabled_setting();
+        if self.current_ime() == id {
+            self.put_setting("secure", "default_input_method", LATIN_IME);
+        }
+        Some(was)
+    }
+
+    /// `ime set ID`: only an installed, enabled input method can be selected (false otherwise).
+    pub fn set_ime(&mut self, id: &str) -> bool {
+        match self.imes.iter().find(|(i, _)| i == id) {
+            Some((_, true)) => {
+                self.put_setting("secure", "default_input_method", id);
+                true
+            }
+            _ => false,
+        }
+    }
+}
