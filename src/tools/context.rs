@@ -293,6 +293,23 @@ impl<'a> Call<'a> {
         })
     }
 
+    /// Performs `actions` in order and observes the whole screen after the last one, in ONE
+    /// round trip where the backend can chain them (hdc). Like [`Call::act_then_observe`];
+    /// each action's verdict is kept (see [`crate::device::ActsObserved`]).
+    pub fn acts_then_observe(&mut self, actions: &[UiAction]) -> Result<ActedAll, ToolError> {
+        let device = self.device()?;
+        self.invalidate();
+        let seen = device.acts_then_tree(actions, &DumpScope::default());
+        let tree = seen.tree.map(|t| t.map(Arc::new));
+        if let Some(Ok(t)) = &tree {
+            self.tree = Some(t.clone());
+        }
+        Ok(ActedAll {
+            actions: seen.actions,
+            tree,
+        })
+    }
+
     /// Performs `action` alone (no observation), dropping the stale cached one.
     pub fn act_only(&mut self, action: &UiAction) -> Result<Acted, ToolError> {
         let device = self.device()?;
@@ -376,6 +393,14 @@ impl<'a> Call<'a> {
 #[derive(Debug, Clone)]
 pub struct Acted {
     pub action: DeviceResult<()>,
+    pub tree: Option<DeviceResult<Arc<UiNode>>>,
+}
+
+/// What [`Call::acts_then_observe`] saw: the verdict of every action sent (a refusal may end
+/// the list early) and, when all were accepted, the tree dumped after the last one.
+#[derive(Debug, Clone)]
+pub struct ActedAll {
+    pub actions: Vec<DeviceResult<()>>,
     pub tree: Option<DeviceResult<Arc<UiNode>>>,
 }
 

@@ -6,6 +6,11 @@
 //! confirmed by one more dump `interval_ms` later. `timeout_ms = 0` returns `WAIT_TIMEOUT`
 //! at once without touching the device. A transient dump failure (refused or unparsable dump)
 //! counts as a poll that saw nothing and waiting continues; other device errors end the call.
+//!
+//! `interval_ms` is measured from the START of one poll to the start of the next (and to the
+//! start of the confirmation): a dump that itself took longer than the interval (a UI dump
+//! costs a device hundreds of milliseconds) has served as the wait, so the next poll follows
+//! at once instead of sleeping the whole interval again ([`wait_before`]).
 
 use std::time::{Duration, Instant};
 
@@ -195,10 +200,12 @@ impl Tool for WaitForElement {
             }
         };
         loop {
+            let poll_started = Instant::now();
             if let Some(mut found) = poll(call, &mut polls)? {
-                // A satisfied poll is confirmed by one more, `interval_ms` later.
+                // A satisfied poll is confirmed by one more, `interval_ms` after it started.
                 let confirmed = interval.is_zero() || {
-                    if !sleep_within(interval, deadline) {
+                    let wait = wait_before(poll_started, interval, Instant::now());
+                    if !sleep_within(wait, deadline) {
                         return Err(polls.timeout(p.state, started));
                     }
                     match poll(call, &mut polls)? {
@@ -223,9 +230,45 @@ impl Tool for WaitForElement {
                     });
                 }
             }
-            if !sleep_within(interval, deadline) {
+            let wait = wait_before(poll_started, interval, Instant::now());
+            if !sleep_within(wait, deadline) {
                 return Err(polls.timeout(p.state, started));
             }
         }
+    }
+}
+
+/// How long to wait at `now` before the poll that follows one started at `previous`:
+/// `interval` is measured start to start, so the time the previous poll itself took counts,
+/// and a poll that took the whole interval or longer is followed at once.
+fn wait_before(previous: Instant, interval: Duration, now: Instant) -> Duration {
+    (previous + interval).saturating_duration_since(now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interval_runs_from_the_start_of_the_previous_poll() {
+        let t0 = Instant::now();
+        let interval = Duration::from_millis(300);
+        // A poll that answered after 40 ms: the rest of the interval is waited.
+        let after_fast = t0 + Duration::from_millis(40);
+        assert_eq!(
+            wait_before(t0, interval, after_fast),
+            Duration::from_millis(260)
+        );
+        // A dump that took 290 ms of the 300: 10 ms left.
+        let after_dump = t0 + Duration::from_millis(290);
+        assert_eq!(
+            wait_before(t0, interval, after_dump),
+            Duration::from_millis(10)
+        );
+        // A dump longer than the interval has served as the wait: the next poll follows at once.
+        let after_slow = t0 + Duration::from_millis(450);
+        assert_eq!(wait_before(t0, interval, after_slow), Duration::ZERO);
+        // interval_ms = 0 never waits.
+        assert_eq!(wait_before(t0, Duration::ZERO, t0), Duration::ZERO);
     }
 }
