@@ -117,9 +117,7 @@ impl Rig {
                 .expect("sim provider");
         let config = ToolConfig {
             screenshots_dir: tmp.path().join("shots"),
-            allowed_roots: vec![tmp.path().to_path_buf()],
-            working_dir: tmp.path().to_path_buf(),
-            ..ToolConfig::default()
+            ..ToolConfig::rooted_at(tmp.path())
         };
         let rig = Rig {
             engine: Arc::new(Engine::new()),

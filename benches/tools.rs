@@ -105,9 +105,7 @@ impl Bench {
         let provider = SimProvider::single(Latency::Realistic, FaultSpec::none(), 1, tmp.path());
         let config = ToolConfig {
             screenshots_dir: tmp.path().join("shots"),
-            allowed_roots: vec![tmp.path().to_path_buf()],
-            working_dir: tmp.path().to_path_buf(),
-            ..ToolConfig::default()
+            ..ToolConfig::rooted_at(tmp.path())
         };
         let hap = build_hap(
             &module_json(TEST_BUNDLE, 1, "1.0.0", "EntryAbility"),

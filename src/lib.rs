@@ -3,7 +3,8 @@
 //! Module map (dependencies point downwards only; see `../shared/docs/design.md`):
 //! `cli` → `mcp` → `run` → `plan` → `flow`; `run` → `tools` → `ui`, `logs`, `device`;
 //! `plan` → `tools` (declarations only: `plan::RegistryCatalog`, never a device call);
-//! `sim` → `device` types only.
+//! `sim` → `device` types only; `project` (tapflow.toml, flow files) → `plan`, `flow`, `hostfs`;
+//! `hostfs` (the host-path policy) uses nothing and is used by every module that touches host files.
 
 pub mod cli;
 pub mod device;
@@ -12,6 +13,7 @@ pub mod hostfs;
 pub mod logs;
 pub mod mcp;
 pub mod plan;
+pub mod project;
 pub mod run;
 pub mod sim;
 pub mod tools;

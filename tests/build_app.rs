@@ -377,13 +377,47 @@ fn project_hvigorw_is_used_when_none_is_configured() {
     };
     let e = build_app(&f.params(), &cfg).unwrap_err();
     assert_eq!(e.code, codes::HVIGOR_NOT_FOUND);
-    std::os::unix::fs::symlink(
-        harness::fake_sdk_dir().join("hvigorw"),
-        f.root.join("hvigorw"),
+    // A project's wrapper is a small sh script (DevEco's starts node); this one starts the fake.
+    use std::os::unix::fs::PermissionsExt;
+    let wrapper = f.root.join("hvigorw");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec '{}' \"$@\"\n",
+            harness::fake_sdk_dir().join("hvigorw").display()
+        ),
     )
     .unwrap();
+    // Without an exec bit it is refused, never run through sh, and nothing runs.
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let e = build_app(&f.params(), &cfg).unwrap_err();
+    assert_eq!(e.code, codes::HVIGOR_NOT_FOUND);
+    assert_eq!(e.details["reason"], "not_executable");
+    assert!(f.hvigor_calls().is_empty());
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
     let r = build_app(&f.params(), &cfg).unwrap();
     assert_eq!(r.sign_status, SignStatus::Signed);
+    // A link named hvigorw is not the project's own wrapper.
+    std::fs::remove_file(&wrapper).unwrap();
+    std::os::unix::fs::symlink(harness::fake_sdk_dir().join("hvigorw"), &wrapper).unwrap();
+    let e = build_app(&f.params(), &cfg).unwrap_err();
+    assert_eq!(e.details["reason"], "symlink");
+}
+
+#[test]
+fn a_directory_without_the_project_files_is_not_built() {
+    let f = Fixture::new();
+    for marker in ["hvigorfile.ts", "build-profile.json5"] {
+        let path = f.root.join(marker);
+        let saved = std::fs::read(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let e = build_app(&f.params(), &f.config()).unwrap_err();
+        assert_eq!(e.code, codes::INVALID_PROJECT_PATH, "{marker}");
+        assert_eq!(e.details["missing"], serde_json::json!([marker]));
+        assert!(e.message.contains(marker), "{}", e.message);
+        std::fs::write(&path, saved).unwrap();
+    }
+    assert!(f.hvigor_calls().is_empty(), "nothing ran");
 }
 
 #[test]

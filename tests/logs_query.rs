@@ -561,7 +561,7 @@ fn file_errors() {
         );
     }
     // A second allowed root admits the outside file.
-    env.allowed_roots.push(outside.path().to_path_buf());
+    env.paths = env.paths.with_root(outside.path());
     let o = outside.path().join("o.log").display().to_string();
     assert!(execute(&params(json!({"input_file": o})), &env, &NoDevice).is_ok());
 }

@@ -48,8 +48,7 @@ fn ctx(devices: Vec<Arc<FakeDevice>>) -> (ToolContext, Arc<FakeProvider>) {
     let dir = std::env::temp_dir();
     let config = ToolConfig {
         screenshots_dir: dir.clone(),
-        working_dir: dir,
-        ..ToolConfig::default()
+        ..ToolConfig::rooted_at(dir)
     };
     (ToolContext::new(provider.clone(), config), provider)
 }

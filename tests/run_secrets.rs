@@ -143,9 +143,8 @@ steps:
     let ctx = ToolContext::new(
         Arc::new(HdcProvider(client)),
         ToolConfig {
-            working_dir: cwd.clone(),
-            screenshots_dir: cwd,
-            ..ToolConfig::default()
+            screenshots_dir: cwd.clone(),
+            ..ToolConfig::rooted_at(cwd)
         },
     );
     let report = dir.path().join("report");

@@ -67,9 +67,8 @@ fn run_on_sim(
     let cwd = std::env::temp_dir();
     let (provider, serials) = sim_provider(devices, faults, 7, Latency::None, &cwd).unwrap();
     let config = ToolConfig {
-        working_dir: cwd.clone(),
-        screenshots_dir: cwd,
-        ..ToolConfig::default()
+        screenshots_dir: cwd.clone(),
+        ..ToolConfig::rooted_at(cwd)
     };
     let ctx = ToolContext::new(provider, config);
     let mut opts = RunOptions::new("sim-test");

@@ -17,7 +17,6 @@ use tapflow::tools::{Engine, Envelope, NoBackend, Risk, Routing, ToolConfig, Too
 fn ctx(f: &Fixture) -> ToolContext {
     let c = f.config();
     let config = ToolConfig {
-        working_dir: f.root.parent().unwrap().to_path_buf(),
         build: BuildSettings {
             hvigorw: c.hvigorw,
             java: c.java,
@@ -26,7 +25,7 @@ fn ctx(f: &Fixture) -> ToolContext {
             extra_env: c.extra_env,
             ..BuildSettings::default()
         },
-        ..ToolConfig::default()
+        ..ToolConfig::rooted_at(f.root.parent().unwrap())
     };
     ToolContext::new(
         Arc::new(NoBackend("build_app needs no device".into())),

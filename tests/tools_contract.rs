@@ -28,10 +28,8 @@ fn env() -> Env {
     let tmp = tempfile::tempdir().unwrap();
     let config = ToolConfig {
         screenshots_dir: tmp.path().join("shots"),
-        allowed_roots: vec![tmp.path().to_path_buf()],
-        working_dir: tmp.path().to_path_buf(),
         launch_verify_timeout_ms: 1000,
-        ..ToolConfig::default()
+        ..ToolConfig::rooted_at(tmp.path())
     };
     Env {
         ctx: ToolContext::new(provider.clone(), config),

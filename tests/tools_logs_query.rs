@@ -58,7 +58,7 @@ struct Env {
     provider: Arc<Counting>,
     /// The project (working) directory.
     project: PathBuf,
-    /// Configured as the temp root; `outside` is in none of the roots.
+    /// In none of the roots.
     outside: PathBuf,
     _tmp: tempfile::TempDir,
 }
@@ -67,17 +67,20 @@ fn env_with(inner: Arc<dyn DeviceProvider>) -> Env {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("project");
     let outside = tmp.path().join("outside");
-    let temp = tmp.path().join("tmp");
-    for d in [&project, &outside, &temp] {
+    let extra = tmp.path().join("extra");
+    for d in [&project, &outside, &extra] {
         std::fs::create_dir_all(d).unwrap();
     }
-    let config = ToolConfig {
-        working_dir: project.clone(),
-        reports_dir: project.join("reports"),
-        temp_dir: temp,
-        allowed_roots: vec![project.clone()],
-        ..ToolConfig::default()
-    };
+    // As the CLI builds it: the project (the working directory), its reports and screenshots,
+    // and one more root from TAPFLOW_ALLOWED_ROOTS.
+    let vars: std::collections::HashMap<String, String> = [
+        ("HOME", tmp.path().join("home")),
+        ("TAPFLOW_ALLOWED_ROOTS", extra.clone()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.display().to_string()))
+    .collect();
+    let config = ToolConfig::from_env_map(&vars, &project).unwrap();
     let provider = Arc::new(Counting {
         inner,
         resolves: AtomicUsize::new(0),
@@ -253,8 +256,8 @@ fn file_errors_have_the_contract_codes() {
     assert_eq!(code, "FILE_TOO_LARGE");
     assert_eq!(d["max_bytes"], 64 * 1024 * 1024);
 
-    // The configured temp directory and the reports directory are allowed roots too.
-    let temp = e.ctx.config.temp_dir.join("t.log");
+    // A root added with TAPFLOW_ALLOWED_ROOTS admits its files.
+    let temp = e.ctx.config.paths.roots().last().unwrap().join("t.log");
     std::fs::write(&temp, LINES.join("\n")).unwrap();
     assert_eq!(
         e.ok(json!({"input_file": temp.display().to_string()}))["source_used"],

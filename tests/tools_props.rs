@@ -89,10 +89,8 @@ proptest! {
             fake_device::FakeProvider::new(vec![dev]),
             ToolConfig {
                 screenshots_dir: tmp.path().join("s"),
-                allowed_roots: vec![tmp.path().to_path_buf()],
-                working_dir: tmp.path().to_path_buf(),
                 launch_verify_timeout_ms: 20,
-                ..ToolConfig::default()
+                ..ToolConfig::rooted_at(tmp.path())
             },
         );
         let engine = Engine::new();

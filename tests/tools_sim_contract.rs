@@ -38,10 +38,8 @@ fn env() -> Env {
     let provider = SimProvider::single(Latency::None, FaultSpec::none(), 7, tmp.path());
     let config = ToolConfig {
         screenshots_dir: tmp.path().join("shots"),
-        allowed_roots: vec![tmp.path().to_path_buf()],
-        working_dir: tmp.path().to_path_buf(),
         launch_verify_timeout_ms: 2000,
-        ..ToolConfig::default()
+        ..ToolConfig::rooted_at(tmp.path())
     };
     Env {
         ctx: ToolContext::new(provider.clone(), config),
@@ -1544,8 +1542,9 @@ fn two_devices_need_a_device_id() {
         ..tapflow::sim::SimOptions::default()
     }));
     let provider = SimProvider::new(sim.clone(), tmp.path());
+    let config = ToolConfig::rooted_at(tmp.path());
     let e = Env {
-        ctx: ToolContext::new(provider.clone(), ToolConfig::default()),
+        ctx: ToolContext::new(provider.clone(), config),
         provider,
         engine: Engine::new(),
         tmp,

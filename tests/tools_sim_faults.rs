@@ -61,10 +61,8 @@ fn env_with(faults: &str, seed: u64, dump_timeout: Option<Duration>) -> Env {
     }
     let tool_config = ToolConfig {
         screenshots_dir: tmp.path().join("shots"),
-        allowed_roots: vec![tmp.path().to_path_buf()],
-        working_dir: tmp.path().to_path_buf(),
         launch_verify_timeout_ms: 500,
-        ..ToolConfig::default()
+        ..ToolConfig::rooted_at(tmp.path())
     };
     Env {
         ctx: ToolContext::new(provider.clone(), tool_config),

@@ -28,10 +28,7 @@ impl Phone {
         let sim = SimProvider::single(Latency::None, FaultSpec::none(), 11, scratch.path());
         sim.device().start_app(DEMO, "EntryAbility", None).unwrap();
         let working_dir = scratch.path().to_path_buf();
-        let config = ToolConfig {
-            working_dir,
-            ..ToolConfig::default()
-        };
+        let config = ToolConfig::rooted_at(working_dir);
         let tools = (Engine::new(), ToolContext::new(sim.clone(), config));
         Phone {
             sim,

@@ -4,7 +4,6 @@
 //! client disconnected (stdio) or the server was stopped (HTTP, Ctrl-C); 2 usage or refused
 //! configuration; 4 the listener could not be opened.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,7 +15,7 @@ use crate::mcp::McpOptions;
 use crate::mcp::call::Core;
 use crate::mcp::http::HttpOptions;
 use crate::sim::Latency;
-use crate::tools::{ToolConfig, ToolContext};
+use crate::tools::ToolContext;
 
 /// Arguments of `tapflow mcp`.
 #[derive(Debug, Args)]
@@ -61,8 +60,9 @@ pub struct McpArgs {
     #[arg(long = "allow-device", value_name = "SERIAL")]
     pub allow_devices: Vec<String>,
     /// Host directory tools may read and write (screenshots, logs, flows; repeatable), in
-    /// addition to the defaults (TAPFLOW_ALLOWED_ROOTS, else the working directory, the
-    /// screenshots directory and the temp directory).
+    /// addition to the project directory, the reports and screenshots directories,
+    /// `[paths] allowed_roots` of tapflow.toml and TAPFLOW_ALLOWED_ROOTS (never the temp
+    /// directory by default; docs/security.md).
     #[arg(long = "allow-root", value_name = "DIR")]
     pub allow_roots: Vec<PathBuf>,
     /// How long a call may wait for a busy device when it has no timeout_ms of its own (ms).
@@ -76,21 +76,15 @@ fn parse_latency(s: &str) -> Result<Latency, String> {
 
 /// `tapflow mcp`.
 pub fn run(args: McpArgs, hdc: Option<PathBuf>) -> i32 {
-    let env: HashMap<String, String> = std::env::vars().collect();
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let mut config = match ToolConfig::from_env_map(&env, &cwd) {
-        Ok(c) => c,
+    let cwd = super::setup::cwd();
+    // The environment, ./tapflow.toml and the --allow-root flags give the allowed roots.
+    let config = match super::setup::load(None, &args.allow_roots) {
+        Ok((_, c)) => c,
         Err(e) => {
             eprintln!("tapflow mcp: {e}");
             return exit::USAGE;
         }
     };
-    for root in &args.allow_roots {
-        let abs = config.host_path(&root.to_string_lossy());
-        if !config.allowed_roots.contains(&abs) {
-            config.allowed_roots.push(abs);
-        }
-    }
     let provider = match args.sim {
         Some(n) => match super::run_cmd::sim_provider(
             n,

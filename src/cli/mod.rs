@@ -7,6 +7,7 @@ pub mod devices_cmd;
 pub mod flow_cmd;
 pub mod mcp_cmd;
 pub mod run_cmd;
+pub mod setup;
 pub mod sim_cmd;
 pub mod tools_cmd;
 

@@ -6,7 +6,6 @@
 //! Exit codes (see `cli::exit`): 0 every flow passed; 1 a flow failed; 3 a flow is invalid;
 //! 4 a device or infrastructure error kept flows from running; 130 interrupted; 2 usage.
 
-use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -20,12 +19,11 @@ use progress::{BarProgress, PlainProgress, print_summary};
 
 use super::exit;
 use super::flow_cmd::{
-    Format, FsLoader, load_project_config, parse_env, print_diagnostics, tapflow_environment,
+    Format, load_project, parse_env, print_diagnostics, read_flows, tapflow_environment,
 };
+use super::setup;
 use crate::device::hdc::{HdcClient, HdcConfig};
-use crate::flow::{self, SourceFile};
-use crate::plan::RegistryCatalog;
-use crate::plan::{self, PlanOptions};
+use crate::plan::{PlanOptions, RegistryCatalog};
 use crate::run::{
     self, CancelToken, DeviceChoice, Masker, RunOptions, RunResult, Shard, Status, TagFilter,
 };
@@ -82,7 +80,9 @@ pub struct RunArgs {
     /// Set a flow variable (repeatable): --env USER=demo.
     #[arg(long = "env", short = 'e', value_name = "NAME=VALUE", value_parser = parse_env)]
     pub env: Vec<(String, String)>,
-    /// Write the run into DIR (default: reports/<run id>/, or `report_dir` of tapflow.toml).
+    /// Write the run into DIR, which becomes an allowed root (default: <reports dir>/<run id>/,
+    /// the reports dir being TAPFLOW_REPORTS_DIR, else `report_dir` of tapflow.toml, else
+    /// <project>/reports).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
     /// Project file (default: ./tapflow.toml when present): devices, report_dir, tags,
@@ -100,27 +100,22 @@ fn parse_latency(s: &str) -> Result<Latency, String> {
 
 /// `tapflow run`.
 pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
-    let files = match expand(&args.paths) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("tapflow run: {e}");
-            return exit::USAGE;
-        }
-    };
-    let (flows, subflows) = match read_sources(&files) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("tapflow run: {e}");
-            return exit::USAGE;
-        }
-    };
-    let project = match load_project_config(args.config.as_deref()) {
+    let cwd = setup::cwd();
+    let loaded = match load_project(args.config.as_deref(), &cwd) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("tapflow run: {e}");
             return exit::USAGE;
         }
     };
+    let sources = match read_flows(&args.paths, &cwd, &loaded) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
+    let project = &loaded.config;
     let engine = Arc::new(Engine::new());
     let catalog = RegistryCatalog::new(engine.clone());
     let defaults = PlanOptions::default();
@@ -139,16 +134,14 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
             .or(project.step_timeout_ms)
             .unwrap_or(defaults.default_step_timeout_ms),
     };
-    let compiled = plan::compile(&flows, &subflows, &catalog, &FsLoader, &popts);
+    let compiled = sources.compile(&catalog, &popts);
     if compiled.has_errors() {
         print_diagnostics(&compiled, Format::Text);
         return exit::INVALID;
     }
     print_diagnostics(&compiled, Format::Text);
 
-    let env: HashMap<String, String> = std::env::vars().collect();
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let config = match ToolConfig::from_env_map(&env, &cwd) {
+    let config = match setup::tool_config(&loaded, &cwd, &[]) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("tapflow run: {e}");
@@ -182,11 +175,15 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
             (super::tools_cmd::provider(hdc, &config), choice)
         }
     };
-    let ctx = ToolContext::new(provider, config);
     let run_id = run::new_run_id();
-    let run_dir = args.report_dir.clone().unwrap_or_else(|| {
-        PathBuf::from(project.report_dir.as_deref().unwrap_or("reports")).join(&run_id)
-    });
+    let (config, run_dir) = match run_directory(config, args.report_dir.as_deref(), &run_id) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("tapflow run: {e}");
+            return exit::USAGE;
+        }
+    };
+    let ctx = ToolContext::new(provider, config);
     let mut opts = RunOptions::new(run_id);
     opts.devices = choice;
     opts.each_device = args.each_device;
@@ -263,91 +260,27 @@ fn install_ctrl_c(cancel: CancelToken, abort: CancelToken) {
     });
 }
 
-fn has_glob(s: &str) -> bool {
-    s.contains(['*', '?', '[', '{'])
-}
-
-/// Expands the arguments into flow files: files as given, directories recursively, globs
-/// against the file system. Sorted and de-duplicated per argument, in argument order.
-pub fn expand(paths: &[String]) -> Result<Vec<PathBuf>, String> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    let push = |p: PathBuf, out: &mut Vec<PathBuf>| {
-        if !out.contains(&p) {
-            out.push(p);
+/// The run directory, created through the host-path policy: `--report-dir DIR` (an output
+/// directory the operator names, so it becomes an allowed root), else `<reports dir>/<run id>`
+/// (`TAPFLOW_REPORTS_DIR`, else `report_dir` of tapflow.toml, else `<project>/reports`, a root
+/// already). Returns the configuration (with the new root) and the directory's real path.
+fn run_directory(
+    config: ToolConfig,
+    report_dir: Option<&Path>,
+    run_id: &str,
+) -> Result<(ToolConfig, PathBuf), String> {
+    let (config, dir) = match report_dir {
+        Some(d) => (config.with_root(d), d.to_path_buf()),
+        None => {
+            let d = config.reports_dir.join(run_id);
+            (config, d)
         }
     };
-    for arg in paths {
-        let p = Path::new(arg);
-        if has_glob(arg) {
-            let glob = globset::GlobBuilder::new(arg)
-                .literal_separator(true)
-                .build()
-                .map_err(|e| format!("bad glob `{arg}`: {e}"))?
-                .compile_matcher();
-            // Walk from the longest directory prefix without glob characters.
-            let base: PathBuf = p
-                .components()
-                .take_while(|c| !has_glob(&c.as_os_str().to_string_lossy()))
-                .collect();
-            let base = if base.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                base
-            };
-            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(&base)
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file())
-                .map(|e| e.into_path())
-                .filter(|f| {
-                    let shown = display_path(f);
-                    glob.is_match(&shown) || glob.is_match(f)
-                })
-                .collect();
-            if found.is_empty() {
-                return Err(format!("no file matches `{arg}`"));
-            }
-            found.sort();
-            found.into_iter().for_each(|f| push(f, &mut out));
-        } else if p.is_dir() {
-            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file())
-                .map(|e| e.into_path())
-                .filter(|f| flow::is_flow_path(&f.to_string_lossy()))
-                .collect();
-            found.sort();
-            found.into_iter().for_each(|f| push(f, &mut out));
-        } else if p.exists() {
-            push(p.to_path_buf(), &mut out);
-        } else {
-            return Err(format!("no such file or directory: {arg}"));
-        }
-    }
-    Ok(out)
-}
-
-fn display_path(p: &Path) -> String {
-    let s = p.to_string_lossy().replace('\\', "/");
-    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
-}
-
-/// Reads the files: top-level flows and sub-flow files (by the `subflows/` convention).
-fn read_sources(files: &[PathBuf]) -> Result<(Vec<SourceFile>, Vec<SourceFile>), String> {
-    let (mut flows, mut subs) = (Vec::new(), Vec::new());
-    for f in files {
-        let name = display_path(f);
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| format!("cannot read {name}: {}", e.to_string().to_lowercase()))?;
-        let src = SourceFile::new(name.clone(), text);
-        if flow::is_subflow_path(&name) {
-            subs.push(src);
-        } else {
-            flows.push(src);
-        }
-    }
-    Ok((flows, subs))
+    let real = config
+        .paths
+        .ensure_dir(&dir.display().to_string())
+        .map_err(|e| format!("report directory: {}", e.message))?;
+    Ok((config, real))
 }
 
 /// N in-process simulated devices behind one simulated hdc server, reached through the real

@@ -2,11 +2,10 @@
 //! `tools/list` carries; Markdown = the reference in docs/tools.md); `tapflow tool NAME 'JSON'`
 //! calls one tool and prints its whole envelope (exit 0 when ok, 1 when not).
 //!
-//! The environment is read here, once, into a [`ToolConfig`]. Devices come from the hdc
+//! The environment and `./tapflow.toml` are read here, once, into a [`ToolConfig`]. Devices come from the hdc
 //! backend when one is built in; until then every device call fails with a clear
 //! `UNSUPPORTED` error (tools that need no device still work).
 
-use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -71,9 +70,8 @@ pub fn list(args: ToolsArgs) -> i32 {
 
 /// `tapflow tool NAME JSON`.
 pub fn call(args: ToolArgs, hdc: Option<PathBuf>) -> i32 {
-    let env: HashMap<String, String> = std::env::vars().collect();
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let config = match ToolConfig::from_env_map(&env, &cwd) {
+    // The project file (./tapflow.toml) and the environment give the allowed roots.
+    let config = match crate::cli::setup::load(None, &[]).map(|(_, c)| c) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("tapflow: {e}");

@@ -22,6 +22,9 @@ pub enum PathErrorKind {
     TooLarge,
     /// The file exists and the caller asked never to replace one.
     Exists,
+    /// A name a build tool, shell or editor would run or obey (`hvigorw`, `Makefile`, `*.sh`,
+    /// hidden files; see `names.rs`), refused for files whose content a caller chooses.
+    Runnable,
     /// The operating system refused (permissions, disk full, …).
     Io,
 }
@@ -37,6 +40,7 @@ impl PathErrorKind {
             PathErrorKind::WrongType => "WRONG_FILE_TYPE",
             PathErrorKind::TooLarge => "FILE_TOO_LARGE",
             PathErrorKind::Exists => "FILE_EXISTS",
+            PathErrorKind::Runnable => "RUNNABLE_NAME",
             PathErrorKind::Io => "IO_ERROR",
         }
     }
@@ -71,6 +75,20 @@ impl HostPathError {
     pub(crate) fn at(mut self, resolved: impl Into<PathBuf>) -> Self {
         self.resolved = Some(resolved.into());
         self
+    }
+
+    /// An existing file the caller must not replace.
+    pub fn exists(given: &str, path: &std::path::Path) -> Self {
+        HostPathError::new(
+            PathErrorKind::Exists,
+            given,
+            format!(
+                "{} already exists and tapflow does not replace files it did not create; \
+                 choose a new name",
+                path.display()
+            ),
+        )
+        .at(path)
     }
 
     /// Details for an error envelope: the kind, the path, and the roots when relevant.

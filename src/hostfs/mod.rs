@@ -16,12 +16,18 @@
 //!    an existing file must not be replaced) into place: a link planted between the check and the
 //!    write is replaced, never followed;
 //! 4. files to read are opened with `O_NOFOLLOW | O_NONBLOCK`, must be regular files (a FIFO, a
-//!    device such as `/dev/zero`, a directory are refused) and are read with a size bound.
+//!    device such as `/dev/zero`, a directory are refused) and are read with a size bound;
+//! 5. files tapflow writes are never executable, and a file whose content a caller chooses is
+//!    never given a name a build tool or shell would run ([`names`]).
+//!
+//! A configured root that does not exist yet is created on first use (it is configuration, not a
+//! caller's path). The default policy ([`PathPolicy::deny_all`]) allows nothing.
 //!
 //! Owns `src/hostfs/**`. Uses nothing else in the crate; reads no environment (the CLI builds the
 //! roots from `tapflow.toml`, `TAPFLOW_ALLOWED_ROOTS` or server flags and passes them down).
 
 mod error;
+pub mod names;
 mod policy;
 mod read;
 mod write;

@@ -6,6 +6,12 @@ use std::path::{Component, Path, PathBuf};
 use super::error::{HostPathError, PathErrorKind};
 use super::write::WriteTarget;
 
+impl Default for PathPolicy {
+    fn default() -> Self {
+        PathPolicy::deny_all()
+    }
+}
+
 /// What an existing path must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
@@ -38,6 +44,15 @@ impl PathPolicy {
             }
         }
         PathPolicy { base, roots: out }
+    }
+
+    /// A policy that allows nothing (no roots): the default until the CLI passes the configured
+    /// one, so a forgotten configuration fails closed.
+    pub fn deny_all() -> Self {
+        PathPolicy {
+            base: PathBuf::from("/"),
+            roots: Vec::new(),
+        }
     }
 
     /// The directory relative paths resolve against.
@@ -239,6 +254,7 @@ impl PathPolicy {
     /// Creates `dir` (absolute, normalised, lexically inside) and returns its real path, checking
     /// the deepest existing ancestor before creating anything and the result after.
     fn make_dir(&self, given: &str, dir: &Path) -> Result<PathBuf, HostPathError> {
+        self.create_missing_root(given, dir)?;
         let existing = dir
             .ancestors()
             .find(|a| fs::symlink_metadata(a).is_ok())
@@ -289,6 +305,34 @@ impl PathPolicy {
             return Err(self.not_allowed(given, &real));
         }
         Ok(real)
+    }
+}
+
+impl PathPolicy {
+    /// A configured root is configuration, not a caller's path: when `dir` lies under roots of
+    /// which none exists yet (a first run's `~/.tapflow/screenshots`, a fresh `--report-dir`),
+    /// the outermost of them is created as given. Everything below it is then created by
+    /// [`Self::make_dir`]'s checked walk.
+    fn create_missing_root(&self, given: &str, dir: &Path) -> Result<(), HostPathError> {
+        let containing: Vec<&PathBuf> = self.roots.iter().filter(|r| dir.starts_with(r)).collect();
+        if containing.is_empty() || containing.iter().any(|r| fs::symlink_metadata(r).is_ok()) {
+            return Ok(());
+        }
+        let Some(outer) = containing
+            .into_iter()
+            .min_by_key(|r| r.components().count())
+        else {
+            return Ok(());
+        };
+        fs::create_dir_all(outer).map_err(|e| io(given, outer, e))
+    }
+
+    /// The part of a real path below the root it lies under (the longest matching root form).
+    pub(crate) fn below_root<'p>(&self, real: &'p Path) -> Option<&'p Path> {
+        self.root_forms()
+            .iter()
+            .filter_map(|r| real.strip_prefix(r).ok())
+            .min_by_key(|rest| rest.components().count())
     }
 }
 
@@ -437,6 +481,26 @@ mod tests {
         let t = p.prepare_write("a/b/c.png").unwrap();
         assert!(r.join("a/b").is_dir());
         assert!(!t.existed());
+    }
+
+    #[test]
+    fn a_missing_root_is_created_on_first_use() {
+        let tmp = tempfile::tempdir().unwrap();
+        let shots = tmp.path().join("home/.tapflow/screenshots");
+        let p = PathPolicy::new(tmp.path().join("cwd"), [shots.clone()]);
+        let t = p
+            .prepare_write(shots.join("a.png").to_str().unwrap())
+            .unwrap();
+        assert!(shots.is_dir());
+        assert_eq!(t.path(), fs::canonicalize(&shots).unwrap().join("a.png"));
+        // Only roots are created that way: a sibling stays refused and absent.
+        let sibling = tmp.path().join("home/other/x.png");
+        assert_eq!(
+            p.prepare_write(sibling.to_str().unwrap()).unwrap_err().kind,
+            PathErrorKind::NotAllowed
+        );
+        assert!(!tmp.path().join("home/other").exists());
+        assert!(PathPolicy::deny_all().ensure_dir("/tmp").is_err());
     }
 
     #[test]

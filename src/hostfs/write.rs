@@ -48,7 +48,16 @@ impl WriteTarget {
         self.existed
     }
 
-    /// Writes `bytes` and returns the final path.
+    /// Refuses a target whose name, or a directory of which below the root, is one a build tool,
+    /// shell or editor would run or obey (see [`super::names`]), judged on the real path.
+    /// [`PathPolicy::prepare_inert_write`] checks this (lexically first, so nothing is created
+    /// for a refused path).
+    pub fn refuse_runnable(&self) -> Result<(), HostPathError> {
+        refuse_runnable(&self.policy, &self.given, &self.path)
+    }
+
+    /// Writes `bytes` and returns the final path. The file is created with mode 0644 (less the
+    /// umask): tapflow never writes an executable file.
     pub fn write(&self, bytes: &[u8], overwrite: Overwrite) -> Result<PathBuf, HostPathError> {
         if overwrite == Overwrite::Never && self.existed {
             return Err(self.exists());
@@ -108,16 +117,41 @@ impl WriteTarget {
     }
 
     fn exists(&self) -> HostPathError {
-        HostPathError::new(
-            PathErrorKind::Exists,
-            &self.given,
+        HostPathError::exists(&self.given, &self.path)
+    }
+}
+
+impl PathPolicy {
+    /// A file whose content a caller chooses (`logs_query` `save_path`): as
+    /// [`Self::prepare_write`], and refused with [`PathErrorKind::Runnable`] when its name or a
+    /// directory below its root is one a build tool, shell or editor would run or obey. The name
+    /// is judged before anything is created, and again on the real path.
+    pub fn prepare_inert_write(&self, given: &str) -> Result<WriteTarget, HostPathError> {
+        let lexical = self.check_lexical(given)?;
+        refuse_runnable(self, given, &lexical)?;
+        let target = self.prepare_write(given)?;
+        target.refuse_runnable()?;
+        Ok(target)
+    }
+}
+
+fn refuse_runnable(policy: &PathPolicy, given: &str, path: &Path) -> Result<(), HostPathError> {
+    let below = policy
+        .below_root(path)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| path.file_name().map(PathBuf::from).unwrap_or_default());
+    match super::names::runnable_path(&below) {
+        None => Ok(()),
+        Some(why) => Err(HostPathError::new(
+            PathErrorKind::Runnable,
+            given,
             format!(
-                "{} already exists and tapflow does not replace files it did not create; \
-                 choose a new name",
-                self.path.display()
+                "{} is {why}; tapflow never writes a file a build tool or shell would run \
+                 (choose a name such as snapshot.log)",
+                path.display()
             ),
         )
-        .at(&self.path)
+        .at(path)),
     }
 }
 
@@ -141,11 +175,57 @@ mod tests {
         );
         t.write(b"three", Overwrite::Replace).unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"three");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o111, 0, "never executable: {mode:o}");
+        }
         let leftovers: Vec<_> = fs::read_dir(root.path().join("out"))
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(leftovers.len(), 1, "no temp file left: {leftovers:?}");
+    }
+
+    #[test]
+    fn runnable_names_are_refused_below_the_root() {
+        let root = tempfile::tempdir().unwrap();
+        let p = PathPolicy::new(root.path(), [root.path().to_path_buf()]);
+        for bad in [
+            "hvigorw",
+            "sub/Makefile",
+            "x.sh",
+            ".git/x.log",
+            "a/.hvigor/b.log",
+        ] {
+            assert_eq!(
+                p.prepare_inert_write(bad).unwrap_err().kind,
+                PathErrorKind::Runnable,
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            fs::read_dir(root.path()).unwrap().count(),
+            0,
+            "nothing created for a refused name"
+        );
+        // A link to a directory is judged by where it really leads.
+        #[cfg(unix)]
+        {
+            fs::create_dir(root.path().join("proj")).unwrap();
+            std::os::unix::fs::symlink(root.path().join(".hidden"), root.path().join("p")).unwrap();
+            fs::create_dir(root.path().join(".hidden")).unwrap();
+            assert_eq!(
+                p.prepare_inert_write("p/x.log").unwrap_err().kind,
+                PathErrorKind::Runnable
+            );
+        }
+        assert!(p.prepare_inert_write("logs/snap.log").is_ok());
+        // A hidden directory above the root is the root's business, not the caller's.
+        let hidden = root.path().join(".tapflow");
+        let p = PathPolicy::new(&hidden, [hidden.clone()]);
+        assert!(p.prepare_inert_write("snap.log").is_ok());
     }
 
     #[cfg(unix)]

@@ -8,6 +8,8 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
+use crate::hostfs::PathPolicy;
+
 use chrono::{DateTime, FixedOffset, NaiveDateTime};
 
 use super::classify::{
@@ -15,10 +17,10 @@ use super::classify::{
 };
 use super::crash::{AppCrashMarker, CrashReport, parse_crash_file, parse_crash_file_name};
 use super::error::{INVALID_PARAM, LogsError};
+use super::files::{prepare_snapshot, read_text, write_snapshot};
 use super::hilog::Level;
 use super::package::{attribute_pids, is_relevant};
 use super::params::{LogsQueryParams, QueryMode, ValidatedQuery};
-use super::paths::{check_write, read_text, write_atomically};
 use super::result::{
     AppliedWindow, CrashInfo, FiltersApplied, LogItem, LogsQueryResult, MarkerStatus,
 };
@@ -38,21 +40,19 @@ pub const DEFAULT_MAX_CRASH_REPORTS: usize = 5;
 pub struct QueryEnv {
     /// The device's current local time with its UTC offset.
     pub now: DateTime<FixedOffset>,
-    /// Relative paths resolve here (the project directory).
-    pub base_dir: PathBuf,
-    /// Directories `input_file(s)` and `save_path` must lie in.
-    pub allowed_roots: Vec<PathBuf>,
+    /// The host-path policy `input_file(s)` and `save_path` go through (relative paths resolve
+    /// against its base, the project directory).
+    pub paths: PathPolicy,
     pub max_file_bytes: u64,
     pub max_crash_reports: usize,
 }
 
 impl QueryEnv {
-    /// `base_dir` as the only allowed root, default limits.
+    /// `base_dir` as the base and the only allowed root, default limits.
     pub fn new(now: DateTime<FixedOffset>, base_dir: PathBuf) -> Self {
         QueryEnv {
             now,
-            allowed_roots: vec![base_dir.clone()],
-            base_dir,
+            paths: PathPolicy::new(base_dir.clone(), [base_dir]),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             max_crash_reports: DEFAULT_MAX_CRASH_REPORTS,
         }
@@ -413,12 +413,7 @@ pub fn execute(
     let q = params.validate(&env.now)?;
     // Refuse a bad save_path before any work (and before touching the device).
     let save_target = match &params.save_path {
-        Some(p) => Some(check_write(
-            "save_path",
-            p,
-            &env.base_dir,
-            &env.allowed_roots,
-        )?),
+        Some(p) => Some(prepare_snapshot(&env.paths, p)?),
         None => None,
     };
     let mut attempted: Vec<String> = Vec::new();
@@ -465,13 +460,7 @@ pub fn execute(
         let mut texts = Vec::new();
         let mut total = 0u64;
         for (param, f) in files {
-            let text = read_text(
-                param,
-                f,
-                &env.base_dir,
-                &env.allowed_roots,
-                env.max_file_bytes,
-            )?;
+            let text = read_text(&env.paths, param, f, env.max_file_bytes)?;
             total += text.len() as u64;
             if total > env.max_file_bytes {
                 return Err(LogsError::new(
@@ -505,8 +494,7 @@ pub fn execute(
             if !snapshot.is_empty() && !snapshot.ends_with('\n') {
                 snapshot.push('\n');
             }
-            write_atomically(&target, &snapshot)?;
-            Some(target.display().to_string())
+            Some(write_snapshot(&target, &snapshot)?.display().to_string())
         }
         None => None,
     };

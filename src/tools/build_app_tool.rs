@@ -2,7 +2,8 @@
 //!
 //! Parameters are the contract's ([`BuildAppParams`]'s schema). They are decoded here rather than
 //! by serde so that a missing `project_path` is the contract's `INVALID_PROJECT_PATH`, not a
-//! serde message; a relative `project_path` resolves against the working directory. The
+//! serde message; `project_path` goes through the host-path policy (a directory under the allowed
+//! roots; a relative one resolves against the working directory). The
 //! [`BuildConfig`] comes from the [`ToolConfig`]'s [`BuildSettings`]. Errors keep their codes and
 //! details: a failed build is `BUILD_FAILED` with `details.errors`, `details.error_count` and
 //! `details.result` (the envelope's `result` is `null` on failure, so the partial result stays
@@ -15,6 +16,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::hostfs::{Expect, HostPathError, PathErrorKind};
 use crate::tools::build_app::{BuildAppParams, BuildAppResult, BuildConfig, BuildError, codes};
 use crate::tools::config::{BuildSettings, ToolConfig};
 use crate::tools::context::Call;
@@ -45,11 +47,14 @@ impl Tool for BuildApp {
     const NAME: &'static str = "build_app";
     const TITLE: &'static str = "Build app";
     const DESCRIPTION: &'static str = "Build HarmonyOS artifacts with hvigor on the host: target `hap` (default), `har`, `hsp` (module_name required for har/hsp), `app`, or `hnp` (repack native packages and sign). `include_hsp` with a hap builds the shared modules, repacks and signs the HAP. Runs project code on the host. Long-running: allow at least 60 s (120 s for cold builds); send a progressToken to get progress. A failed build returns BUILD_FAILED with the extracted compiler errors in `error.details.errors`. Use `install_app` next with `output_path`.";
+    // hvigor runs the project's `hvigorw` and `hvigorfile.ts`: host code from the caller's
+    // files. Approval is required (MCP enforces it).
     const POLICY: Policy = Policy {
         risk: Risk::Build,
         mutates_device: false,
         writes_host_files: true,
-        needs_approval: false,
+        executes_host_code: true,
+        needs_approval: true,
     };
     const HINTS: Hints = presets::IDEMPOTENT;
     const ROUTING: Routing = Routing::None;
@@ -72,9 +77,11 @@ impl Tool for BuildApp {
     }
 }
 
-/// Applies the contract's defaults; `project_path` becomes absolute (against the working
-/// directory). A missing or blank one stays blank so that validation reports
-/// `INVALID_PROJECT_PATH` (resolving it would silently build the working directory).
+/// Applies the contract's defaults; `project_path` goes through the host-path policy and
+/// becomes the real path of a directory under the allowed roots (`PATH_NOT_ALLOWED` outside
+/// them, `INVALID_PROJECT_PATH` when missing or not a directory). A missing or blank one stays
+/// blank so that validation reports `INVALID_PROJECT_PATH` (resolving it would silently build
+/// the working directory).
 fn decode(args: BuildAppArgs, config: &ToolConfig) -> Result<BuildAppParams, ToolError> {
     let mut map = args.0;
     let given = map
@@ -85,11 +92,26 @@ fn decode(args: BuildAppArgs, config: &ToolConfig) -> Result<BuildAppParams, Too
     let project = if given.is_empty() {
         String::new()
     } else {
-        config.host_path(given).display().to_string()
+        config
+            .paths
+            .check_existing(given, Expect::Dir)
+            .map_err(project_path_error)?
+            .display()
+            .to_string()
     };
     map.insert("project_path".into(), Value::String(project));
     serde_json::from_value(Value::Object(map))
         .map_err(|e| ToolError::new("INVALID_PARAM", format!("invalid build_app arguments: {e}")))
+}
+
+fn project_path_error(e: HostPathError) -> ToolError {
+    let code = match e.kind {
+        PathErrorKind::NotAllowed | PathErrorKind::Symlink => "PATH_NOT_ALLOWED",
+        _ => codes::INVALID_PROJECT_PATH,
+    };
+    let mut details = e.details();
+    details["param"] = "project_path".into();
+    ToolError::new(code, e.message).with_details(details)
 }
 
 /// The per-call build configuration.
@@ -121,23 +143,34 @@ mod tests {
     use std::path::PathBuf;
 
     #[test]
-    fn project_path_resolves_against_the_working_directory() {
-        let config = ToolConfig {
-            working_dir: PathBuf::from("/work/p"),
-            ..ToolConfig::default()
-        };
+    fn project_path_resolves_through_the_policy() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("work");
+        std::fs::create_dir_all(root.join("apps/demo")).unwrap();
+        std::fs::create_dir_all(root.join("demo")).unwrap();
+        let config = ToolConfig::rooted_at(&root);
         let args = |v: Value| BuildAppArgs(v.as_object().unwrap().clone());
         let p = decode(
             args(serde_json::json!({"project_path": "apps/../demo", "target": "har"})),
             &config,
         )
         .unwrap();
-        assert_eq!(p.project_path, "/work/p/demo");
+        let real = std::fs::canonicalize(root.join("demo")).unwrap();
+        assert_eq!(p.project_path, real.display().to_string());
         assert_eq!((p.target.as_str(), p.build_mode.as_str()), ("har", "debug"));
         let p = decode(args(serde_json::json!({})), &config).unwrap();
         assert_eq!(p.project_path, "");
         let p = decode(args(serde_json::json!({"project_path": "  "})), &config).unwrap();
         assert_eq!(p.project_path, "");
+        let code = |v: Value| decode(args(v), &config).unwrap_err().code;
+        assert_eq!(
+            code(serde_json::json!({"project_path": "../elsewhere"})),
+            "PATH_NOT_ALLOWED"
+        );
+        assert_eq!(
+            code(serde_json::json!({"project_path": "missing"})),
+            codes::INVALID_PROJECT_PATH
+        );
     }
 
     #[test]

@@ -1,9 +1,14 @@
 //! `install_app`: install a `.hap` or `.app` package (replacing an installed version).
+//!
+//! `hap_path` goes through the host-path policy: a regular file under the allowed roots, also
+//! once links are resolved (`PATH_NOT_ALLOWED` outside them, `FILE_NOT_FOUND` when missing or not
+//! a regular file).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::hostfs::{Expect, PathErrorKind};
 use crate::tools::context::Call;
 use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy, Risk};
@@ -34,6 +39,7 @@ impl Tool for InstallApp {
         risk: Risk::Device,
         mutates_device: true,
         writes_host_files: false,
+        executes_host_code: false,
         needs_approval: true,
     };
     const HINTS: Hints = presets::IDEMPOTENT;
@@ -53,14 +59,20 @@ impl Tool for InstallApp {
             )
             .with_details(json!({ "hap_path": given })));
         }
-        let path = call.config().host_path(given.trim());
-        if !path.is_file() {
-            return Err(ToolError::new(
-                "FILE_NOT_FOUND",
-                format!("{} does not exist or is not a file", path.display()),
-            )
-            .with_details(json!({ "hap_path": path })));
-        }
+        // The package must be a regular file under the allowed roots (links resolved).
+        let path = call
+            .config()
+            .paths
+            .check_existing(given.trim(), Expect::File)
+            .map_err(|e| {
+                let code = match e.kind {
+                    PathErrorKind::NotAllowed | PathErrorKind::Symlink => "PATH_NOT_ALLOWED",
+                    _ => "FILE_NOT_FOUND",
+                };
+                let mut details = e.details();
+                details["hap_path"] = given.clone().into();
+                ToolError::new(code, e.message).with_details(details)
+            })?;
         let device = call.device()?;
         device
             .install(&path, true)

@@ -11,7 +11,7 @@ pub enum Risk {
     Read,
     /// Acts on the device in ways a user could undo (taps, keys, launching an app).
     Device,
-    /// Builds on the host.
+    /// Builds on the host: runs the project's build tooling (host code).
     Build,
     /// Loses data or removes software (uninstall, clear data).
     Dangerous,
@@ -23,6 +23,10 @@ pub struct Policy {
     pub risk: Risk,
     pub mutates_device: bool,
     pub writes_host_files: bool,
+    /// Runs programs on the host that come from the caller's files (a project's `hvigorw` and
+    /// `hvigorfile.ts`): whoever controls those files controls the host. Such a tool always
+    /// needs approval; MCP enforces it (`docs/security.md`).
+    pub executes_host_code: bool,
     pub needs_approval: bool,
 }
 
@@ -39,12 +43,14 @@ impl Policy {
         risk: Risk::Read,
         mutates_device: false,
         writes_host_files: false,
+        executes_host_code: false,
         needs_approval: false,
     };
     pub const UI_ACTION: Policy = Policy {
         risk: Risk::Device,
         mutates_device: true,
         writes_host_files: false,
+        executes_host_code: false,
         needs_approval: false,
     };
 }

@@ -9,6 +9,7 @@ pub const REMOVES_DATA: Policy = Policy {
     risk: Risk::Dangerous,
     mutates_device: true,
     writes_host_files: false,
+    executes_host_code: false,
     needs_approval: true,
 };
 
@@ -17,6 +18,7 @@ pub const READ_TO_HOST_FILE: Policy = Policy {
     risk: Risk::Read,
     mutates_device: false,
     writes_host_files: true,
+    executes_host_code: false,
     needs_approval: false,
 };
 

@@ -27,9 +27,10 @@ fn tool(out: &mut String, t: &ToolDef) {
         .unwrap_or_default();
     out.push_str(&format!("### `{}`\n\n{}\n\n", t.name, t.description));
     out.push_str(&format!(
-        "Policy: risk `{risk}`, mutates device: {}, writes host files: {}, needs approval: {}.\n\n",
+        "Policy: risk `{risk}`, mutates device: {}, writes host files: {}, executes host code: {}, needs approval: {}.\n\n",
         yes(p.mutates_device),
         yes(p.writes_host_files),
+        yes(p.executes_host_code),
         yes(p.needs_approval)
     ));
     let schema = t.input_schema();

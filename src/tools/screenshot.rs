@@ -1,8 +1,10 @@
 //! `screenshot`: the full screen or a region, written to a host file.
 //!
 //! Default file: `<screenshots dir>/screenshot_<device>_<UTC time>_<8 hex>.png` (the directory
-//! is created). The image format follows the file extension (`.png`, `.jpg`/`.jpeg`); the file
-//! must lie under an allowed host root (`PATH_NOT_ALLOWED`). A region needs all four bounds
+//! is created). The image format follows the file extension (`.png`, `.jpg`/`.jpeg`). The file goes
+//! through the host-path policy (`hostfs`): it must lie under an allowed root, also once links are
+//! resolved, must not be a symbolic link, and is created without following links, then renamed
+//! into place (`PATH_NOT_ALLOWED` otherwise, with `details.reason`). A region needs all four bounds
 //! (`PARAM_CONFLICT` otherwise, or with `display_id`, which applies to full screenshots only).
 
 use schemars::JsonSchema;
@@ -10,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::device::model::{Bounds, ImageFormat, ScreenshotRequest};
+use crate::hostfs::{HostPathError, Overwrite, PathErrorKind};
 use crate::tools::context::Call;
 use crate::tools::coords::all_or_none;
 use crate::tools::envelope::ToolError;
@@ -53,6 +56,22 @@ pub struct Output {
 
 fn shot_error(msg: String) -> ToolError {
     ToolError::new("SCREENSHOT_ERROR", msg)
+}
+
+/// A refused `local_path` is `PATH_NOT_ALLOWED` (outside the roots, a link, in a linked
+/// directory that leads out); a path that cannot be a file is `INVALID_PARAM`; a write that
+/// failed is the contract's `SCREENSHOT_ERROR`. `details.reason` says which rule applied.
+fn path_error(e: HostPathError) -> ToolError {
+    let code = match e.kind {
+        PathErrorKind::NotAllowed | PathErrorKind::Symlink | PathErrorKind::Runnable => {
+            "PATH_NOT_ALLOWED"
+        }
+        PathErrorKind::Invalid | PathErrorKind::WrongType => "INVALID_PARAM",
+        _ => "SCREENSHOT_ERROR",
+    };
+    let mut details = e.details();
+    details["param"] = "local_path".into();
+    ToolError::new(code, e.message).with_details(details)
 }
 
 impl Tool for Screenshot {
@@ -102,13 +121,13 @@ impl Tool for Screenshot {
                 "display_id applies to full screenshots only",
             ));
         }
-        let path = match p
+        let given = match p
             .local_path
             .as_deref()
             .map(str::trim)
             .filter(|s| !s.is_empty())
         {
-            Some(given) => call.config().host_path(given),
+            Some(given) => given.to_string(),
             None => {
                 let serial: String = call
                     .device_id()?
@@ -120,9 +139,11 @@ impl Tool for Screenshot {
                 call.config()
                     .screenshots_dir
                     .join(format!("screenshot_{serial}_{stamp}_{tag}.png"))
+                    .display()
+                    .to_string()
             }
         };
-        let ext = path
+        let ext = std::path::Path::new(&given)
             .extension()
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase);
@@ -132,19 +153,17 @@ impl Tool for Screenshot {
             _ => {
                 return Err(ToolError::invalid_param(
                     "local_path",
-                    format!("{} must end with .png, .jpg or .jpeg", path.display()),
+                    format!("{given} must end with .png, .jpg or .jpeg"),
                 ));
             }
         };
-        if !call.config().may_write(&path) {
-            return Err(ToolError::new(
-                "PATH_NOT_ALLOWED",
-                format!("{} is outside the allowed host directories", path.display()),
-            )
-            .with_details(
-                json!({ "local_path": path, "allowed_roots": call.config().allowed_roots }),
-            ));
-        }
+        // Checked (and missing directories created) before the device is touched; the file is
+        // then created without following links (see `hostfs`).
+        let target = call
+            .config()
+            .paths
+            .prepare_write(&given)
+            .map_err(path_error)?;
         let device = call.device()?;
         let shot = device
             .screenshot(&ScreenshotRequest {
@@ -160,12 +179,9 @@ impl Tool for Screenshot {
         if shot.bytes.is_empty() {
             return Err(shot_error("the device returned an empty image".into()));
         }
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| shot_error(format!("cannot create {}: {e}", dir.display())))?;
-        }
-        std::fs::write(&path, &shot.bytes)
-            .map_err(|e| shot_error(format!("cannot write {}: {e}", path.display())))?;
+        let path = target
+            .write(&shot.bytes, Overwrite::Replace)
+            .map_err(path_error)?;
         Ok(Output {
             local_path: path.display().to_string(),
             file_size: shot.bytes.len() as u64,

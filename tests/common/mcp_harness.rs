@@ -40,11 +40,8 @@ pub async fn start(devices: usize, options: McpOptions) -> Server {
     let provider = SimProvider::new(sim, tmp.path());
     let config = ToolConfig {
         screenshots_dir: tmp.path().join("shots"),
-        allowed_roots: vec![tmp.path().to_path_buf()],
-        working_dir: tmp.path().to_path_buf(),
-        reports_dir: tmp.path().join("reports"),
         launch_verify_timeout_ms: 3000,
-        ..ToolConfig::default()
+        ..ToolConfig::rooted_at(tmp.path())
     };
     let ctx = ToolContext::new(provider.clone(), config);
     let core = Arc::new(Core::new(Arc::new(tapflow::mcp::engine()), ctx, options).unwrap());

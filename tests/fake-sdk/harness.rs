@@ -22,7 +22,8 @@ pub fn fixture_path(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A temp project `DemoApp` with an `entry` module, signing files and a fake SDK `toolchains/lib`.
+/// A temp project `DemoApp` (`build-profile.json5`, `hvigorfile.ts`) with an `entry` module, signing
+/// files and a fake SDK `toolchains/lib`.
 pub struct Fixture {
     _dir: tempfile::TempDir,
     pub root: PathBuf,
@@ -50,6 +51,11 @@ impl Fixture {
             modules: Vec::new(),
             env: Vec::new(),
         };
+        // The project's own hvigorfile (build_app refuses a directory without one).
+        f.write(
+            "hvigorfile.ts",
+            "import { appTasks } from '@ohos/hvigor-ohos-plugin';\n\nexport default {\n  system: appTasks,\n  plugins: []\n}\n",
+        );
         f.write("AppScope/app.json5", "{\n  app: {\n    bundleName: 'com.example.demo', // the app\n    versionCode: 1000000,\n    versionName: '1.0.0',\n  },\n}\n");
         f.write(
             "signing/default.cer",

@@ -8,6 +8,7 @@
 mod run;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use schemars::JsonSchema;
@@ -15,8 +16,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::flow::{DiagnosticReport, SourceFile};
-use crate::hostfs::PathPolicy;
-use crate::plan::{self, Compiled, PlanOptions, RegistryCatalog, SourceLoader};
+use crate::hostfs::{Expect, HostPathError, PathPolicy};
+use crate::plan::{self, Compiled, PlanOptions, RegistryCatalog};
+use crate::project::{FlowLoader, ReadError};
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::{Routing, Tool, ToolDef};
 use crate::tools::{Call, ToolConfig, ToolError};
@@ -33,8 +35,8 @@ pub fn defs() -> Vec<ToolDef> {
     ]
 }
 
-/// Flow files read through the server are at most this big.
-const MAX_FLOW_BYTES: u64 = 4 << 20;
+/// A run's `result.json` read back by `get_run` is at most this big.
+const MAX_RESULT_BYTES: u64 = 64 << 20;
 
 /// The engine flows run their steps on: the step tools only (a flow cannot call flow tools).
 pub(crate) fn step_engine() -> Arc<crate::tools::Engine> {
@@ -58,27 +60,19 @@ pub struct FlowSource {
     pub env: BTreeMap<String, String>,
 }
 
-/// Reads sub-flow files through the host-path policy.
-struct PolicyLoader(PathPolicy);
-
-impl SourceLoader for PolicyLoader {
-    fn load(&self, path: &str) -> Result<String, String> {
-        let (_, bytes) = self
-            .0
-            .read_file(path, MAX_FLOW_BYTES)
-            .map_err(|e| e.message.clone())?;
-        String::from_utf8(bytes).map_err(|_| "the file is not UTF-8 text".to_string())
-    }
-}
-
+/// The server's host-path policy (its allowed roots; relative paths against its working
+/// directory).
 pub(crate) fn policy(config: &ToolConfig) -> PathPolicy {
-    PathPolicy::new(config.working_dir.clone(), config.allowed_roots.clone())
+    config.paths.clone()
 }
 
-/// Reads and compiles the flow of `src`.
+/// Reads and compiles the flow of `src`. A `path` must lie under the allowed roots; flow files
+/// are then read as `tapflow validate` reads them ([`FlowLoader`]: regular files of at most
+/// 1 MiB, UTF-8, under the flow root), the flow root being the project directory when the flow
+/// lies in it, else the flow's own directory (inline YAML: the project directory).
 pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled, ToolError> {
     let policy = policy(config);
-    let file = match (&src.yaml, &src.path) {
+    let (file, root) = match (&src.yaml, &src.path) {
         (Some(_), Some(_)) => {
             return Err(ToolError::new(
                 "PARAM_CONFLICT",
@@ -91,16 +85,30 @@ pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled,
                 "give the flow: yaml (text) or path (a host file)",
             ));
         }
-        (Some(text), None) => SourceFile::new("inline.yaml", text.clone()),
+        (Some(text), None) => (
+            SourceFile::new("inline.yaml", text.clone()),
+            config.project_dir.clone(),
+        ),
         (None, Some(path)) => {
-            let (_, bytes) = policy.read_file(path, MAX_FLOW_BYTES).map_err(|e| {
+            let path_error = |e: HostPathError| {
                 ToolError::new(e.kind.as_str(), e.message.clone())
-                    .with_details(json!({ "param": "path" }))
-            })?;
-            let text = String::from_utf8(bytes).map_err(|_| {
-                ToolError::invalid_param("path", format!("{path} is not UTF-8 text"))
-            })?;
-            SourceFile::new(path.clone(), text)
+                    .with_details(json!({ "param": "path", "reason": e.kind.as_str() }))
+            };
+            let real = policy
+                .check_existing(path, Expect::File)
+                .map_err(path_error)?;
+            let root = if real.starts_with(&config.project_dir) {
+                config.project_dir.clone()
+            } else {
+                real.parent().map(PathBuf::from).unwrap_or_default()
+            };
+            let text = FlowLoader::new(policy.base(), [root.clone()])
+                .read(path)
+                .map_err(|e| match e {
+                    ReadError::Refused(e) => path_error(e),
+                    e => ToolError::invalid_param("path", format!("{path}: {}", e.describe(&[]))),
+                })?;
+            (SourceFile::new(path.clone(), text), root)
         }
     };
     let catalog = RegistryCatalog::new(step_engine());
@@ -108,7 +116,7 @@ pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled,
         env: src.env.clone(),
         ..PlanOptions::default()
     };
-    let loader = PolicyLoader(policy);
+    let loader = FlowLoader::new(policy.base(), [root]);
     Ok(plan::compile(&[file], &[], &catalog, &loader, &opts))
 }
 

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::{FlowSource, MAX_FLOW_BYTES, compile, diagnostics, policy, step_engine};
+use super::{FlowSource, MAX_RESULT_BYTES, compile, diagnostics, policy, step_engine};
 use crate::run::mask::Masker;
 use crate::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
 use crate::tools::policy::{Hints, Policy, Risk};
@@ -131,6 +131,7 @@ impl Tool for RunFlow {
         risk: Risk::Device,
         mutates_device: true,
         writes_host_files: true,
+        executes_host_code: false,
         needs_approval: false,
     };
     const HINTS: Hints = Hints::ACTION;
@@ -154,7 +155,22 @@ impl Tool for RunFlow {
             ctx.config.default_hdc_server = Some(server.clone());
         }
         let run_id = run::new_run_id();
-        let dir: PathBuf = call.config().reports_dir.join(&run_id);
+        // The run directory is created through the host-path policy (the reports directory is
+        // an allowed root).
+        let dir: PathBuf = call
+            .config()
+            .paths
+            .ensure_dir(
+                &call
+                    .config()
+                    .reports_dir
+                    .join(&run_id)
+                    .display()
+                    .to_string(),
+            )
+            .map_err(|e| {
+                ToolError::new(e.kind.as_str(), format!("report directory: {}", e.message))
+            })?;
         let mut opts = RunOptions::new(run_id);
         opts.devices = match &call.route.device_id {
             Some(d) => DeviceChoice::Serials(vec![d.clone()]),
@@ -205,7 +221,7 @@ impl Tool for GetRun {
         let policy = policy(call.config()).with_root(call.config().reports_dir.clone());
         let file = dir.join("result.json");
         let (_, bytes) = policy
-            .read_file(&file.to_string_lossy(), MAX_FLOW_BYTES * 16)
+            .read_file(&file.to_string_lossy(), MAX_RESULT_BYTES)
             .map_err(|e| {
                 ToolError::new("RUN_NOT_FOUND", format!("no run `{id}`: {}", e.message))
                     .with_details(json!({ "run_id": id, "reason": e.kind.as_str() }))

@@ -193,9 +193,11 @@ impl Compiler<'_> {
                         f.span,
                         "run-flow-missing",
                         format!("cannot read sub-flow `{path}`: {why}"),
-                        "file not found",
+                        "cannot be read",
                     )
-                    .with_help("sub-flow paths are relative to the calling file's directory"),
+                    .with_help(
+                        "sub-flow paths are relative to the calling file's directory and stay under the flow root",
+                    ),
                 );
                 None
             }

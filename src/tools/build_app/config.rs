@@ -89,6 +89,12 @@ pub struct Toolchain {
 
 impl BuildConfig {
     /// The start of an hvigor command line (program plus, for a `.js` wrapper, the script), run in the project.
+    ///
+    /// Only an executable wrapper runs: the configured one (`TAPFLOW_HVIGORW`; a `.js` one runs
+    /// with node), else the project's own `hvigorw` (`hvigorw.bat` on Windows), which must be a
+    /// regular file (not a link) with an exec bit. A wrapper without one is refused, never run
+    /// through `sh`: a file without an exec bit may be one a tool wrote, not one the project
+    /// ships (`HVIGOR_NOT_FOUND` with `details.reason`).
     pub fn hvigor_invocation(&self, project: &Path) -> Result<Invocation, BuildError> {
         let wrapper = match &self.hvigorw {
             Some(p) => {
@@ -97,6 +103,9 @@ impl BuildConfig {
                         codes::HVIGOR_NOT_FOUND,
                         format!("configured hvigor wrapper does not exist: {}", p.display()),
                     ));
+                }
+                if !is_js(p) && !is_executable(p) {
+                    return Err(not_executable(p, "configured hvigor wrapper"));
                 }
                 p.clone()
             }
@@ -107,27 +116,38 @@ impl BuildConfig {
                     "hvigorw"
                 };
                 let p = project.join(name);
-                if !p.is_file() {
-                    return Err(BuildError::new(
-                        codes::HVIGOR_NOT_FOUND,
-                        format!(
-                            "no {name} in the project and no hvigor wrapper configured: {}",
-                            p.display()
-                        ),
-                    ));
+                match std::fs::symlink_metadata(&p) {
+                    Ok(m) if m.is_file() => {}
+                    Ok(m) if m.file_type().is_symlink() => {
+                        return Err(BuildError::with_details(
+                            codes::HVIGOR_NOT_FOUND,
+                            format!(
+                                "{} is a symbolic link; build_app runs only a project's own \
+                                 {name} file (or configure a wrapper with TAPFLOW_HVIGORW)",
+                                p.display()
+                            ),
+                            serde_json::json!({"wrapper": p.display().to_string(), "reason": "symlink"}),
+                        ));
+                    }
+                    _ => {
+                        return Err(BuildError::new(
+                            codes::HVIGOR_NOT_FOUND,
+                            format!(
+                                "no {name} in the project and no hvigor wrapper configured: {}",
+                                p.display()
+                            ),
+                        ));
+                    }
+                }
+                if !is_executable(&p) {
+                    return Err(not_executable(&p, "the project's hvigor wrapper"));
                 }
                 p
             }
         };
-        let mut inv = if wrapper
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("js"))
-        {
+        let mut inv = if is_js(&wrapper) {
             let node = self.node.clone().unwrap_or_else(|| PathBuf::from("node"));
             Invocation::new(node, project).arg(wrapper.into_os_string())
-        } else if needs_shell(&wrapper) {
-            // A checkout or an unzip often drops the exec bit of `hvigorw`; it is a POSIX sh script.
-            Invocation::new("sh", project).arg(wrapper.into_os_string())
         } else {
             Invocation::new(wrapper, project)
         };
@@ -206,18 +226,34 @@ impl BuildConfig {
     }
 }
 
-/// True for a Unix wrapper without any exec bit.
-fn needs_shell(path: &Path) -> bool {
+fn is_js(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("js"))
+}
+
+/// True when some exec bit is set (always on systems without them).
+fn is_executable(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 == 0)
+        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
     }
     #[cfg(not(unix))]
     {
-        let _ = path;
-        false
+        path.is_file()
     }
+}
+
+fn not_executable(path: &Path, what: &str) -> BuildError {
+    BuildError::with_details(
+        codes::HVIGOR_NOT_FOUND,
+        format!(
+            "{what} {} is not executable; build_app runs only an executable wrapper and never \
+             runs a file through sh (if the project ships it, restore its mode: chmod +x)",
+            path.display()
+        ),
+        serde_json::json!({"wrapper": path.display().to_string(), "reason": "not_executable"}),
+    )
 }
 
 #[cfg(test)]
@@ -277,21 +313,44 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn non_executable_wrapper_runs_through_sh() {
+    fn only_an_executable_regular_wrapper_runs() {
         use std::os::unix::fs::PermissionsExt;
         let project = tempfile::tempdir().unwrap();
         let w = project.path().join("hvigorw");
         std::fs::write(&w, "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(&w, std::fs::Permissions::from_mode(0o644)).unwrap();
-        let inv = BuildConfig::default()
+        let e = BuildConfig::default()
             .hvigor_invocation(project.path())
-            .unwrap();
-        assert_eq!(inv.argv(), vec!["sh".to_string(), w.display().to_string()]);
+            .unwrap_err();
+        assert_eq!(e.code, codes::HVIGOR_NOT_FOUND);
+        assert_eq!(e.details["reason"], "not_executable");
+        assert!(e.message.contains("not executable"), "{}", e.message);
         std::fs::set_permissions(&w, std::fs::Permissions::from_mode(0o755)).unwrap();
         let inv = BuildConfig::default()
             .hvigor_invocation(project.path())
             .unwrap();
         assert_eq!(inv.argv(), vec![w.display().to_string()]);
+        // A link named hvigorw is not the project's wrapper, whatever it points at.
+        let elsewhere = tempfile::tempdir().unwrap();
+        let target = elsewhere.path().join("tool");
+        std::fs::write(&target, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::remove_file(&w).unwrap();
+        std::os::unix::fs::symlink(&target, &w).unwrap();
+        let e = BuildConfig::default()
+            .hvigor_invocation(project.path())
+            .unwrap_err();
+        assert_eq!(e.details["reason"], "symlink");
+        // A configured wrapper must be executable too (unless it is a node script).
+        let cfg = BuildConfig {
+            hvigorw: Some(elsewhere.path().join("plain")),
+            ..Default::default()
+        };
+        std::fs::write(elsewhere.path().join("plain"), "x").unwrap();
+        assert_eq!(
+            cfg.hvigor_invocation(project.path()).unwrap_err().details["reason"],
+            "not_executable"
+        );
     }
 
     #[test]

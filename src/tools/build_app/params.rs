@@ -15,7 +15,7 @@ use super::error::{BuildError, codes};
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BuildAppParams {
-    /// Project root (the directory holding `build-profile.json5` and `hvigorw`). Must be an existing directory.
+    /// Project root: an existing directory holding `build-profile.json5` and `hvigorfile.ts` (and an executable `hvigorw` unless a wrapper is configured).
     pub project_path: String,
     /// `debug` or `release`.
     #[serde(default = "default_build_mode")]
@@ -145,6 +145,7 @@ impl BuildRequest {
                 ),
             ));
         }
+        super::project::check_markers(&project)?;
         let mode = match p.build_mode.trim() {
             "debug" => BuildMode::Debug,
             "release" => BuildMode::Release,
@@ -234,7 +235,11 @@ fn check_plain_name(field: &str, value: &str) -> Result<(), BuildError> {
 mod tests {
     use super::*;
 
+    /// Parameters for `dir`, made a project (the two files `build_app` requires).
     fn params(dir: &std::path::Path) -> BuildAppParams {
+        for marker in super::super::project::PROJECT_MARKERS {
+            std::fs::write(dir.join(marker), "{}").unwrap();
+        }
         BuildAppParams::new(dir.to_string_lossy())
     }
 

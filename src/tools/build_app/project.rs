@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::error::{BuildError, codes};
+
 /// Directories never searched for profiles, modules or packages (build outputs, VCS, dependencies).
 pub const SKIP_DIRS: &[&str] = &[
     ".git",
@@ -53,6 +55,33 @@ pub fn join_clean(base: &Path, rel: &str) -> PathBuf {
 pub fn read_json5(path: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(path).ok()?;
     json5::from_str::<Value>(&text).ok()
+}
+
+/// The files that make a directory a hvigor project. `build_app` refuses a directory without
+/// them before anything runs: a directory that merely holds a file named `hvigorw` is not a
+/// project to build.
+pub const PROJECT_MARKERS: &[&str] = &["build-profile.json5", "hvigorfile.ts"];
+
+/// `INVALID_PROJECT_PATH` unless every [`PROJECT_MARKERS`] file is a regular file in `root`.
+pub fn check_markers(root: &Path) -> Result<(), BuildError> {
+    let missing: Vec<&str> = PROJECT_MARKERS
+        .iter()
+        .copied()
+        .filter(|m| !std::fs::metadata(root.join(m)).is_ok_and(|md| md.is_file()))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(BuildError::with_details(
+        codes::INVALID_PROJECT_PATH,
+        format!(
+            "{} is not a hvigor project: it has no {}; project_path must be the project root \
+             (the directory with build-profile.json5 and hvigorfile.ts)",
+            root.display(),
+            missing.join(" and ")
+        ),
+        serde_json::json!({ "project_path": root.display().to_string(), "missing": missing }),
+    ))
 }
 
 /// A parsed project root.

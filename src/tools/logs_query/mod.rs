@@ -4,9 +4,10 @@
 //! `hdc_server` and `include_cost` before decoding and routes the call with them. The source is
 //! inline `logs` > `input_file(s)` > the device; a call with inline logs or files never resolves a
 //! device. Device access goes through [`capture::DeviceCapture`]. The query environment comes
-//! from the [`ToolConfig`]: `now` is the host clock at call time, relative paths resolve against
-//! the working directory, and files may be read or written inside the working directory, the
-//! reports directory and the system temp directory.
+//! from the [`ToolConfig`]: `now` is the host clock at call time, and files are read and written
+//! through the configuration's host-path policy (relative paths resolve against the working
+//! directory; only the allowed roots, see `docs/security.md`). `save_path` never replaces a file,
+//! never gets a name a build tool would run and is never executable (`logs::files`).
 
 pub mod capture;
 
@@ -34,6 +35,7 @@ impl Tool for LogsQuery {
         mutates_device: false,
         // `save_path` writes a snapshot on the host.
         writes_host_files: true,
+        executes_host_code: false,
         needs_approval: false,
     };
     // Not read-only in MCP's sense only because of `save_path` (as screenshot's file).
@@ -72,18 +74,12 @@ pub fn needs_device(p: &LogsQueryParams) -> bool {
     p.logs.is_none() && p.input_file.is_none() && p.input_files.is_none()
 }
 
-/// The query environment of one call.
+/// The query environment of one call: the configuration's host-path policy (relative paths
+/// resolve against the working directory; files are read and written under the allowed roots).
 pub fn query_env(config: &ToolConfig, now: DateTime<FixedOffset>) -> QueryEnv {
-    let mut allowed_roots = vec![config.working_dir.clone()];
-    for extra in [&config.reports_dir, &config.temp_dir] {
-        if !allowed_roots.contains(extra) {
-            allowed_roots.push(extra.clone());
-        }
-    }
     QueryEnv {
         now,
-        base_dir: config.working_dir.clone(),
-        allowed_roots,
+        paths: config.paths.clone(),
         max_file_bytes: DEFAULT_MAX_FILE_BYTES,
         max_crash_reports: DEFAULT_MAX_CRASH_REPORTS,
     }
@@ -105,24 +101,12 @@ mod tests {
     use std::path::PathBuf;
 
     #[test]
-    fn env_roots_are_the_project_reports_and_temp_dirs() {
-        let config = ToolConfig {
-            working_dir: PathBuf::from("/p"),
-            reports_dir: PathBuf::from("/p/reports"),
-            temp_dir: PathBuf::from("/tmp"),
-            ..ToolConfig::default()
-        };
+    fn env_uses_the_configured_policy() {
+        let config = ToolConfig::rooted_at(PathBuf::from("/p"));
         let now = DateTime::parse_from_rfc3339("2026-01-23T21:05:00+08:00").unwrap();
         let env = query_env(&config, now);
-        assert_eq!(env.base_dir, PathBuf::from("/p"));
-        assert_eq!(
-            env.allowed_roots,
-            vec![
-                PathBuf::from("/p"),
-                PathBuf::from("/p/reports"),
-                PathBuf::from("/tmp")
-            ]
-        );
+        assert_eq!(env.paths, config.paths);
+        assert_eq!(env.paths.base(), std::path::Path::new("/p"));
         assert_eq!(env.now, now);
     }
 
