@@ -105,9 +105,7 @@ impl World {
         let provider = Arc::new(CachingProvider::new(inner, Duration::from_secs(3600)));
         let config = ToolConfig {
             screenshots_dir: dir.join("shots"),
-            allowed_roots: vec![dir.to_path_buf()],
-            working_dir: dir.to_path_buf(),
-            ..ToolConfig::default()
+            ..ToolConfig::rooted_at(dir)
         };
         World {
             sim,
