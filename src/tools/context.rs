@@ -12,11 +12,13 @@
 //! A caller may cancel a running call and listen to its progress through [`Signals`]: a
 //! [`Call`] checks them before each device round trip and while it polls or waits.
 
+pub mod carry;
 mod cancelling;
 mod observing;
 pub mod signals;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -28,6 +30,7 @@ use crate::device::{
 use crate::tools::config::ToolConfig;
 use crate::tools::envelope::ToolError;
 use crate::ui::digest::{Evidence, TreeDigest};
+pub use carry::Carry;
 use observing::{Observing, Slot};
 pub use signals::Signals;
 
@@ -89,6 +92,9 @@ pub struct ToolContext {
     pub config: ToolConfig,
     /// Cancellation and progress of the call(s) run with this context (default: none).
     pub signals: Signals,
+    /// Flows only: the screen one step hands to the next on this device ([`carry`]). A bare
+    /// tool call has none.
+    pub carry: Option<Arc<Carry>>,
 }
 
 impl ToolContext {
@@ -97,6 +103,15 @@ impl ToolContext {
             provider,
             config,
             signals: Signals::default(),
+            carry: None,
+        }
+    }
+
+    /// The same context with a hand-over slot: the calls of one flow device thread.
+    pub fn with_carry(&self, carry: Arc<Carry>) -> Self {
+        Self {
+            carry: Some(carry),
+            ..self.clone()
         }
     }
 
@@ -129,6 +144,18 @@ pub struct Call<'a> {
     provider_cost_at_start: Cost,
     /// The latest UI observation, valid until the device is acted upon.
     tree: Option<Arc<UiNode>>,
+    /// When that observation arrived and the action count then (see [`carry::Tracking`]);
+    /// `None` for a screen handed over by the previous step.
+    tree_seen: Option<(Instant, u64)>,
+    /// Operations that may have changed the screen so far (flows only; else stays 0).
+    epoch: Arc<AtomicU64>,
+    /// Flows only: the step after this one starts by looking at the screen, so the last action
+    /// brings it back (see [`carry`]).
+    observe_after: bool,
+    /// The screen the previous step handed over, as it came (a wait's first poll).
+    carried: Option<Arc<UiNode>>,
+    /// The carry's generation when this call started (see [`Carry::abandon`]).
+    carry_generation: u64,
     verify: bool,
     pre_action: Option<TreeDigest>,
     /// With `verify`: where the device parks the tree dumped with the action.
@@ -143,13 +170,23 @@ pub struct Call<'a> {
 
 impl<'a> Call<'a> {
     pub fn new(ctx: &'a ToolContext, route: DeviceRoute, verify: bool) -> Self {
+        let (observe_after, carried) = match &ctx.carry {
+            Some(c) => c.take(),
+            None => (false, None),
+        };
+        let carry_generation = ctx.carry.as_ref().map_or(0, |c| c.generation());
         Call {
             ctx,
             route,
             device: None,
             cost_at_start: None,
             provider_cost_at_start: ctx.provider.cost(),
-            tree: None,
+            tree: carried.clone(),
+            tree_seen: None,
+            epoch: Arc::new(AtomicU64::new(0)),
+            observe_after,
+            carried,
+            carry_generation,
             verify,
             pre_action: None,
             post_action: None,
@@ -187,13 +224,19 @@ impl<'a> Call<'a> {
         }
         let mut d = self.ctx.provider.resolve(&self.route)?;
         self.cost_at_start = Some(d.cost());
+        if self.ctx.carry.is_some() {
+            d = Arc::new(carry::Tracking {
+                inner: d,
+                epoch: self.epoch.clone(),
+            });
+        }
         if self.ctx.signals.is_cancellable() {
             d = Arc::new(cancelling::Cancelling {
                 inner: d,
                 signals: self.ctx.signals.clone(),
             });
         }
-        if self.verify {
+        if self.verify || self.observe_after {
             let slot = Slot::default();
             self.post_action = Some(slot.clone());
             d = Arc::new(Observing { inner: d, slot });
@@ -221,11 +264,14 @@ impl<'a> Call<'a> {
         }
     }
 
-    /// The current UI tree: the observation already made in this step, or one fresh dump.
-    /// Always the whole screen; scoping to a bundle or window happens on the host, so that one
-    /// dump serves every scope a step needs.
+    /// The current UI tree: the observation already made in this step (in a flow, also the
+    /// one the previous step handed over), or one fresh dump. Always the whole screen; scoping
+    /// to a bundle or window happens on the host, so that one dump serves every scope a step
+    /// needs. An observation older than an action of this step is never reused.
     pub fn ui_tree(&mut self) -> Result<Arc<UiNode>, ToolError> {
-        if let Some(t) = &self.tree {
+        if let Some(t) = &self.tree
+            && self.tree_is_current()
+        {
             return Ok(t.clone());
         }
         self.fresh_ui_tree()
@@ -235,8 +281,37 @@ impl<'a> Call<'a> {
     pub fn fresh_ui_tree(&mut self) -> Result<Arc<UiNode>, ToolError> {
         let device = self.device()?;
         let tree = Arc::new(device.ui_tree(&DumpScope::default()).map_err(tree_error)?);
-        self.tree = Some(tree.clone());
+        self.keep(tree.clone());
         Ok(tree)
+    }
+
+    /// Makes `tree`, just observed on the routed device, the call's current observation (for
+    /// observations a tool got through other device operations, e.g. a launch's chained dump).
+    pub fn keep(&mut self, tree: Arc<UiNode>) {
+        self.tree = Some(tree);
+        self.tree_seen = Some((Instant::now(), self.epoch.load(Ordering::SeqCst)));
+    }
+
+    /// No operation that may change the screen ran since the current observation was made
+    /// (a handed-over screen counts as made before this call's first action).
+    fn tree_is_current(&self) -> bool {
+        let seen_epoch = self.tree_seen.map_or(0, |(_, e)| e);
+        seen_epoch == self.epoch.load(Ordering::SeqCst)
+    }
+
+    /// Flows only: the screen the previous step handed over (made after its last action,
+    /// moments ago), while this call has not acted yet. A wait takes it as its first poll.
+    pub fn carried_screen(&self) -> Option<Arc<UiNode>> {
+        if self.epoch.load(Ordering::SeqCst) != 0 {
+            return None;
+        }
+        self.carried.clone()
+    }
+
+    /// Flows only: the next step starts by looking at the screen, so this step's last action
+    /// should bring it back in the same round trip.
+    pub fn observe_after(&self) -> bool {
+        self.observe_after
     }
 
     /// One fresh observation that must arrive before `deadline` (for waits that poll):
@@ -269,7 +344,14 @@ impl<'a> Call<'a> {
         }
         match seen {
             None => Ok(None),
-            Some(Ok(t)) => Ok(Some(Ok(t))),
+            Some(Ok(t)) => {
+                // The latest observation is the call's current one (and, in a flow, what the
+                // next step may start from).
+                if self.ctx.carry.is_some() {
+                    self.keep(Arc::new(t.clone()));
+                }
+                Ok(Some(Ok(t)))
+            }
             Some(Err(e)) if e.is_transient() => Ok(Some(Err(tree_error(e)))),
             Some(Err(e)) => Err(tree_error(e)),
         }
@@ -285,7 +367,7 @@ impl<'a> Call<'a> {
         let seen = device.act_then_tree(action, &DumpScope::default());
         let tree = seen.tree.map(|t| t.map(Arc::new));
         if let Some(Ok(t)) = &tree {
-            self.tree = Some(t.clone());
+            self.keep(t.clone());
         }
         Ok(Acted {
             action: seen.action,
@@ -302,7 +384,7 @@ impl<'a> Call<'a> {
         let seen = device.acts_then_tree(actions, &DumpScope::default());
         let tree = seen.tree.map(|t| t.map(Arc::new));
         if let Some(Ok(t)) = &tree {
-            self.tree = Some(t.clone());
+            self.keep(t.clone());
         }
         Ok(ActedAll {
             actions: seen.actions,
@@ -323,6 +405,7 @@ impl<'a> Call<'a> {
     /// Forget the cached observation (the device was acted upon).
     pub fn invalidate(&mut self) {
         self.tree = None;
+        self.tree_seen = None;
     }
 
     /// Call right before acting on the device: with `verify`, records the pre-action digest
@@ -336,7 +419,7 @@ impl<'a> Call<'a> {
                 Err(e) => self.evidence_error = Some(format!("pre-action observation failed: {e}")),
             }
         }
-        if self.verify && self.evidence_error.is_none() {
+        if (self.verify && self.evidence_error.is_none()) || self.observe_after {
             self.device()?;
             if let Some(slot) = &self.post_action {
                 let mut p = slot.lock().unwrap_or_else(|p| p.into_inner());
@@ -365,7 +448,7 @@ impl<'a> Call<'a> {
             };
             match tree {
                 Ok(tree) => {
-                    self.tree = Some(tree.clone());
+                    self.keep(tree.clone());
                     let pre = self.pre_action.take();
                     self.evidence = Some(Evidence::of(&tree, pre.as_ref()));
                 }
@@ -373,6 +456,9 @@ impl<'a> Call<'a> {
                     self.evidence_error = Some(format!("post-action observation failed: {e}"))
                 }
             }
+        } else if let Some(Ok(tree)) = chained {
+            // Brought back for the next step (flows): the screen right after the action.
+            self.keep(Arc::new(tree));
         }
         Ok(())
     }
@@ -384,6 +470,21 @@ impl<'a> Call<'a> {
 
     pub fn take_evidence(&mut self) -> Option<Evidence> {
         self.evidence.take()
+    }
+}
+
+/// In a flow, a finishing call hands its last observation to the next step on the device,
+/// when nothing that may change the screen ran after it (see [`carry`]).
+impl Drop for Call<'_> {
+    fn drop(&mut self) {
+        let Some(carry) = &self.ctx.carry else {
+            return;
+        };
+        let own = match (&self.tree, self.tree_seen) {
+            (Some(t), Some((at, _))) if self.tree_is_current() => Some((t.clone(), at)),
+            _ => None,
+        };
+        carry.leave(self.carry_generation, own);
     }
 }
 

@@ -68,6 +68,11 @@ impl Tool for LongPress {
     type Params = Params;
     type Output = Output;
 
+    /// Flows: a target found by criteria or handle is looked up on the screen first.
+    fn looks_first(p: &Params) -> bool {
+        p.x.is_none() || p.y.is_none()
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let search = search_args(
             p.text,

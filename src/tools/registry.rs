@@ -50,15 +50,26 @@ pub trait Tool: 'static {
     /// Parameters the contract marks required (published in the schema; the tool reports
     /// their absence with the contract's own code).
     const REQUIRED: &'static [&'static str] = &[];
+    /// Flows only: defaults that differ from a bare call's, as `(parameter, JSON value)`;
+    /// `docs/flow-format.md` ("Flow-level behaviours") says which and why. The plan shows them.
+    const FLOW_DEFAULTS: &'static [(&'static str, &'static str)] = &[];
 
     type Params: DeserializeOwned + JsonSchema;
     type Output: Serialize + JsonSchema;
+
+    /// Flows only: whether a call with these parameters starts by looking at the screen (a
+    /// target found by criteria or handle, a wait, a find). The step before it then brings the
+    /// screen back with its last action, in the same round trip (`tools::context::carry`).
+    fn looks_first(_params: &Self::Params) -> bool {
+        false
+    }
 
     fn run(params: Self::Params, call: &mut Call<'_>) -> Result<Self::Output, ToolError>;
 }
 
 type Runner =
     Box<dyn Fn(Map<String, Value>, &mut Call<'_>) -> Result<Value, ToolError> + Send + Sync>;
+type Looks = Box<dyn Fn(&Map<String, Value>) -> bool + Send + Sync>;
 
 /// A tool with its types erased, as the registry holds it.
 pub struct ToolDef {
@@ -72,6 +83,9 @@ pub struct ToolDef {
     codes: FieldCodes,
     input_schema: Value,
     result_schema: Value,
+    /// Flows only: [`Tool::FLOW_DEFAULTS`], parsed.
+    flow_defaults: Map<String, Value>,
+    looks_first: Looks,
     run: Runner,
 }
 
@@ -81,6 +95,19 @@ impl ToolDef {
         add_common_inputs(&mut input, T::ROUTING, T::VERIFY, T::REQUIRED);
         let mut result = result_schema_of::<T::Output>();
         add_common_outputs(&mut result, T::VERIFY);
+        let flow_defaults = T::FLOW_DEFAULTS
+            .iter()
+            .map(|(k, v)| {
+                assert!(
+                    input["properties"].get(*k).is_some(),
+                    "{}: flow default `{k}` is not a parameter",
+                    T::NAME
+                );
+                let v: Value = serde_json::from_str(v)
+                    .unwrap_or_else(|e| panic!("{}: flow default `{k}`: {e}", T::NAME));
+                (k.to_string(), v)
+            })
+            .collect();
         ToolDef {
             name: T::NAME,
             title: T::TITLE,
@@ -92,6 +119,12 @@ impl ToolDef {
             codes: T::CODES,
             input_schema: input,
             result_schema: result,
+            flow_defaults,
+            looks_first: Box::new(|map| {
+                decode::deserialize::<T::Params>(map.clone())
+                    .map(|p| T::looks_first(&p))
+                    .unwrap_or(false)
+            }),
             run: Box::new(|map, call| {
                 let params: T::Params = decode::deserialize(map)?;
                 let out = T::run(params, call)?;
@@ -105,6 +138,21 @@ impl ToolDef {
     /// The published input schema (JSON Schema 2020-12, no `$ref`).
     pub fn input_schema(&self) -> &Value {
         &self.input_schema
+    }
+
+    /// Flows only: the defaults that differ from a bare call's ([`Tool::FLOW_DEFAULTS`]).
+    pub fn flow_defaults(&self) -> &Map<String, Value> {
+        &self.flow_defaults
+    }
+
+    /// Flows only: whether a step with these arguments (as the plan has them) starts by
+    /// looking at the screen ([`Tool::looks_first`]). Arguments known only at run time
+    /// (`{{ … }}` where a number is expected) count as not looking.
+    pub fn looks_first(&self, args: &Value) -> bool {
+        match args {
+            Value::Object(map) => (self.looks_first)(map),
+            _ => false,
+        }
     }
 
     /// The schema of `structuredContent.result` on success.

@@ -10,13 +10,14 @@
 //! succeeded. Round trips: 1 with an explicit ability, 2 with detection (`bm dump -n` first),
 //! when the window is there at once.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::device::AppWindows;
+use crate::device::{AppWindows, DumpScope};
 use crate::device::model::WindowInfo;
 use crate::tools::app_ops::required_bundle;
 use crate::tools::context::{Call, sleep_within};
@@ -123,12 +124,17 @@ impl Tool for RunApp {
         };
         let device = call.device()?;
         call.before_action()?;
-        let launched = device.start_app_checked(&bundle, &ability, module.as_deref(), None);
+        // In a flow whose next step starts by looking at the screen, the launch brings it back
+        // in the same shell (flow-level behaviour, see `docs/flow-format.md`).
+        let whole = DumpScope::default();
+        let observe = call.observe_after().then_some(&whole);
+        let launched = device.start_app_checked(&bundle, &ability, module.as_deref(), observe);
         launched.started.map_err(|e| {
             ToolError::from_device_op(e, "RUN_APP_FAILED")
                 .with_details(json!({ "ability_name": ability }))
         })?;
         call.invalidate();
+        let mut screen = launched.tree.and_then(Result::ok).map(Arc::new);
 
         let timeout = p
             .window_timeout_ms
@@ -144,9 +150,14 @@ impl Tool for RunApp {
                 break found;
             }
             checks += 1;
+            // The screen that came with the launch is older than this check: not handed on.
+            screen = None;
             seen = device.app_windows(&bundle);
         };
         call.after_action()?;
+        if let Some(tree) = screen {
+            call.keep(tree);
+        }
         Ok(Output {
             bundle_name: bundle,
             ability_name: ability,

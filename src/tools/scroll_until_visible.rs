@@ -117,6 +117,11 @@ impl Tool for ScrollUntilVisible {
     type Params = Params;
     type Output = Output;
 
+    /// Flows: starts by looking at the screen.
+    fn looks_first(_p: &Params) -> bool {
+        true
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let args = SearchArgs {
             text: p.text,

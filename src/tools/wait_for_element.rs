@@ -11,6 +11,11 @@
 //! start of the confirmation): a dump that itself took longer than the interval (a UI dump
 //! costs a device hundreds of milliseconds) has served as the wait, so the next poll follows
 //! at once instead of sleeping the whole interval again ([`wait_before`]).
+//!
+//! In a flow (only), the first poll may be the screen the previous step ended with, observed
+//! after its last action moments before this call (`Call::carried_screen`; see
+//! `docs/flow-format.md`, "Flow-level behaviours"). It is not a dump of this call: `polls`
+//! counts dumps only.
 
 use std::time::{Duration, Instant};
 
@@ -138,8 +143,16 @@ impl Tool for WaitForElement {
             ("interval_ms", "INVALID_INTERVAL"),
         ],
     };
+    /// Flows poll back to back without the second confirmation (`docs/flow-format.md`,
+    /// "Flow-level behaviours"): the next step re-observes before it acts.
+    const FLOW_DEFAULTS: &'static [(&'static str, &'static str)] = &[("interval_ms", "0")];
     type Params = Params;
     type Output = Output;
+
+    /// Flows: starts by looking at the screen.
+    fn looks_first(_p: &Params) -> bool {
+        true
+    }
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let args = SearchArgs {
@@ -176,13 +189,23 @@ impl Tool for WaitForElement {
         }
         let deadline = started + Duration::from_millis(p.timeout_ms as u64);
         let interval = Duration::from_millis(p.interval_ms as u64);
+        // In a flow, the screen the previous step ended with (after its last action, moments
+        // ago) is the first poll; it is no dump of this call, so `polls` does not count it.
+        let mut carried = call.carried_screen();
+        let mut next_is_carried = carried.is_some();
         // One poll: the matches when the wait is satisfied, `None` otherwise (a transient dump
         // failure counts as a poll that saw nothing); `Err` at the deadline or on device loss.
-        let poll = |call: &mut Call<'_>, polls: &mut Polls| {
-            let Some(obs) = call.observe(deadline)? else {
-                return Err(polls.timeout(p.state, started));
+        let mut poll = |call: &mut Call<'_>, polls: &mut Polls| {
+            let obs = match carried.take() {
+                Some(tree) => Ok(tree),
+                None => {
+                    let Some(obs) = call.observe(deadline)? else {
+                        return Err(polls.timeout(p.state, started));
+                    };
+                    polls.count += 1;
+                    obs.map(std::sync::Arc::new)
+                }
             };
-            polls.count += 1;
             match obs {
                 Err(e) => {
                     polls.last_error = Some(e);
@@ -200,7 +223,13 @@ impl Tool for WaitForElement {
             }
         };
         loop {
-            let poll_started = Instant::now();
+            // A handed-over screen arrived before this call started: its interval runs from
+            // the start of the call.
+            let poll_started = if std::mem::take(&mut next_is_carried) {
+                started
+            } else {
+                Instant::now()
+            };
             if let Some(mut found) = poll(call, &mut polls)? {
                 // A satisfied poll is confirmed by one more, `interval_ms` after it started.
                 let confirmed = interval.is_zero() || {

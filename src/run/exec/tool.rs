@@ -80,6 +80,7 @@ impl FlowRun<'_, '_> {
             if flow_bound {
                 deadline = self.flow_deadline();
             }
+            self.dev.caller.next_looks_at_screen(self.next_looks);
             let outcome = self
                 .dev
                 .caller

@@ -189,6 +189,11 @@ impl Tool for InputText {
     type Params = Params;
     type Output = Output;
 
+    /// Flows: handle and search modes look the field up on the screen first.
+    fn looks_first(p: &Params) -> bool {
+        p.x.is_none() || p.y.is_none()
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let Some(text) = p.text else {
             return Err(ToolError::new(
