@@ -23,7 +23,7 @@ use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use serde_json::json;
 use tapflow::flow::{SourceFile, parse_flow};
 use tapflow::plan::RegistryCatalog;
-use tapflow::plan::{BuiltinCatalog, MapLoader, Plan, PlanOptions, compile, corpus};
+use tapflow::plan::{MapLoader, Plan, PlanOptions, compile, corpus};
 use tapflow::run::{self, DeviceChoice, RunOptions, Status};
 use tapflow::sim::Latency;
 use tapflow::tools::{Engine, ToolConfig, ToolContext};
@@ -40,7 +40,6 @@ fn plan(c: &mut Criterion) {
     let (flows, loader) = corpus::sample(SUITE);
     let engine = Arc::new(Engine::new());
     let registry = RegistryCatalog::new(engine);
-    let builtin = BuiltinCatalog::new();
     let opts = PlanOptions::default();
 
     // The corpus must be valid against the real registry, or the figure means nothing.
@@ -76,9 +75,6 @@ fn plan(c: &mut Criterion) {
     });
     g.bench_function("compile_200_registry", |b| {
         b.iter(|| compile(black_box(&flows), &[], &registry, &loader, &opts))
-    });
-    g.bench_function("compile_200_builtin", |b| {
-        b.iter(|| compile(black_box(&flows), &[], &builtin, &loader, &opts))
     });
     g.finish();
 }

@@ -4,9 +4,11 @@
 //! `cli` → `mcp` → `run` → `plan` → `flow`; `run` → `tools` → `ui`, `logs`, `device`;
 //! `plan` → `tools` (declarations only: `plan::RegistryCatalog`, never a device call);
 //! `sim` → `device` types only; `project` (tapflow.toml, flow files) → `plan`, `flow`, `hostfs`;
-//! `hostfs` (the host-path policy) uses nothing and is used by every module that touches host files.
+//! `hostfs` (the host-path policy) is used by every module that touches host files.
+//! `suggest` and `codes` are leaves (strings only) that every module may use.
 
 pub mod cli;
+pub mod codes;
 pub mod device;
 pub mod flow;
 pub mod hostfs;
@@ -16,5 +18,6 @@ pub mod plan;
 pub mod project;
 pub mod run;
 pub mod sim;
+pub mod suggest;
 pub mod tools;
 pub mod ui;

@@ -1,22 +1,53 @@
-//! Golden tests for `tapflow validate` and `tapflow plan`.
+//! Golden tests for `tapflow validate` and `tapflow plan`, produced by the shipped binary
+//! itself (the same code path a user runs: the CLI, the real tool registry, the renderers).
 //!
-//! `tests/golden/flow/*.yaml` are malformed flows: each must produce at least one error, and
-//! its rendered diagnostics (`.txt`: file:line:col, source line, carets, suggestion) and their
-//! JSON form (`.json`) must equal the committed files. `tests/golden/flow/valid/*.yaml` must
-//! be valid, and their plan (`.plan.txt`, `.plan.json`) must equal the committed files.
-//! Set `TAPFLOW_BLESS=1` to rewrite the expected files after an intended change.
+//! `tests/golden/flow/*.yaml` are malformed flows: each must make `tapflow validate` fail
+//! (exit 3), and what it prints must equal the committed files: `.txt` is the text report
+//! (stderr: file:line:col, source lines, carets, suggestion, the closing count), `.json` the
+//! `--format json` report. `tests/golden/flow/valid/*.yaml` must be valid, and `tapflow plan
+//! --device emulator-1` must print the committed `.plan.txt` and `.plan.json`.
+//! `TAPFLOW_BLESS=1 cargo test --test flow_golden` rewrites the expected files after an
+//! intended change (review the diff).
+//!
+//! How the CLI is run: this test has no libtest harness (`harness = false` in Cargo.toml).
+//! Started with a `tapflow` subcommand as its arguments, the executable *is* `tapflow`: it
+//! calls `tapflow::cli::main()`, the binary's whole `main`. The checks run it that way, as a
+//! child process, instead of `target/debug/tapflow`: that file is shared by every checkout that
+//! builds into the same target directory, this executable is not.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
-use tapflow::flow::{DiagnosticReport, SourceFile, render_text};
-use tapflow::plan::{BuiltinCatalog, PlanOptions, SourceLoader, compile, render};
+use serde_json::Value;
 
-struct DirLoader(PathBuf);
-
-impl SourceLoader for DirLoader {
-    fn load(&self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(self.0.join(path)).map_err(|_| "no such file".to_string())
+fn main() {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "validate" || a == "plan") {
+        std::process::exit(tapflow::cli::main());
     }
+    let checks: [(&str, fn()); 2] = [
+        (
+            "malformed_flows_render_their_expected_diagnostics",
+            malformed_flows_render_their_expected_diagnostics,
+        ),
+        (
+            "valid_flows_compile_to_their_expected_plans",
+            valid_flows_compile_to_their_expected_plans,
+        ),
+    ];
+    let mut failed = 0;
+    for (name, check) in checks {
+        match std::panic::catch_unwind(check) {
+            Ok(()) => println!("test {name} ... ok"),
+            Err(_) => {
+                println!("test {name} ... FAILED");
+                failed += 1;
+            }
+        }
+    }
+    println!("{} passed, {failed} failed", checks.len() - failed);
+    std::process::exit(i32::from(failed > 0));
 }
 
 fn golden_dir() -> PathBuf {
@@ -38,6 +69,23 @@ fn bless() -> bool {
     std::env::var_os("TAPFLOW_BLESS").is_some()
 }
 
+/// `tapflow ARGS` in `dir`, with no `TAPFLOW_*` variable of this process leaking into the
+/// flows (`TAPFLOW_BLESS` itself would become `{{ BLESS }}`).
+fn tapflow(dir: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(std::env::current_exe().unwrap());
+    cmd.current_dir(dir).args(args);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("TAPFLOW_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("tapflow prints UTF-8")
+}
+
 /// Compares with (or, when blessing, writes) an expected file; returns a mismatch message.
 fn check(path: &Path, actual: &str) -> Option<String> {
     if bless() {
@@ -54,18 +102,6 @@ fn check(path: &Path, actual: &str) -> Option<String> {
     })
 }
 
-fn compile_one(dir: &Path, name: &str) -> tapflow::plan::Compiled {
-    let text = std::fs::read_to_string(dir.join(name)).unwrap();
-    let src = SourceFile::new(name, text);
-    let catalog = BuiltinCatalog::new();
-    let opts = PlanOptions {
-        devices: vec!["emulator-1".into()],
-        ..PlanOptions::default()
-    };
-    compile(&[src], &[], &catalog, &DirLoader(dir.to_path_buf()), &opts)
-}
-
-#[test]
 fn malformed_flows_render_their_expected_diagnostics() {
     let dir = golden_dir();
     let names = cases(&dir);
@@ -76,24 +112,33 @@ fn malformed_flows_render_their_expected_diagnostics() {
     );
     let mut failures = Vec::new();
     for name in &names {
-        let compiled = compile_one(&dir, name);
-        if !compiled.has_errors() {
-            failures.push(format!("{name}: expected at least one error, got none"));
+        let stem = name.trim_end_matches(".yaml");
+        let human = tapflow(&dir, &["validate", name]);
+        let json = tapflow(&dir, &["validate", "--format", "json", name]);
+        if human.status.code() != Some(3) || json.status.code() != Some(3) {
+            failures.push(format!(
+                "{name}: expected exit 3 (invalid), got {:?} / {:?}: {}",
+                human.status.code(),
+                json.status.code(),
+                text(&human.stderr)
+            ));
             continue;
         }
-        let stem = name.trim_end_matches(".yaml");
-        let text = render_text(&compiled.diagnostics, &compiled.sources);
-        let json = serde_json::to_string_pretty(&DiagnosticReport::new(&compiled.diagnostics))
-            .unwrap()
-            + "\n";
-        failures.extend(check(&dir.join(format!("{stem}.txt")), &text));
-        failures.extend(check(&dir.join(format!("{stem}.json")), &json));
-        // Every diagnostic is located and underlines something (except at end of file).
-        for d in &compiled.diagnostics {
-            assert!(d.line >= 1 && d.column >= 1, "{name}: {d:?}");
+        let rendered = text(&human.stderr);
+        failures.extend(check(&dir.join(format!("{stem}.txt")), &rendered));
+        failures.extend(check(
+            &dir.join(format!("{stem}.json")),
+            &text(&json.stdout),
+        ));
+        // Every diagnostic is located, and its locator is in the text report.
+        let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+        for d in report["diagnostics"].as_array().unwrap() {
+            let (line, col) = (d["line"].as_u64().unwrap(), d["column"].as_u64().unwrap());
+            assert!(line >= 1 && col >= 1, "{name}: {d}");
+            let locator = format!("{}:{line}:{col}]", d["file"].as_str().unwrap());
             assert!(
-                text.contains(&format!("{}:{}:{}]", d.file, d.line, d.column)),
-                "{name}: locator of {d:?} missing in\n{text}"
+                rendered.contains(&locator),
+                "{name}: {locator} missing in\n{rendered}"
             );
         }
     }
@@ -111,19 +156,30 @@ fn malformed_flows_render_their_expected_diagnostics() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
 fn valid_flows_compile_to_their_expected_plans() {
     let dir = golden_dir().join("valid");
     let mut failures = Vec::new();
     for name in cases(&dir) {
-        let compiled = compile_one(&dir, &name);
-        let diags = render_text(&compiled.diagnostics, &compiled.sources);
-        assert!(!compiled.has_errors(), "{name} should be valid:\n{diags}");
         let stem = name.trim_end_matches(".yaml");
-        let text = render::render_text(&compiled.plan);
-        let json = serde_json::to_string_pretty(&compiled.plan).unwrap() + "\n";
-        failures.extend(check(&dir.join(format!("{stem}.plan.txt")), &text));
-        failures.extend(check(&dir.join(format!("{stem}.plan.json")), &json));
+        let human = tapflow(&dir, &["plan", "--device", "emulator-1", &name]);
+        let json = tapflow(
+            &dir,
+            &["plan", "--format", "json", "--device", "emulator-1", &name],
+        );
+        assert!(
+            human.status.success() && json.status.success(),
+            "{name} should be valid:\n{}",
+            text(&human.stderr)
+        );
+        assert_eq!(text(&human.stderr), "", "{name}: no warnings expected");
+        failures.extend(check(
+            &dir.join(format!("{stem}.plan.txt")),
+            &text(&human.stdout),
+        ));
+        failures.extend(check(
+            &dir.join(format!("{stem}.plan.json")),
+            &text(&json.stdout),
+        ));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -5,11 +5,11 @@ use std::time::Instant;
 
 use tapflow::flow::SourceFile;
 use tapflow::plan::model::{Action, MASK};
-use tapflow::plan::{BuiltinCatalog, Compiled, MapLoader, PlanOptions, compile, corpus, render};
+use tapflow::plan::{Compiled, MapLoader, PlanOptions, RegistryCatalog, compile, corpus, render};
 
 fn plan_of(files: &[(&str, &str)], loader: MapLoader, opts: &PlanOptions) -> Compiled {
     let srcs: Vec<SourceFile> = files.iter().map(|(n, t)| SourceFile::new(*n, *t)).collect();
-    compile(&srcs, &[], &BuiltinCatalog::new(), &loader, opts)
+    compile(&srcs, &[], &RegistryCatalog::builtin(), &loader, opts)
 }
 
 fn assert_valid(c: &Compiled) {
@@ -168,7 +168,7 @@ fn unreferenced_sub_flow_files_are_checked_without_requiring_variables() {
     let c = compile(
         &[],
         &[sub],
-        &BuiltinCatalog::new(),
+        &RegistryCatalog::builtin(),
         &MapLoader::new(),
         &PlanOptions::default(),
     );
@@ -220,7 +220,7 @@ fn a_short_explicit_deadline_is_a_warning_not_an_error() {
 #[test]
 fn validates_and_plans_200_flows() {
     let (flows, loader) = corpus::sample(200);
-    let catalog = BuiltinCatalog::new();
+    let catalog = RegistryCatalog::builtin();
     let started = Instant::now();
     let c = compile(&flows, &[], &catalog, &loader, &PlanOptions::default());
     let elapsed = started.elapsed();

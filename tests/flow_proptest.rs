@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use tapflow::flow::{SourceFile, render_text};
-use tapflow::plan::{BuiltinCatalog, MapLoader, PlanOptions, compile};
+use tapflow::plan::{MapLoader, PlanOptions, RegistryCatalog, compile};
 
 const VALID: &str = include_str!("golden/flow/valid/login.yaml");
 
@@ -16,7 +16,7 @@ fn check(text: &str) {
     let c = compile(
         &[src],
         &[sub],
-        &BuiltinCatalog::new(),
+        &RegistryCatalog::builtin(),
         &loader,
         &PlanOptions::default(),
     );
@@ -116,7 +116,7 @@ fn nesting_just_under_the_limit_compiles_on_a_small_stack() {
             let c = compile(
                 &[src],
                 &[],
-                &BuiltinCatalog::new(),
+                &RegistryCatalog::builtin(),
                 &MapLoader::new(),
                 &PlanOptions::default(),
             );

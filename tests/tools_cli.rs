@@ -105,3 +105,55 @@ fn docs_embed_the_generated_reference() {
     let cli = tapflow().args(["tools", "--markdown"]).output().unwrap();
     assert_eq!(String::from_utf8(cli.stdout).unwrap().trim(), fresh.trim());
 }
+
+/// Issue 9: what `tapflow tool` used to accept silently, and an argument echoed whole.
+#[test]
+fn tool_call_refuses_duplicate_keys_and_unknown_nulls_and_clips_what_it_echoes() {
+    let (code, v) = envelope(&["tool", "click", r#"{"text":"OK","text":"Cancel"}"#]);
+    assert_eq!(code, 1);
+    let err = &v["structuredContent"]["error"];
+    assert_eq!(err["code"], "INVALID_PARAM");
+    assert_eq!(err["details"]["param"], "text");
+    assert!(err["message"].as_str().unwrap().contains("twice"), "{err}");
+    // Nested objects too.
+    let (_, v) = envelope(&[
+        "tool",
+        "click",
+        r#"{"element_handle":{"window_id":1,"id":"a","id":"b","compid":"1:a","type":"Button"}}"#,
+    ]);
+    assert_eq!(v["structuredContent"]["error"]["details"]["param"], "id");
+    // An unknown parameter is refused even when null; a known one set to null is "not given".
+    let (code, v) = envelope(&["tool", "press_key", r#"{"key":"Hyper","modifers":null}"#]);
+    assert_eq!(code, 1);
+    let err = &v["structuredContent"]["error"];
+    assert_eq!(
+        (&err["code"], &err["details"]["param"]),
+        (&Value::from("INVALID_PARAM"), &Value::from("modifers"))
+    );
+    assert_eq!(err["details"]["suggestion"], "modifiers");
+    let (_, v) = envelope(&["tool", "press_key", r#"{"key":"Hyper","modifiers":null}"#]);
+    assert_eq!(v["structuredContent"]["error"]["code"], "INVALID_KEY");
+    // A 10 MB argument (read from stdin) does not come back whole.
+    let huge = format!(r#"{{"key":"{}"}}"#, "Z".repeat(10 * 1024 * 1024));
+    let out = tapflow()
+        .args(["tool", "press_key", "-"])
+        .write_stdin(huge)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        out.stdout.len() < 8 * 1024,
+        "{} bytes printed",
+        out.stdout.len()
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let err = &v["structuredContent"]["error"];
+    assert_eq!(err["code"], "INVALID_KEY");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("(10485760 bytes)"),
+        "{err}"
+    );
+}

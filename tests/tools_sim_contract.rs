@@ -1206,6 +1206,31 @@ fn cases() -> Vec<Case> {
                 assert_ne!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
             },
         ),
+        case(
+            "docs/tools.md screenshot › a name without an extension is saved as .png",
+            "screenshot",
+            Home,
+            |e| {
+                let bare = e.tmp.path().join("login");
+                let r = e.ok("screenshot", json!({"local_path": bare}));
+                let written = e.tmp.path().join("login.png");
+                assert_eq!(r["local_path"], written.display().to_string());
+                assert_eq!(r["format"], "png");
+                assert_eq!(
+                    image::ImageFormat::from_path(&written).unwrap(),
+                    image::ImageFormat::Png
+                );
+                assert!(image::open(&written).is_ok());
+                assert!(!bare.exists());
+            },
+        ),
+        fails(
+            "docs/tools.md screenshot › another extension is INVALID_PARAM",
+            "screenshot",
+            Home,
+            json!({"local_path": "shot.gif"}),
+            "INVALID_PARAM",
+        ),
         fails(
             "screenshot › Rules › region requires left, top, right, bottom together",
             "screenshot",

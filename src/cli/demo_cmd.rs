@@ -173,7 +173,12 @@ fn element_center(tree: &UiNode, id: &str) -> Result<crate::device::Point, StepE
     by_id(tree, id)
         .and_then(UiNode::bounds)
         .map(|b| b.center())
-        .ok_or_else(|| fail("ELEMENT_NOT_FOUND", format!("no element #{id} on screen")))
+        .ok_or_else(|| {
+            fail(
+                crate::codes::ELEMENT_NOT_FOUND,
+                format!("no element #{id} on screen"),
+            )
+        })
 }
 
 pub fn run(args: DemoArgs) -> i32 {
@@ -224,7 +229,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
         let serial = targets
             .first()
             .map(|t| t.serial.clone())
-            .ok_or_else(|| fail("DEVICE_NOT_FOUND", "hdc lists no device"))?;
+            .ok_or_else(|| fail(crate::codes::DEVICE_NOT_FOUND, "hdc lists no device"))?;
         let device = s.client.connect(HdcRoute::target(&serial))?;
         s.device = Some(device);
         Ok((serial, listed.join("\n")))
@@ -270,7 +275,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
         let typed = by_id(&tree, "username").map(|n| n.text().to_string());
         if typed.as_deref() != Some(args.name.as_str()) {
             return Err(fail(
-                "INPUT_FAILED",
+                crate::codes::INPUT_FAILED,
                 format!("the field shows {typed:?}, expected {:?}", args.name),
             ));
         }
@@ -294,7 +299,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
             }
             if Instant::now() >= deadline {
                 return Err(fail(
-                    "WAIT_TIMEOUT",
+                    crate::codes::WAIT_TIMEOUT,
                     format!("{greeting:?} did not appear within {} ms", args.wait_ms),
                 ));
             }
@@ -309,7 +314,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
         })?;
         std::fs::create_dir_all(&args.out).map_err(|e| {
             fail(
-                "HOST_IO_ERROR",
+                crate::codes::HOST_IO_ERROR,
                 format!("cannot create {}: {e}", args.out.display()),
             )
         })?;
@@ -319,7 +324,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
         ));
         std::fs::write(&path, &shot.bytes).map_err(|e| {
             fail(
-                "HOST_IO_ERROR",
+                crate::codes::HOST_IO_ERROR,
                 format!("cannot write {}: {e}", path.display()),
             )
         })?;
@@ -341,10 +346,12 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
             regex: Some("LOGIN_SUCCESS".into()),
             ..Default::default()
         })?;
-        let line = logs
-            .lines()
-            .find(|l| l.ends_with(&marker))
-            .ok_or_else(|| fail("LOG_MARKER_NOT_FOUND", format!("no {marker:?} in hilog")))?;
+        let line = logs.lines().find(|l| l.ends_with(&marker)).ok_or_else(|| {
+            fail(
+                crate::codes::LOG_MARKER_NOT_FOUND,
+                format!("no {marker:?} in hilog"),
+            )
+        })?;
         Ok(((), line.to_string()))
     })?;
     Ok(())

@@ -47,11 +47,7 @@ pub fn list(args: ToolsArgs) -> i32 {
         return exit::SUCCESS;
     }
     if args.json {
-        let entries = Value::Array(engine.mcp_tools());
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&entries).unwrap_or_default()
-        );
+        println!("{}", tools_json(&engine));
         return exit::SUCCESS;
     }
     let width = engine.tools().map(|t| t.name.len()).max().unwrap_or(0);
@@ -66,6 +62,11 @@ pub fn list(args: ToolsArgs) -> i32 {
         println!("{:width$}  {:9}  {}{approval}", t.name, risk, t.description);
     }
     exit::SUCCESS
+}
+
+/// What `tapflow tools --json` prints for `engine`: the MCP `tools/list` entries.
+pub fn tools_json(engine: &Engine) -> String {
+    serde_json::to_string_pretty(&Value::Array(engine.mcp_tools())).unwrap_or_default()
 }
 
 /// `tapflow tool NAME JSON`.
@@ -106,9 +107,7 @@ fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
         }
         Some(s) => s.to_string(),
     };
-    serde_json::from_str(&text).map_err(|e| {
-        ToolError::invalid_param("arguments", format!("arguments are not valid JSON: {e}"))
-    })
+    crate::tools::decode::parse_arguments(&text)
 }
 
 /// The device provider for CLI calls: the hdc backend over the `hdc` executable (`--hdc PATH`

@@ -67,17 +67,17 @@ impl DeviceError {
     /// The stable, documented error code.
     pub fn code(&self) -> &'static str {
         match self {
-            DeviceError::HdcNotFound { .. } => "HDC_NOT_FOUND",
-            DeviceError::Timeout { .. } => "HDC_TIMEOUT",
-            DeviceError::NotFound { .. } => "DEVICE_NOT_FOUND",
-            DeviceError::Ambiguous { .. } => "MULTIPLE_DEVICES",
-            DeviceError::Disconnected { .. } => "DEVICE_DISCONNECTED",
-            DeviceError::Unauthorized { .. } => "DEVICE_UNAUTHORIZED",
-            DeviceError::ScreenLocked { .. } => "SCREEN_LOCKED",
+            DeviceError::HdcNotFound { .. } => crate::codes::HDC_NOT_FOUND,
+            DeviceError::Timeout { .. } => crate::codes::HDC_TIMEOUT,
+            DeviceError::NotFound { .. } => crate::codes::DEVICE_NOT_FOUND,
+            DeviceError::Ambiguous { .. } => crate::codes::MULTIPLE_DEVICES,
+            DeviceError::Disconnected { .. } => crate::codes::DEVICE_DISCONNECTED,
+            DeviceError::Unauthorized { .. } => crate::codes::DEVICE_UNAUTHORIZED,
+            DeviceError::ScreenLocked { .. } => crate::codes::SCREEN_LOCKED,
             DeviceError::Command { code, .. } => code,
             DeviceError::Parse { code, .. } => code,
-            DeviceError::Unsupported { .. } => "UNSUPPORTED",
-            DeviceError::Io { .. } => "HOST_IO_ERROR",
+            DeviceError::Unsupported { .. } => crate::codes::UNSUPPORTED,
+            DeviceError::Io { .. } => crate::codes::HOST_IO_ERROR,
         }
     }
 

@@ -4,48 +4,8 @@
 use super::source::Span;
 use super::yaml::Node;
 
-/// Top-level keys of a flow file.
-pub const TOP_LEVEL_KEYS: &[&str] = &[
-    "name",
-    "app",
-    "tags",
-    "env",
-    "timeout",
-    "step_timeout",
-    "clean_state",
-    "on_failure",
-    "finally",
-    "steps",
-];
-
-/// Flow-only control steps (everything else is a tool of the catalog).
-pub const CONTROL_STEPS: &[&str] = &[
-    "run_flow",
-    "repeat",
-    "retry",
-    "assert_visible",
-    "assert_not_visible",
-];
-
-/// Options any step may carry beside its tool. They must never collide with a tool parameter
-/// name or a control step name (a test checks this against the catalog).
-pub const STEP_OPTIONS: &[&str] = &[
-    "label", "deadline", "retries", "optional", "when", "keep", "expect",
-];
-
-/// Keys of a condition (`when:` and `repeat.while`).
-pub const CONDITION_KEYS: &[&str] = &[
-    "platform",
-    "visible",
-    "not_visible",
-    "var",
-    "equals",
-    "not_equals",
-    "in",
-];
-
-/// Platforms a condition may name.
-pub const PLATFORMS: &[&str] = &["harmonyos", "android", "ios"];
+// The key lists of the format live with its one description (`flow::format`).
+pub use super::format::{CONDITION_KEYS, CONTROL_STEPS, PLATFORMS, STEP_OPTIONS, TOP_LEVEL_KEYS};
 
 /// A string with its span.
 #[derive(Clone, Debug, PartialEq)]

@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod diag;
 pub mod duration;
+pub mod format;
 pub mod parse;
 pub mod source;
 pub mod suggest;

@@ -1,42 +1,4 @@
-//! "Did you mean …?" suggestions (strsim), shared by the flow parser and the planner.
+//! "Did you mean …?" for the flow parser: the crate's one suggestion rule ([`crate::suggest`],
+//! a leaf that uses nothing else in the crate), re-exported where the parser has always found it.
 
-/// The candidate closest to `word`, when it is close enough to be a plausible typo.
-pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
-where
-    I: IntoIterator<Item = &'a str>,
-{
-    let lower = word.to_ascii_lowercase();
-    let mut best: Option<(f64, &'a str)> = None;
-    for cand in candidates {
-        let score = strsim::jaro_winkler(&lower, &cand.to_ascii_lowercase());
-        // A containment match (`text` vs `element_text`) is a good hint even when jaro is low.
-        let contained = lower.len() >= 3 && cand.contains(lower.as_str());
-        let score = if contained { score.max(0.85) } else { score };
-        if best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, cand));
-        }
-    }
-    best.filter(|(score, _)| *score >= 0.8).map(|(_, c)| c)
-}
-
-/// `did you mean `x`?` or nothing.
-pub fn did_you_mean<'a, I>(word: &str, candidates: I) -> Option<String>
-where
-    I: IntoIterator<Item = &'a str>,
-{
-    closest(word, candidates).map(|c| format!("did you mean `{c}`?"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggests_close_names_only() {
-        let names = ["click", "input_text", "press_key", "swipe"];
-        assert_eq!(closest("clik", names), Some("click"));
-        assert_eq!(closest("presskey", names), Some("press_key"));
-        assert_eq!(closest("inputText", names), Some("input_text"));
-        assert_eq!(closest("zzzz", names), None);
-    }
-}
+pub use crate::suggest::{closest, did_you_mean};

@@ -153,7 +153,7 @@ fn syntax_diagnostic(src: &SourceFile, e: &serde_saphyr::Error) -> Diagnostic {
     Diagnostic::error(
         src,
         Span::new(offset, offset + len),
-        "yaml-syntax",
+        crate::codes::diag::YAML_SYNTAX,
         format!("invalid YAML: {message}"),
         "here",
     )

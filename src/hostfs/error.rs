@@ -33,15 +33,15 @@ impl PathErrorKind {
     /// A stable, upper-case name (used in details and by callers without a contract code).
     pub fn as_str(self) -> &'static str {
         match self {
-            PathErrorKind::Invalid => "INVALID_PATH",
-            PathErrorKind::NotAllowed => "PATH_NOT_ALLOWED",
-            PathErrorKind::Symlink => "PATH_IS_SYMLINK",
-            PathErrorKind::NotFound => "FILE_NOT_FOUND",
-            PathErrorKind::WrongType => "WRONG_FILE_TYPE",
-            PathErrorKind::TooLarge => "FILE_TOO_LARGE",
-            PathErrorKind::Exists => "FILE_EXISTS",
-            PathErrorKind::Runnable => "RUNNABLE_NAME",
-            PathErrorKind::Io => "IO_ERROR",
+            PathErrorKind::Invalid => crate::codes::INVALID_PATH,
+            PathErrorKind::NotAllowed => crate::codes::PATH_NOT_ALLOWED,
+            PathErrorKind::Symlink => crate::codes::PATH_IS_SYMLINK,
+            PathErrorKind::NotFound => crate::codes::FILE_NOT_FOUND,
+            PathErrorKind::WrongType => crate::codes::WRONG_FILE_TYPE,
+            PathErrorKind::TooLarge => crate::codes::FILE_TOO_LARGE,
+            PathErrorKind::Exists => crate::codes::FILE_EXISTS,
+            PathErrorKind::Runnable => crate::codes::RUNNABLE_NAME,
+            PathErrorKind::Io => crate::codes::IO_ERROR,
         }
     }
 }

@@ -7,14 +7,14 @@
 
 use serde_json::Value;
 
-pub const INVALID_QUERY_MODE: &str = "INVALID_QUERY_MODE";
-pub const INVALID_PARAM: &str = "INVALID_PARAM";
-pub const FILE_NOT_FOUND: &str = "FILE_NOT_FOUND";
-pub const FILE_TOO_LARGE: &str = "FILE_TOO_LARGE";
-pub const PATH_NOT_ALLOWED: &str = "PATH_NOT_ALLOWED";
+pub use crate::codes::FILE_NOT_FOUND;
+pub use crate::codes::FILE_TOO_LARGE;
+pub use crate::codes::INVALID_PARAM;
+pub use crate::codes::INVALID_QUERY_MODE;
 /// Reading an input file or writing `save_path` failed for a reason other than the checks above
 /// (permissions, disk full).
-pub const IO_ERROR: &str = "IO_ERROR";
+pub use crate::codes::IO_ERROR;
+pub use crate::codes::PATH_NOT_ALLOWED;
 
 /// Every code this module itself produces (capture errors add the device's own codes).
 pub const ALL_CODES: &[&str] = &[

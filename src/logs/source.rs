@@ -111,7 +111,7 @@ pub fn lines_after_snapshot(previous: &str, current: &str) -> String {
 }
 
 /// Code used by [`NoDevice`].
-pub const NO_DEVICE: &str = "DEVICE_NOT_FOUND";
+pub const NO_DEVICE: &str = crate::codes::DEVICE_NOT_FOUND;
 
 /// The device side of `logs_query` (see the module doc for the required semantics).
 pub trait LogCapture {

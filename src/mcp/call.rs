@@ -116,7 +116,7 @@ impl Core {
                 _ = t.turn() => {}
                 _ = tokio::time::sleep(budget) => {
                     let e = ToolError::new(
-                        "DEVICE_BUSY",
+                        crate::codes::DEVICE_BUSY,
                         format!("device `{key}` stayed busy with earlier calls for {} ms (this call's wait budget); try again or raise timeout_ms", budget.as_millis()),
                     )
                     .with_details(json!({ "device": key, "calls_ahead": t.ahead(), "waited_ms": queued.elapsed().as_millis() as u64 }));
@@ -166,7 +166,7 @@ impl Core {
             Envelope::new(
                 name,
                 Err(ToolError::new(
-                    "INTERNAL_ERROR",
+                    crate::codes::INTERNAL_ERROR,
                     format!("the tool task failed: {e}"),
                 )),
                 started.elapsed().as_millis() as u64,
@@ -250,7 +250,7 @@ impl Core {
             && !self.filter.device_allowed(s)
         {
             return Err(ToolError::new(
-                "DEVICE_NOT_ALLOWED",
+                crate::codes::DEVICE_NOT_ALLOWED,
                 format!("device `{s}` is not in this server's device allowlist (--allow-device)"),
             )
             .with_details(json!({ "device_id": s })));
@@ -258,7 +258,7 @@ impl Core {
         if serial.is_none() && !self.options.allow_devices.is_empty() {
             // With an allowlist, an unnamed route must resolve to an allowed device.
             return Err(ToolError::new(
-                "DEVICE_NOT_ALLOWED",
+                crate::codes::DEVICE_NOT_ALLOWED,
                 "this server has a device allowlist (--allow-device): name the device with device_id",
             ));
         }

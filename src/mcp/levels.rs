@@ -65,7 +65,7 @@ pub fn take(args: &mut Map<String, Value>) -> Result<Level, ToolError> {
 }
 
 fn bad(msg: &str) -> ToolError {
-    ToolError::new("INVALID_PARAM", msg).with_details(json!({ "param": PARAM }))
+    ToolError::new(crate::codes::INVALID_PARAM, msg).with_details(json!({ "param": PARAM }))
 }
 
 /// The input-schema property.

@@ -1,7 +1,8 @@
 //! The tool catalog the planner validates and compiles against. The planner never names a tool
 //! itself: everything it knows about tools (names, JSON Schemas of their parameters, defaults,
-//! static rules, scalar shorthands, result fields) comes through this trait, which the tool
-//! registry implements. `builtin_catalog` holds an interim implementation.
+//! device-free rules, scalar shorthands, other runners' names, time budgets, result fields)
+//! comes through this trait. [`crate::plan::RegistryCatalog`] implements it over the tool
+//! registry; tests may implement it for a catalog of their own.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -48,6 +49,24 @@ pub trait ToolCatalog {
     fn defaults(&self, tool: &str) -> Value;
     /// The parameter a scalar shorthand fills (`click: Login` → `text`), if the tool has one.
     fn scalar_shorthand(&self, tool: &str) -> Option<&str>;
+    /// What the tool does, in one or two sentences (for the flow schema and docs).
+    fn description(&self, _tool: &str) -> Option<&str> {
+        None
+    }
+    /// The tool another test runner's step name stands for (`tapOn` → `click`), with a note on
+    /// how to write it here (may be empty).
+    fn known_as(&self, _name: &str) -> Option<(&str, &str)> {
+        None
+    }
+    /// Every other runner's name for `tool`, with its note (see [`ToolCatalog::known_as`]).
+    fn known_as_of(&self, _tool: &str) -> Vec<(&str, &str)> {
+        Vec::new()
+    }
+    /// How long a call with `args` (defaults applied) may legitimately take, in ms, from the
+    /// tool's own timeouts; `None` = quick. A step's default deadline covers it.
+    fn budget_ms(&self, _tool: &str, _args: &Value) -> Option<u64> {
+        None
+    }
     /// Names of the tool's result fields (top level), for checking `expect:`; `None` = unknown.
     fn result_fields(&self, _tool: &str) -> Option<Vec<&str>> {
         None

@@ -3,9 +3,9 @@
 //! retry block, conditions, hooks and a shared sub-flow.
 //!
 //! ```
-//! use tapflow::plan::{BuiltinCatalog, PlanOptions, compile, corpus};
+//! use tapflow::plan::{RegistryCatalog, PlanOptions, compile, corpus};
 //! let (flows, loader) = corpus::sample(200);
-//! let compiled = compile(&flows, &[], &BuiltinCatalog::new(), &loader, &PlanOptions::default());
+//! let compiled = compile(&flows, &[], &RegistryCatalog::builtin(), &loader, &PlanOptions::default());
 //! assert!(!compiled.has_errors());
 //! assert_eq!(compiled.plan.flows.len(), 200);
 //! ```

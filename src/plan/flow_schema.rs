@@ -1,205 +1,48 @@
-//! The JSON Schema of flow files (`schemas/flow.schema.json`), generated from the types below
-//! (schemars) and the tool catalog: the file's shape, the step options and control steps come
-//! from these types; each tool step's parameters are the tool's own input schema. Editors use
-//! it through `# yaml-language-server: $schema=…`; a test fails when the committed file drifts.
+//! The JSON Schema of flow files (`schemas/flow.schema.json`), generated from the one
+//! description of the format (`flow::format`: the file, step options, control steps,
+//! conditions, with their doc comments) and from the tool catalog (every tool as a step, its
+//! parameters being the tool's own input schema, its description the tool's). Editors use it
+//! through `# yaml-language-server: $schema=…`; a test fails when the committed file drifts
+//! (`TAPFLOW_BLESS=1 cargo test --test flow_schema` regenerates it), and a third-party
+//! validator checks the example flows against it (`tests/flow_schema.rs`).
 //!
-//! These types only describe the format for editors; the parser (`flow::parse`) is what reads
-//! flows, with positions, and is stricter where a schema cannot say enough.
+//! What a flow may write differs from a bare tool call in the ways `tapflow validate` allows,
+//! and the schema says so: a plain YAML scalar is accepted where a tool expects a string (it
+//! keeps its source text), any value may be a `{{ … }}` reference known only at run time, a
+//! parameter may be null (not given), and `device_id`/`hdc_server` are the run's, not the
+//! flow's.
 
-#![allow(
-    dead_code,
-    reason = "fields exist to be described by schemars, never read"
-)]
-
-use std::collections::BTreeMap;
-
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use schemars::SchemaGenerator;
 use serde_json::{Map, Value, json};
 
 use super::catalog::ToolCatalog;
+use super::compile::ASSERT_TOOL;
+use crate::flow::format::{ControlSteps, FlowFile, StepOptions, TEMPLATE_PATTERN};
 
-/// A tapflow flow: steps run in order on one device, with hooks that run on failure and always.
-#[derive(JsonSchema)]
-#[schemars(title = "tapflow flow", deny_unknown_fields)]
-struct FlowFile {
-    /// Display name in reports (default: the file name).
-    name: Option<String>,
-    /// The app's bundle name; needed by `clean_state`.
-    app: Option<String>,
-    /// Tags for selecting flows (`tapflow run --tag`).
-    tags: Option<Vec<String>>,
-    /// Variables (`{{ NAME }}`) with their defaults; `--env NAME=…` and `TAPFLOW_NAME` override.
-    env: Option<BTreeMap<String, EnvValue>>,
-    /// Budget of the whole flow: milliseconds or a duration such as "2m".
-    timeout: Option<DurationValue>,
-    /// Default deadline of each step: milliseconds or a duration such as "30s".
-    step_timeout: Option<DurationValue>,
-    /// Start from a clean state: stop the app, clear its data, launch it.
-    clean_state: Option<bool>,
-    /// Steps run when a step fails (before `finally`).
-    on_failure: Option<Vec<StepRef>>,
-    /// Steps that always run at the end, even after a failure.
-    finally: Option<Vec<StepRef>>,
-    /// The steps, in order.
-    steps: Vec<StepRef>,
-}
-
-/// A variable's default, or its settings.
-#[derive(JsonSchema)]
-#[serde(untagged)]
-enum EnvValue {
-    Text(String),
-    Number(f64),
-    Bool(bool),
-    Settings(EnvSettings),
-    /// No default: the value must be supplied.
-    None(()),
-}
-
-#[derive(JsonSchema)]
-#[schemars(deny_unknown_fields)]
-struct EnvSettings {
-    default: Option<String>,
-    /// Masked wherever it would be printed or stored.
-    secret: Option<bool>,
-}
-
-/// Milliseconds, or `<n>ms|s|m|h` parts ("1m30s").
-#[derive(JsonSchema)]
-#[serde(untagged)]
-enum DurationValue {
-    Millis(u64),
-    Text(#[schemars(pattern(r"^\s*(\d+(ms|s|m|h))+\s*$"))] String),
-}
-
-/// Options any step may carry beside its tool.
-#[derive(JsonSchema)]
-struct StepOptions {
-    /// Text shown in output and reports instead of the step's description.
-    label: Option<String>,
-    /// Wall-clock budget of one attempt.
-    deadline: Option<DurationValue>,
-    /// Retries of this step on failure: a count, or count and delay.
-    retries: Option<RetriesValue>,
-    /// A failure of this step is reported as a warning and the flow goes on.
-    optional: Option<bool>,
-    /// Run the step only when the condition holds.
-    when: Option<Condition>,
-    /// Keep the result for later steps as `{{ steps.NAME.result.FIELD }}`.
-    keep: Option<String>,
-    /// Assertions on result fields: `field: value` or `field: {gte: 1}`.
-    expect: Option<BTreeMap<String, Value>>,
-}
-
-#[derive(JsonSchema)]
-#[serde(untagged)]
-enum RetriesValue {
-    Count(u8),
-    Settings(RetriesSettings),
-}
-
-#[derive(JsonSchema)]
-#[schemars(deny_unknown_fields)]
-struct RetriesSettings {
-    count: u8,
-    delay: Option<DurationValue>,
-}
-
-/// All present parts must hold.
-#[derive(JsonSchema)]
-#[schemars(deny_unknown_fields)]
-struct Condition {
-    platform: Option<Platform>,
-    /// An element that must be visible (its text, or selector parameters).
-    visible: Option<Value>,
-    /// An element that must not be visible.
-    not_visible: Option<Value>,
-    /// A variable or kept result (`steps.NAME.result.FIELD`) to compare.
-    var: Option<String>,
-    equals: Option<Value>,
-    not_equals: Option<Value>,
-    #[serde(rename = "in")]
-    in_: Option<Vec<Value>>,
-}
-
-#[derive(JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Platform {
-    Harmonyos,
-    Android,
-    Ios,
-}
-
-/// Runs another flow file, or inline steps, with extra variables.
-#[derive(JsonSchema)]
-#[schemars(deny_unknown_fields)]
-struct RunFlow {
-    file: Option<String>,
-    steps: Option<Vec<StepRef>>,
-    env: Option<BTreeMap<String, String>>,
-}
-
-/// Repeats steps `times` times and/or while a condition holds.
-#[derive(JsonSchema)]
-#[schemars(deny_unknown_fields)]
-struct Repeat {
-    times: Option<Value>,
-    #[serde(rename = "while")]
-    while_: Option<Condition>,
-    steps: Vec<StepRef>,
-}
-
-/// Runs steps again, up to `times` more times, when one of them fails.
-#[derive(JsonSchema)]
-#[schemars(deny_unknown_fields)]
-struct Retry {
-    times: Option<u8>,
-    delay: Option<DurationValue>,
-    steps: Vec<StepRef>,
-}
-
-/// A step (defined in `$defs/Step`, built from the tool catalog).
-struct StepRef;
-
-impl JsonSchema for StepRef {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "StepRef".into()
-    }
-
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"$ref": "#/$defs/Step"})
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-}
+/// Where the published schema lives (its `$id`).
+pub const SCHEMA_ID: &str = "https://tapflow.dev/schemas/flow.schema.json";
 
 /// Builds the flow schema for a catalog.
 pub fn flow_schema(catalog: &dyn ToolCatalog) -> Value {
     let mut generator = SchemaGenerator::default();
-    let mut root: Value = generator.root_schema_for::<FlowFile>().to_value();
+    let mut flow = generator.root_schema_for::<FlowFile>().to_value();
     let options = generator.subschema_for::<StepOptions>().to_value();
-    // Control-step bodies, referenced by name from the step variants below.
-    for body in [
-        generator.subschema_for::<RunFlow>(),
-        generator.subschema_for::<Repeat>(),
-        generator.subschema_for::<Retry>(),
-    ] {
-        let _ = body;
-    }
-    let mut defs: Map<String, Value> = root
-        .get("$defs")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
+    let control = generator.subschema_for::<ControlSteps>().to_value();
+    let mut defs: Map<String, Value> = match flow.as_object_mut().and_then(|o| o.remove("$defs")) {
+        Some(Value::Object(d)) => d,
+        _ => Map::new(),
+    };
     for (name, schema) in generator.take_definitions(true) {
         defs.entry(name).or_insert(schema);
     }
-    let option_props = resolve_local(&options, &defs)
-        .get("properties")
-        .cloned()
-        .unwrap_or_else(|| json!({}));
+    if let Some(o) = flow.as_object_mut() {
+        o.remove("$schema");
+        o.remove("title");
+    }
+    let option_props = properties(resolve_local(&options, &defs));
+    let control_props = properties(resolve_local(&control, &defs));
+    defs.remove("StepOptions");
+    defs.remove("ControlSteps");
     let run_level = catalog.run_level_params();
 
     let mut variants = Vec::new();
@@ -209,72 +52,97 @@ pub fn flow_schema(catalog: &dyn ToolCatalog) -> Value {
             continue;
         };
         let def_name = format!("tool.{tool}");
-        let params = tool_params(tool, input, &run_level, &mut defs);
+        let params = tool_params(tool, input, &run_level, &[], &mut defs);
+        let shorthand = catalog
+            .scalar_shorthand(tool)
+            .and_then(|p| params["properties"].get(p).map(|s| (p, s.clone())));
         defs.insert(def_name.clone(), params);
-        let mut forms = vec![
-            json!({"$ref": format!("#/$defs/{def_name}")}),
-            json!({"type": "null"}),
-        ];
-        if catalog.scalar_shorthand(tool).is_some() {
-            forms.insert(0, json!({"type": ["string", "number", "boolean"]}));
-        }
-        let required: Vec<&str> = input
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        if required.is_empty() {
+        // A tool that needs nothing may be written bare (`- screenshot`) or with no value.
+        let needs_nothing = catalog
+            .check_static(tool, &catalog.defaults(tool))
+            .is_empty();
+        let mut forms = vec![json!({"$ref": format!("#/$defs/{def_name}")})];
+        if needs_nothing {
             bare.push(tool.to_string());
+            forms.push(json!({"type": "null"}));
+        }
+        let mut doc = catalog.description(tool).unwrap_or_default().to_string();
+        if let Some((param, scalar)) = shorthand {
+            forms.insert(0, scalar_only(&scalar));
+            doc.push_str(&format!(" A bare value is its `{param}`."));
         }
         variants.push(step_variant(
             tool,
             json!({"anyOf": forms}),
             &option_props,
-            input.get("description"),
+            &doc,
         ));
     }
-    let selector = json!({"anyOf": [{"type": ["string", "number"]}, {"type": "object"}]});
-    for (name, body, doc) in [
-        (
-            "run_flow",
-            json!({"anyOf": [{"type": "string"}, {"$ref": "#/$defs/RunFlow"}]}),
-            "Run a sub-flow file (path relative to this file) or inline steps.",
-        ),
-        (
-            "repeat",
-            json!({"$ref": "#/$defs/Repeat"}),
-            "Repeat steps a number of times and/or while a condition holds.",
-        ),
-        (
-            "retry",
-            json!({"$ref": "#/$defs/Retry"}),
-            "Run steps again when one of them fails.",
-        ),
-        (
-            "assert_visible",
-            selector.clone(),
-            "Fail unless the element appears (wait_for_element, state found).",
-        ),
-        (
-            "assert_not_visible",
-            selector,
-            "Fail unless the element is gone (wait_for_element, state gone).",
-        ),
-    ] {
-        variants.push(step_variant(name, body, &option_props, Some(&json!(doc))));
+    for (name, body) in &control_props {
+        let doc = body
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        variants.push(step_variant(name, body.clone(), &option_props, &doc));
     }
-    variants.insert(0, json!({"type": "string", "enum": bare, "description": "A tool with no required parameters, without arguments."}));
-    defs.insert("Step".into(), json!({"description": "One step: a tool by name with its parameters, or a control step, plus options.", "anyOf": variants}));
-    root["$defs"] = Value::Object(defs);
-    root["$id"] = json!("https://tapflow.dev/schemas/flow.schema.json");
-    root
+    variants.insert(
+        0,
+        json!({"type": "string", "enum": bare, "description": "A tool that needs no parameters, without arguments."}),
+    );
+    defs.insert(
+        "Step".into(),
+        json!({"description": "One step: a tool by name with its parameters, or a control step, plus options.", "anyOf": variants}),
+    );
+    let element = element(catalog, &run_level, &mut defs);
+    defs.insert("Element".into(), element);
+    defs.insert("Flow".into(), flow);
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "tapflow flow",
+        "description": "A tapflow flow file: a mapping with `steps` (and a name, variables, hooks, …), or just a list of steps (a sub-flow).",
+        "anyOf": [
+            {"$ref": "#/$defs/Flow"},
+            {"type": "array", "items": {"$ref": "#/$defs/Step"}}
+        ],
+        "$defs": defs
+    })
 }
 
-fn step_variant(name: &str, body: Value, option_props: &Value, doc: Option<&Value>) -> Value {
-    let mut props = option_props.as_object().cloned().unwrap_or_default();
+/// What `assert_visible`, `assert_not_visible` and conditions look for: the assertion tool's
+/// parameters (without `state`, which the assertion sets), or its shorthand scalar.
+fn element(catalog: &dyn ToolCatalog, run_level: &[&str], defs: &mut Map<String, Value>) -> Value {
+    let Some(input) = catalog.input_schema(ASSERT_TOOL) else {
+        return json!({"description": "An element (no assertion tool in this catalog)."});
+    };
+    let params = tool_params("element", input, run_level, &["state"], defs);
+    let mut forms = vec![params.clone()];
+    if let Some(s) = catalog
+        .scalar_shorthand(ASSERT_TOOL)
+        .and_then(|p| params["properties"].get(p))
+    {
+        forms.insert(0, scalar_only(s));
+    }
+    json!({
+        "description": format!("An element: its text, or the parameters of `{ASSERT_TOOL}` (without `state`)."),
+        "anyOf": forms
+    })
+}
+
+fn properties(schema: &Value) -> Map<String, Value> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn step_variant(name: &str, body: Value, option_props: &Map<String, Value>, doc: &str) -> Value {
+    let mut props = option_props.clone();
     let mut body = body;
-    if let Some(d) = doc {
-        body["description"] = d.clone();
+    if !doc.is_empty() {
+        body["description"] = json!(doc);
     }
     props.insert(name.to_string(), body);
     json!({
@@ -296,32 +164,131 @@ fn resolve_local<'v>(schema: &'v Value, defs: &'v Map<String, Value>) -> &'v Val
     }
 }
 
-/// A tool's input schema embedded under `$defs/tool.<name>`: its own `$defs` hoisted (renamed
-/// `tool.<name>.<Def>`), run-level parameters removed.
+/// A tool's input schema as a flow writes it, for `$defs/tool.<name>`: its own `$defs`
+/// hoisted (renamed `tool.<name>.<Def>`), run-level and `dropped` parameters removed, every
+/// parameter widened the way validate reads YAML ([`flow_value`]) and nullable.
 fn tool_params(
     tool: &str,
     input: &Value,
     run_level: &[&str],
+    dropped: &[&str],
     defs: &mut Map<String, Value>,
 ) -> Value {
     let mut schema = input.clone();
     if let Some(obj) = schema.as_object_mut() {
         obj.remove("$schema");
+        obj.remove("title");
         if let Some(Value::Object(own)) = obj.remove("$defs") {
             for (name, d) in own {
-                let mut d = d;
+                let mut d = flow_value(&d);
                 rewrite_refs(&mut d, tool);
                 defs.insert(format!("tool.{tool}.{name}"), d);
             }
         }
         if let Some(Value::Object(props)) = obj.get_mut("properties") {
-            for p in run_level {
+            for p in run_level.iter().chain(dropped) {
                 props.remove(*p);
             }
+            for v in props.values_mut() {
+                *v = json!({"anyOf": [flow_value(v), {"type": "null"}]});
+            }
+        }
+        if let Some(Value::Array(req)) = obj.get_mut("required") {
+            req.retain(|r| !dropped.iter().any(|d| r == d));
         }
     }
     rewrite_refs(&mut schema, tool);
     schema
+}
+
+fn types_of(schema: &Value) -> Vec<&str> {
+    match schema.get("type") {
+        Some(Value::String(s)) => vec![s.as_str()],
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A parameter schema as a flow may write the value: a plain scalar where a string is
+/// expected (YAML `007`, `true` keep their text), a `{{ … }}` reference anywhere, and
+/// schemars' integer formats (`int32`, …) spelled out as bounds.
+pub fn flow_value(schema: &Value) -> Value {
+    let Some(obj) = schema.as_object() else {
+        return schema.clone();
+    };
+    let mut out = obj.clone();
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(branches)) = out.get_mut(key) {
+            for b in branches.iter_mut() {
+                *b = flow_value(b);
+            }
+        }
+    }
+    if let Some(Value::Object(props)) = out.get_mut("properties") {
+        for v in props.values_mut() {
+            *v = flow_value(v);
+        }
+    }
+    if let Some(items) = out.get_mut("items") {
+        *items = flow_value(items);
+    }
+    if let Some((min, max)) = out
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(integer_bounds)
+    {
+        out.entry("minimum").or_insert(json!(min));
+        out.entry("maximum").or_insert(json!(max));
+    }
+    let types: Vec<String> = types_of(&Value::Object(out.clone()))
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let enumerated = out.contains_key("enum") || out.contains_key("const");
+    if types.iter().any(|t| t == "string") && !enumerated {
+        // Any plain string, hence any template; YAML scalars read as their text.
+        let mut widened = types.clone();
+        for t in ["number", "boolean"] {
+            if !widened.iter().any(|x| x == t) {
+                widened.push(t.to_string());
+            }
+        }
+        out.insert("type".into(), json!(widened));
+        return Value::Object(out);
+    }
+    if out.is_empty() {
+        return Value::Object(out);
+    }
+    json!({"anyOf": [Value::Object(out), template()]})
+}
+
+/// A string holding a run-time reference.
+fn template() -> Value {
+    json!({"type": "string", "pattern": TEMPLATE_PATTERN, "description": "A `{{ … }}` reference, resolved when the step runs."})
+}
+
+/// The scalar forms of a shorthand parameter's (already widened) schema.
+fn scalar_only(schema: &Value) -> Value {
+    // `anyOf: [value, null]` from `tool_params`: the value part.
+    let value = schema
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .and_then(|b| b.first())
+        .unwrap_or(schema);
+    json!({"allOf": [value, {"type": ["string", "number", "integer", "boolean"]}]})
+}
+
+/// Bounds of schemars' integer formats that JSON numbers can hold exactly.
+fn integer_bounds(format: &str) -> Option<(i64, i64)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        _ => return None,
+    })
 }
 
 fn rewrite_refs(v: &mut Value, tool: &str) {
@@ -329,6 +296,7 @@ fn rewrite_refs(v: &mut Value, tool: &str) {
         Value::Object(m) => {
             if let Some(Value::String(r)) = m.get_mut("$ref")
                 && let Some(name) = r.strip_prefix("#/$defs/")
+                && !name.starts_with("tool.")
             {
                 *r = format!("#/$defs/tool.{tool}.{name}");
             }

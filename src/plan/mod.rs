@@ -8,12 +8,11 @@
 //! shorthands, device-free rules, deadlines) and never calls a device. The CLI, the MCP server,
 //! tests and benches all build their catalog with `RegistryCatalog::new(Arc<Engine>)`.
 
-pub mod builtin_catalog;
 pub mod catalog;
 pub mod compile;
 pub mod corpus;
+pub mod flow_docs;
 pub mod flow_schema;
-pub mod keys;
 pub mod loader;
 pub mod model;
 pub mod registry_catalog;
@@ -21,9 +20,8 @@ pub mod render;
 pub mod schema_check;
 pub mod scope;
 
-pub use builtin_catalog::BuiltinCatalog;
 pub use catalog::{StaticIssue, ToolCatalog};
-pub use compile::{Compiled, PlanOptions, compile};
+pub use compile::{Compiled, MAX_REPEAT, PlanOptions, compile};
 pub use loader::{MapLoader, SourceLoader};
 pub use model::{Action, FlowPlan, Plan, PlanStep};
 pub use registry_catalog::RegistryCatalog;

@@ -1,53 +1,46 @@
-//! The planner's view of the tool registry: the catalog flows are validated and compiled
-//! against, over the real tool registry ([`Engine`]): names, input schemas, defaults and result fields come from the registered
-//! tools themselves, so `tapflow validate`, `plan` and `run` agree with what `run` executes.
+//! The planner's view of the tool registry ([`Engine`]): the catalog flows are validated and
+//! compiled against. Everything comes from the tools' own declarations: names, input schemas,
+//! defaults, result fields, flow shorthands, other runners' names, time budgets, and the
+//! device-free rules, which are [`Engine::check`] itself, the very function [`Engine::call`]
+//! runs before anything else. So `tapflow validate` accepts exactly what the tools accept
+//! (before they need a device), and a tool the registry does not have is unknown to flows.
 //!
-//! Two things the registry does not publish live here: the scalar shorthand of each tool
-//! (`click: Login` → `text`), and the static (device-free) rules, which reuse the rule set of
-//! `plan::builtin_catalog` (one-mode-only targets, key names, info_type rules, …). A tool the
-//! registry does not have is unknown to flows: validation reports it before any run.
+//! One thing is the planner's own: a value that is only known at run time (a string still
+//! holding `{{ … }}`) cannot be judged now. The rules run with a stand-in of the right type in
+//! its place, and a complaint about that very parameter waits for the run (where the engine
+//! judges the resolved value).
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::plan::{BuiltinCatalog, StaticIssue, ToolCatalog};
-use crate::tools::Engine;
-
-/// Parameters every tool takes that a flow never sets or that are off by default.
-const COMMON_PARAMS: &[&str] = &["device_id", "hdc_server", "include_cost", "verify"];
-
-/// The parameter a scalar shorthand fills, per tool (used only when the tool has it).
-const SHORTHANDS: &[(&str, &str)] = &[
-    ("click", "text"),
-    ("long_press", "text"),
-    ("input_text", "text"),
-    ("press_key", "key"),
-    ("wait_for_element", "text"),
-    ("find_elements", "text"),
-    ("scroll_until_visible", "text"),
-    ("screenshot", "local_path"),
-    ("swipe", "direction"),
-    ("run_app", "bundle_name"),
-    ("stop_app", "bundle_name"),
-    ("clear_app_data", "bundle_name"),
-    ("uninstall_app", "bundle_name"),
-    ("install_app", "hap_path"),
-    ("get_ui_tree", "bundle_name"),
-    ("list_windows", "bundle_name"),
-    ("wait_for_stable", "bundle_name"),
-];
+use crate::plan::{StaticIssue, ToolCatalog};
+use crate::tools::registry::{EXTRA_PARAMS, ROUTING_PARAMS};
+use crate::tools::{Engine, ToolConfig};
 
 /// See the module documentation.
 pub struct RegistryCatalog {
     engine: Arc<Engine>,
-    /// Only its static rules are used.
-    rules: BuiltinCatalog,
+    /// The settings the tools' time budgets read (`build_app`'s build timeout, …).
+    config: ToolConfig,
     result_fields: std::collections::BTreeMap<&'static str, Vec<String>>,
 }
 
 impl RegistryCatalog {
+    /// The catalog over `engine`, with default tool settings for the time budgets.
     pub fn new(engine: Arc<Engine>) -> Self {
+        Self::with_config(engine, ToolConfig::default())
+    }
+
+    /// The catalog over the built-in tools ([`Engine::new`]), with default settings: what
+    /// `tapflow validate` checks against.
+    pub fn builtin() -> Self {
+        Self::new(Arc::new(Engine::new()))
+    }
+
+    /// The catalog over `engine`, with the tool settings the run will use (so a step's default
+    /// deadline covers, e.g., a configured `build_app` timeout).
+    pub fn with_config(engine: Arc<Engine>, config: ToolConfig) -> Self {
         let result_fields = engine
             .tools()
             .map(|t| {
@@ -62,13 +55,14 @@ impl RegistryCatalog {
             .collect();
         RegistryCatalog {
             engine,
-            rules: BuiltinCatalog::new(),
+            config,
             result_fields,
         }
     }
 
-    fn registered(&self, tool: &str) -> bool {
-        self.engine.get(tool).is_some()
+    /// The engine this catalog reads.
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
     }
 }
 
@@ -82,17 +76,27 @@ impl ToolCatalog for RegistryCatalog {
     }
 
     fn check_static(&self, tool: &str, args: &Value) -> Vec<StaticIssue> {
-        if !self.registered(tool) {
+        let Some(def) = self.engine.get(tool) else {
             return Vec::new();
+        };
+        let (args, pending) = stand_ins(args, def.input_schema());
+        match self.engine.check(tool, args) {
+            Ok(_) => Vec::new(),
+            Err(e) if e.param().is_some_and(|p| pending.iter().any(|x| x == p)) => Vec::new(),
+            Err(e) => {
+                let suggestion = e
+                    .details
+                    .get("suggestion")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                vec![StaticIssue {
+                    param: e.param().map(str::to_string),
+                    code: e.code,
+                    message: e.message,
+                    suggestion,
+                }]
+            }
         }
-        let mut issues = self.rules.check_static(tool, args);
-        if tool == "press_key" {
-            // Key names are judged by the tool's own table (all official OpenHarmony keys),
-            // not by the interim catalog's subset, so validate accepts exactly what runs.
-            issues.retain(|i| i.code != "INVALID_KEY");
-            issues.extend(key_issue(args.get("key")));
-        }
-        issues
     }
 
     fn defaults(&self, tool: &str) -> Value {
@@ -103,7 +107,8 @@ impl ToolCatalog for RegistryCatalog {
             .and_then(Value::as_object)
         {
             for (name, p) in props {
-                if COMMON_PARAMS.contains(&name.as_str()) {
+                if ROUTING_PARAMS.contains(&name.as_str()) || EXTRA_PARAMS.contains(&name.as_str())
+                {
                     continue;
                 }
                 if let Some(d) = p.get("default")
@@ -123,11 +128,33 @@ impl ToolCatalog for RegistryCatalog {
     }
 
     fn scalar_shorthand(&self, tool: &str) -> Option<&str> {
-        let (_, param) = SHORTHANDS.iter().find(|(t, _)| *t == tool)?;
-        self.input_schema(tool)?
-            .get("properties")?
-            .get(*param)
-            .map(|_| *param)
+        self.engine.get(tool).and_then(|t| t.shorthand)
+    }
+
+    fn description(&self, tool: &str) -> Option<&str> {
+        self.engine.get(tool).map(|t| t.description)
+    }
+
+    fn known_as(&self, name: &str) -> Option<(&str, &str)> {
+        self.engine.tools().find_map(|t| {
+            t.known_as
+                .iter()
+                .find(|(other, _)| *other == name)
+                .map(|(_, note)| (t.name, *note))
+        })
+    }
+
+    fn known_as_of(&self, tool: &str) -> Vec<(&str, &str)> {
+        self.engine
+            .get(tool)
+            .map(|t| t.known_as.to_vec())
+            .unwrap_or_default()
+    }
+
+    fn budget_ms(&self, tool: &str, args: &Value) -> Option<u64> {
+        let (args, _) = stand_ins(args, self.input_schema(tool)?);
+        let checked = self.engine.check(tool, args).ok()?;
+        self.engine.budget_ms(tool, &checked.params, &self.config)
     }
 
     fn result_fields(&self, tool: &str) -> Option<Vec<&str>> {
@@ -136,41 +163,81 @@ impl ToolCatalog for RegistryCatalog {
             .filter(|f| !f.is_empty())
             .map(|f| f.iter().map(String::as_str).collect())
     }
+
+    fn run_level_params(&self) -> Vec<&str> {
+        ROUTING_PARAMS.to_vec()
+    }
 }
 
-/// `press_key`'s `key` checked against the tool's own key table; templated values wait for the run.
-fn key_issue(key: Option<&Value>) -> Option<StaticIssue> {
-    use crate::tools::press_key::keys;
-    let verdict = match key? {
-        Value::String(s) if s.contains("{{") => return None,
-        Value::String(s) => keys::from_text(s),
-        Value::Number(n) => match n.as_i64() {
-            Some(code) => keys::from_code(code),
-            None => Err(format!("{n} is not a key code")),
-        },
-        _ => return None,
+/// `args` with every value only known at run time (a string holding `{{`) replaced by a
+/// stand-in the parameter's schema accepts (the string itself where a string is allowed, else
+/// the default, the first allowed value, the minimum, zero, false, …), and the names of those
+/// parameters.
+fn stand_ins(args: &Value, schema: &Value) -> (Value, Vec<String>) {
+    let Value::Object(map) = args else {
+        return (args.clone(), Vec::new());
     };
-    let message = verdict.err()?;
-    let mut issue = StaticIssue::new(Some("key"), "INVALID_KEY", message);
-    if let Some(Value::String(s)) = key {
-        // Compare spellings the way the tool reads them (case, separators and the KEYCODE_
-        // prefix do not matter), and suggest the official name.
-        let wanted = keys::normalize(s);
-        let spellings: Vec<(String, &str)> = keys::all()
-            .iter()
-            .map(|k| (keys::normalize(k.name), k.name))
-            .collect();
-        let hint =
-            crate::flow::suggest::closest(&wanted, spellings.iter().map(|(n, _)| n.as_str()))
-                .and_then(|n| spellings.iter().find(|(m, _)| m == n))
-                .map(|(_, official)| format!("did you mean `{official}`?"));
-        issue = issue.suggest(hint.unwrap_or_else(|| {
-            "use a KEYCODE_* name (Back, Home, Enter, Backspace, PageUp, …), a letter, a digit \
-             or a numeric code; type text with input_text"
-                .into()
-        }));
+    let props = schema.get("properties").and_then(Value::as_object);
+    let mut pending = Vec::new();
+    let mut out = Map::new();
+    for (name, v) in map {
+        let templated = v.as_str().is_some_and(|s| s.contains("{{"));
+        if !templated {
+            out.insert(name.clone(), v.clone());
+            continue;
+        }
+        pending.push(name.clone());
+        let stand_in = props
+            .and_then(|p| p.get(name))
+            .map_or_else(|| v.clone(), |p| stand_in(p, v));
+        out.insert(name.clone(), stand_in);
     }
-    Some(issue)
+    (Value::Object(out), pending)
+}
+
+fn stand_in(schema: &Value, original: &Value) -> Value {
+    let branches: Vec<&Value> = match schema
+        .get("anyOf")
+        .or_else(|| schema.get("oneOf"))
+        .and_then(Value::as_array)
+    {
+        Some(b) => b.iter().collect(),
+        None => vec![schema],
+    };
+    let types: Vec<&str> = branches
+        .iter()
+        .flat_map(|b| match b.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    if types.contains(&"string") && !branches.iter().any(|b| b.get("enum").is_some()) {
+        return original.clone();
+    }
+    if let Some(d) = schema.get("default").filter(|d| !d.is_null()) {
+        return d.clone();
+    }
+    for b in &branches {
+        if let Some(first) = b
+            .get("enum")
+            .and_then(Value::as_array)
+            .and_then(|e| e.iter().find(|v| !v.is_null()))
+        {
+            return first.clone();
+        }
+        if let Some(c) = b.get("const") {
+            return c.clone();
+        }
+    }
+    let minimum = branches.iter().find_map(|b| b.get("minimum")).cloned();
+    match types.iter().find(|t| **t != "null") {
+        Some(&"integer") | Some(&"number") => minimum.unwrap_or(Value::from(0)),
+        Some(&"boolean") => Value::Bool(false),
+        Some(&"array") => Value::Array(Vec::new()),
+        Some(&"object") => Value::Object(Map::new()),
+        _ => original.clone(),
+    }
 }
 
 #[cfg(test)]
@@ -205,6 +272,7 @@ mod tests {
         let issues = c.check_static("press_key", &json!({"key": "Bakc"}));
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].code, "INVALID_KEY");
+        assert_eq!(issues[0].param.as_deref(), Some("key"));
         assert!(format!("{issues:?}").contains("KEYCODE_BACK"), "{issues:?}");
         assert_eq!(
             c.check_static("press_key", &json!({"key": "2072 2038"}))
@@ -233,31 +301,27 @@ mod tests {
         let c = cat();
         assert!(c.input_schema("no_such_tool").is_none());
         assert!(!c.tool_names().contains(&"no_such_tool"));
-        assert!(c.tool_names().contains(&"input_text"));
-        assert!(c.tool_names().contains(&"logs_query"));
+        assert!(c.check_static("no_such_tool", &json!({})).is_empty());
     }
 
     #[test]
-    fn shorthands_exist_in_the_schemas() {
+    fn shorthands_and_other_names_are_the_tools_declarations() {
         let c = cat();
-        assert_eq!(c.scalar_shorthand("click"), Some("text"));
-        assert_eq!(c.scalar_shorthand("press_key"), Some("key"));
-        assert_eq!(c.scalar_shorthand("query_package"), None);
-        for (tool, param) in SHORTHANDS {
-            if let Some(s) = c.input_schema(tool) {
-                assert!(
-                    s["properties"].get(*param).is_some(),
-                    "{tool} has no {param}"
-                );
+        for t in Engine::new().tools() {
+            assert_eq!(c.scalar_shorthand(t.name), t.shorthand);
+            for (other, note) in t.known_as {
+                assert_eq!(c.known_as(other), Some((t.name, *note)));
             }
         }
+        assert_eq!(c.known_as("click"), None);
     }
 
     #[test]
-    fn defaults_skip_common_parameters() {
+    fn defaults_skip_the_registrys_own_parameters() {
         let d = cat().defaults("wait_for_element");
         assert!(d.get("include_cost").is_none());
         assert!(d.get("timeout_ms").is_some(), "{d}");
+        assert!(cat().defaults("click").get("verify").is_none());
     }
 
     #[test]
@@ -265,9 +329,50 @@ mod tests {
         let c = cat();
         let f = c.result_fields("wait_for_element").unwrap();
         assert!(f.contains(&"satisfied"));
+    }
+
+    #[test]
+    fn values_known_at_run_time_wait_for_the_run() {
+        let c = cat();
+        // A templated coordinate: its range is judged at run time, the conflict now.
         assert!(
-            c.check_static("click", &json!({"x": 1, "y": 2, "text": "a"}))[0].code
-                == "PARAM_CONFLICT"
+            c.check_static("click", &json!({"x": "{{ X }}", "y": 5}))
+                .is_empty()
         );
+        let i = c.check_static("click", &json!({"x": "{{ X }}", "y": 5, "text": "a"}));
+        assert_eq!(i[0].code, "PARAM_CONFLICT");
+        assert_eq!(i[0].param.as_deref(), Some("text"));
+        assert!(
+            c.check_static("swipe", &json!({"direction": "{{ D }}", "speed": 600}))
+                .is_empty()
+        );
+        assert!(
+            c.check_static("screenshot", &json!({"local_path": "{{ NAME }}.gif"}))
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn budgets_come_from_the_tools_own_timeouts() {
+        let c = cat();
+        assert_eq!(
+            c.budget_ms(
+                "wait_for_element",
+                &json!({"text": "a", "timeout_ms": 9000})
+            ),
+            Some(9000)
+        );
+        assert_eq!(
+            c.budget_ms("build_app", &json!({"project_path": "."})),
+            Some(600_000)
+        );
+        assert_eq!(
+            c.budget_ms(
+                "run_app",
+                &json!({"bundle_name": "a.b", "window_timeout_ms": 60000})
+            ),
+            Some(60_000)
+        );
+        assert_eq!(c.budget_ms("click", &json!({"text": "a"})), None);
     }
 }

@@ -11,9 +11,9 @@ use serde_json::{Map, Number, Value};
 
 use crate::flow::Diagnostic;
 use crate::flow::source::{SourceFile, Span};
-use crate::flow::suggest::did_you_mean;
 use crate::flow::template;
 use crate::flow::yaml::{Node, Value as Y};
+use crate::suggest::did_you_mean;
 
 /// Context for one check: the file, the schema root (for `$ref`), and how strings are
 /// substituted (statically known variables replaced, the rest left for run time).
@@ -64,6 +64,19 @@ impl<'a> SchemaCheck<'a> {
             .push(Diagnostic::error(self.src, span, code, msg, label).with_help_opt(help));
     }
 
+    /// A tool's parameters: like [`SchemaCheck::object`], except that a required parameter
+    /// left out is not reported here: the tool reports its absence with its own code (its
+    /// device-free rules run next).
+    pub fn params(
+        &mut self,
+        entries: &[(crate::flow::yaml::Key, Node)],
+        schema: &'a Value,
+        owner: &str,
+        owner_span: Span,
+    ) -> Value {
+        self.object_with(entries, schema, owner, owner_span, false)
+    }
+
     /// Checks a mapping of parameters against an object schema. `owner` names it in messages
     /// (e.g. "`click`"); `owner_span` is underlined for missing parameters.
     pub fn object(
@@ -72,6 +85,17 @@ impl<'a> SchemaCheck<'a> {
         schema: &'a Value,
         owner: &str,
         owner_span: Span,
+    ) -> Value {
+        self.object_with(entries, schema, owner, owner_span, true)
+    }
+
+    fn object_with(
+        &mut self,
+        entries: &[(crate::flow::yaml::Key, Node)],
+        schema: &'a Value,
+        owner: &str,
+        owner_span: Span,
+        required: bool,
     ) -> Value {
         let schema = self.resolve(schema);
         let props = schema
@@ -95,7 +119,7 @@ impl<'a> SchemaCheck<'a> {
                         });
                     self.push(
                         key.span,
-                        "unknown-param",
+                        crate::codes::diag::UNKNOWN_PARAM,
                         format!("{owner} has no parameter `{}`", key.name),
                         "unknown parameter",
                         help,
@@ -106,13 +130,17 @@ impl<'a> SchemaCheck<'a> {
                 }
             }
         }
-        if let Some(required) = schema.get("required").and_then(Value::as_array) {
+        if let Some(required) = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .filter(|_| required)
+        {
             for r in required.iter().filter_map(Value::as_str) {
                 if !out.contains_key(r) && !entries.iter().any(|(k, _)| k.name == r) {
                     let example = example_for(props.get(r).map(|p| self.resolve(p)));
                     self.push(
                         owner_span,
-                        "missing-param",
+                        crate::codes::diag::MISSING_PARAM,
                         format!("{owner} is missing its required parameter `{r}`"),
                         &format!("`{r}` is required"),
                         Some(format!("add `{r}: {example}`")),
@@ -157,7 +185,7 @@ impl<'a> SchemaCheck<'a> {
                     .or_else(|| Some(format!("use one of: {}", choices.join(", "))));
                 self.push(
                     node.span,
-                    "invalid-value",
+                    crate::codes::diag::INVALID_VALUE,
                     format!("{what} cannot be `{shown}`"),
                     "not an allowed value",
                     help,
@@ -171,12 +199,13 @@ impl<'a> SchemaCheck<'a> {
                 .map(|b| describe(self.resolve(b)))
                 .filter(|s| s != "null")
                 .collect();
-            let precise = first_failure.filter(|d| d.iter().all(|x| x.code != "wrong-type"));
+            let precise = first_failure
+                .filter(|d| d.iter().all(|x| x.code != crate::codes::diag::WRONG_TYPE));
             match precise {
                 Some(d) => self.diags.extend(d),
                 None => self.push(
                     node.span,
-                    "wrong-type",
+                    crate::codes::diag::WRONG_TYPE,
                     format!(
                         "{what} must be {}, found {}",
                         expected.join(" or "),
@@ -205,8 +234,11 @@ impl<'a> SchemaCheck<'a> {
             if let Some(c) = b.get("const") {
                 out.push(c.as_str().map_or_else(|| c.to_string(), str::to_string));
             } else if let Some(e) = b.get("enum").and_then(Value::as_array) {
+                // `null` in an optional parameter's enumeration means "not given", which a
+                // flow says by leaving the parameter out: never offer it as a value.
                 out.extend(
                     e.iter()
+                        .filter(|c| !c.is_null())
                         .map(|c| c.as_str().map_or_else(|| c.to_string(), str::to_string)),
                 );
             } else if b.get("type") != Some(&Value::String("null".into())) {
@@ -228,7 +260,7 @@ impl<'a> SchemaCheck<'a> {
         let wrong = |this: &mut Self| {
             this.push(
                 node.span,
-                "wrong-type",
+                crate::codes::diag::WRONG_TYPE,
                 format!("{what} must be {expected}, found {}", node.type_name()),
                 &format!("expected {expected}"),
                 None,
@@ -246,7 +278,7 @@ impl<'a> SchemaCheck<'a> {
                 };
                 self.push(
                     node.span,
-                    "wrong-type",
+                    crate::codes::diag::WRONG_TYPE,
                     format!("{what} has no value"),
                     &format!("expected {expected}"),
                     Some(help),
@@ -281,7 +313,7 @@ impl<'a> SchemaCheck<'a> {
                     }
                     self.push(
                         node.span,
-                        "wrong-type",
+                        crate::codes::diag::WRONG_TYPE,
                         format!("{what} must be {expected}, but its variables make it `{text}`"),
                         &format!("expected {expected}"),
                         None,
@@ -332,6 +364,7 @@ impl<'a> SchemaCheck<'a> {
         {
             let names: Vec<String> = allowed
                 .iter()
+                .filter(|a| !a.is_null())
                 .map(|a| a.as_str().map_or_else(|| a.to_string(), str::to_string))
                 .collect();
             let shown = v.as_str().map_or_else(|| v.to_string(), str::to_string);
@@ -339,7 +372,7 @@ impl<'a> SchemaCheck<'a> {
                 .or_else(|| Some(format!("use one of: {}", names.join(", "))));
             self.push(
                 node.span,
-                "invalid-value",
+                crate::codes::diag::INVALID_VALUE,
                 format!("{what} cannot be `{shown}`"),
                 "not an allowed value",
                 help,
@@ -351,7 +384,7 @@ impl<'a> SchemaCheck<'a> {
             {
                 self.push(
                     node.span,
-                    "out-of-range",
+                    crate::codes::diag::OUT_OF_RANGE,
                     format!("{what} must be at least {min}, found {n}"),
                     "too small",
                     None,
@@ -362,7 +395,7 @@ impl<'a> SchemaCheck<'a> {
             {
                 self.push(
                     node.span,
-                    "out-of-range",
+                    crate::codes::diag::OUT_OF_RANGE,
                     format!("{what} must be at most {max}, found {n}"),
                     "too large",
                     None,
@@ -388,6 +421,7 @@ fn describe(schema: &Value) -> String {
     if let Some(e) = schema.get("enum").and_then(Value::as_array) {
         let names: Vec<String> = e
             .iter()
+            .filter(|a| !a.is_null())
             .map(|a| a.as_str().map_or_else(|| a.to_string(), str::to_string))
             .collect();
         return format!("one of {}", names.join(", "));

@@ -67,7 +67,7 @@ impl FlowSources {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::BuiltinCatalog;
+    use crate::plan::RegistryCatalog;
     use crate::project::{Project, discover};
     use std::fs;
 
@@ -87,7 +87,7 @@ mod tests {
         .unwrap();
         let s = FlowSources::read(&found, t.path());
         assert_eq!((s.flows.len(), s.problems.len()), (2, 1));
-        let c = s.compile(&BuiltinCatalog::new(), &PlanOptions::default());
+        let c = s.compile(&RegistryCatalog::builtin(), &PlanOptions::default());
         let codes: Vec<(&str, &str, usize, usize)> = c
             .diagnostics
             .iter()

@@ -8,7 +8,7 @@ use crate::tools::{DeviceProvider, DeviceRoute};
 use super::result::{DeviceResult, StepError};
 
 /// Failure code of a device whose screen is off.
-pub const SCREEN_OFF: &str = "SCREEN_OFF";
+pub use crate::codes::SCREEN_OFF;
 
 /// Tries of the screen check before a transient failure counts.
 const CHECK_ATTEMPTS: usize = 3;

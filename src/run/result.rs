@@ -8,12 +8,12 @@ use serde_json::Value;
 
 /// Error codes that say the device or the host tooling failed, not the app under test.
 pub const INFRA_CODES: &[&str] = &[
-    "DEVICE_NOT_FOUND",
-    "DEVICE_DISCONNECTED",
-    "DEVICE_UNAUTHORIZED",
-    "MULTIPLE_DEVICES",
-    "HDC_NOT_FOUND",
-    "HDC_TIMEOUT",
+    crate::codes::DEVICE_NOT_FOUND,
+    crate::codes::DEVICE_DISCONNECTED,
+    crate::codes::DEVICE_UNAUTHORIZED,
+    crate::codes::MULTIPLE_DEVICES,
+    crate::codes::HDC_NOT_FOUND,
+    crate::codes::HDC_TIMEOUT,
 ];
 
 /// Version of the `result.json` shape.

@@ -167,7 +167,7 @@ pub fn run(
                         software_version: None,
                         ready: false,
                         error: Some(StepError {
-                            code: "INTERNAL_ERROR".into(),
+                            code: crate::codes::INTERNAL_ERROR.into(),
                             message: "the device check failed unexpectedly".into(),
                             details: serde_json::Value::Null,
                             location: None,
@@ -329,7 +329,7 @@ pub fn run(
                                 "the runner failed unexpectedly".into(),
                             );
                             r.error = Some(StepError {
-                                code: "INTERNAL_ERROR".into(),
+                                code: crate::codes::INTERNAL_ERROR.into(),
                                 message: format!("the runner failed unexpectedly: {what}"),
                                 details: serde_json::Value::Null,
                                 location: None,
@@ -340,7 +340,10 @@ pub fn run(
                             failed.store(true, Ordering::SeqCst);
                         }
                         if let Some(e) = r.error.as_ref().filter(|e| {
-                            matches!(e.code.as_str(), "DEVICE_DISCONNECTED" | "DEVICE_NOT_FOUND")
+                            matches!(
+                                e.code.as_str(),
+                                crate::codes::DEVICE_DISCONNECTED | crate::codes::DEVICE_NOT_FOUND
+                            )
                         }) {
                             lost = Some(format!(
                                 "device {} was lost during an earlier flow ({}: {})",

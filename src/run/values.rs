@@ -12,7 +12,7 @@ use crate::plan::FlowPlan;
 use crate::plan::model::MASK;
 
 /// Failure code: a `{{ … }}` had no value at run time (e.g. its kept step did not run).
-pub const UNRESOLVED_VARIABLE: &str = "UNRESOLVED_VARIABLE";
+pub use crate::codes::UNRESOLVED_VARIABLE;
 
 /// The variables of one flow execution: plan variables, secrets and kept results.
 #[derive(Clone, Debug, Default)]
@@ -257,7 +257,7 @@ mod resolve_tests {
     use serde_json::json;
 
     use crate::flow::SourceFile;
-    use crate::plan::{BuiltinCatalog, MapLoader, PlanOptions, compile};
+    use crate::plan::{MapLoader, PlanOptions, RegistryCatalog, compile};
 
     fn flow() -> FlowPlan {
         let text = "name: V
@@ -272,7 +272,7 @@ steps:
         let c = compile(
             &[SourceFile::new("v.yaml", text)],
             &[],
-            &BuiltinCatalog::new(),
+            &RegistryCatalog::builtin(),
             &MapLoader::new(),
             &PlanOptions::default(),
         );
@@ -311,7 +311,7 @@ steps:
         let c = compile(
             &[SourceFile::new("d.yaml", text)],
             &[],
-            &BuiltinCatalog::new(),
+            &RegistryCatalog::builtin(),
             &MapLoader::new(),
             &opts,
         );

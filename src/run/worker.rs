@@ -131,7 +131,7 @@ impl Caller {
                 Err(RecvTimeoutError::Disconnected) => {
                     self.worker = None;
                     let err = crate::tools::ToolError::new(
-                        "INTERNAL_ERROR",
+                        crate::codes::INTERNAL_ERROR,
                         "the tool worker stopped unexpectedly",
                     );
                     return CallOutcome::Done(Box::new(Envelope::new(tool, Err(err), 0)));

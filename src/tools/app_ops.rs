@@ -1,7 +1,8 @@
 //! The tools that do one thing to an installed app named by its bundle (`stop_app`,
 //! `uninstall_app`, `clear_app_data`): one generic [`BundleTool`] runs them all, each tool file
 //! only says what it publishes, which device call it makes and how its result names the outcome.
-//! Also how every tool reads a `bundle_name` ([`given_bundle`], [`required_bundle`]).
+//! Also how every tool reads a `bundle_name` ([`given_bundle`], [`required_bundle`], and
+//! [`bundle_to_send`] for tools that pass it to the device).
 
 use std::marker::PhantomData;
 
@@ -24,7 +25,26 @@ pub fn given_bundle(given: Option<String>) -> Option<String> {
 /// The trimmed `bundle_name`; absent or blank is the contract's `MISSING_BUNDLE_NAME`.
 pub fn required_bundle(given: Option<String>) -> Result<String, ToolError> {
     given_bundle(given)
-        .ok_or_else(|| ToolError::new("MISSING_BUNDLE_NAME", "bundle_name is required"))
+        .ok_or_else(|| ToolError::new(crate::codes::MISSING_BUNDLE_NAME, "bundle_name is required"))
+}
+
+/// A `bundle_name` the tool sends to the device (device-free): required
+/// (`MISSING_BUNDLE_NAME`) and spelled as the bundle manager allows (`INVALID_BUNDLE_NAME`, the
+/// same rule the device backend applies before sending), so every app tool refuses a malformed
+/// name with the same code before anything runs.
+pub fn bundle_to_send(given: Option<&str>) -> Result<String, ToolError> {
+    let bundle = required_bundle(given.map(str::to_string)).map_err(|e| e.at("bundle_name"))?;
+    crate::device::hdc::validate::bundle_name(&bundle).map_err(|e| {
+        ToolError::new(
+            e.code(),
+            format!(
+                "bundle_name {:?} is not a bundle name (letters, digits, '.', '_' or '-', not starting with '-')",
+                crate::tools::decode::clip(&bundle)
+            ),
+        )
+        .at("bundle_name")
+    })?;
+    Ok(bundle)
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -62,11 +82,16 @@ impl<O: BundleOp> Tool for BundleTool<O> {
     const POLICY: Policy = O::POLICY;
     const HINTS: Hints = O::HINTS;
     const REQUIRED: &'static [&'static str] = &["bundle_name"];
+    const SHORTHAND: Option<&'static str> = Some("bundle_name");
     type Params = Params;
     type Output = O::Output;
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        bundle_to_send(p.bundle_name.as_deref()).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<O::Output, ToolError> {
-        let bundle = required_bundle(p.bundle_name)?;
+        let bundle = bundle_to_send(p.bundle_name.as_deref())?;
         let device = call.device()?;
         O::act(device.as_ref(), &bundle).map_err(|e| ToolError::from_device_op(e, O::FAILED))?;
         Ok(O::done(device.serial().to_string(), bundle))

@@ -17,7 +17,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::hostfs::{Expect, HostPathError, PathErrorKind};
-use crate::tools::build_app::{BuildAppParams, BuildAppResult, BuildConfig, BuildError, codes};
+use crate::tools::build_app::{
+    BuildAppParams, BuildAppResult, BuildConfig, BuildError, check_args, codes,
+};
 use crate::tools::config::{BuildSettings, ToolConfig};
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
@@ -70,6 +72,38 @@ impl Tool for BuildApp {
     type Params = BuildAppArgs;
     type Output = BuildAppResult;
 
+    /// The rules that need no file system: a project path given (`INVALID_PROJECT_PATH`; that
+    /// it exists is checked when the build starts), build mode, target, module name for
+    /// `har`/`hsp` (`MISSING_MODULE_NAME`), plain product and module names.
+    fn check(args: &BuildAppArgs) -> Result<(), ToolError> {
+        let blank = args
+            .0
+            .get("project_path")
+            .and_then(Value::as_str)
+            .is_none_or(|p| p.trim().is_empty());
+        if blank {
+            return Err(ToolError::new(
+                codes::INVALID_PROJECT_PATH,
+                "project_path is required: the project's root directory",
+            )
+            .at("project_path"));
+        }
+        let params: BuildAppParams = serde_json::from_value(Value::Object(args.0.clone()))
+            .map_err(|e| {
+                ToolError::invalid_param(
+                    "arguments",
+                    crate::tools::decode::clip(&format!("invalid build_app arguments: {e}")),
+                )
+            })?;
+        check_args(&params).map(drop).map_err(tool_error)
+    }
+
+    /// The configured build budget (`TAPFLOW_BUILD_TIMEOUT_MS`, default 600 s): the contract
+    /// asks for at least 60 s, 120 s for cold builds.
+    fn budget_ms(_args: &BuildAppArgs, config: &ToolConfig) -> Option<u64> {
+        Some(config.build.timeout_ms)
+    }
+
     fn run(args: BuildAppArgs, call: &mut Call<'_>) -> Result<BuildAppResult, ToolError> {
         let params = decode(args, call.config())?;
         let cfg = build_config(&call.config().build);
@@ -100,13 +134,17 @@ fn decode(args: BuildAppArgs, config: &ToolConfig) -> Result<BuildAppParams, Too
             .to_string()
     };
     map.insert("project_path".into(), Value::String(project));
-    serde_json::from_value(Value::Object(map))
-        .map_err(|e| ToolError::new("INVALID_PARAM", format!("invalid build_app arguments: {e}")))
+    serde_json::from_value(Value::Object(map)).map_err(|e| {
+        ToolError::new(
+            crate::codes::INVALID_PARAM,
+            format!("invalid build_app arguments: {e}"),
+        )
+    })
 }
 
 fn project_path_error(e: HostPathError) -> ToolError {
     let code = match e.kind {
-        PathErrorKind::NotAllowed | PathErrorKind::Symlink => "PATH_NOT_ALLOWED",
+        PathErrorKind::NotAllowed | PathErrorKind::Symlink => crate::codes::PATH_NOT_ALLOWED,
         _ => codes::INVALID_PROJECT_PATH,
     };
     let mut details = e.details();
@@ -165,7 +203,7 @@ mod tests {
         let code = |v: Value| decode(args(v), &config).unwrap_err().code;
         assert_eq!(
             code(serde_json::json!({"project_path": "../elsewhere"})),
-            "PATH_NOT_ALLOWED"
+            crate::codes::PATH_NOT_ALLOWED
         );
         assert_eq!(
             code(serde_json::json!({"project_path": "missing"})),

@@ -78,6 +78,31 @@ pub(crate) fn tap(
     Ok(resolved)
 }
 
+fn tap_kind(count: u8) -> Result<TapKind, ToolError> {
+    match count {
+        1 => Ok(TapKind::Single),
+        2 => Ok(TapKind::Double),
+        n => Err(ToolError::new(
+            crate::codes::INVALID_CLICK_COUNT,
+            format!("count must be 1 or 2, got {n}"),
+        )
+        .at("count")),
+    }
+}
+
+/// The one target mode of the call (device-free).
+fn target(p: &Params) -> Result<TargetMode, ToolError> {
+    let search = search_args(
+        p.text.clone(),
+        p.element_type.clone(),
+        p.element_id.clone(),
+        p.bundle_name.clone(),
+        p.match_mode,
+        p.index,
+    );
+    choose_mode(p.x, p.y, p.element_handle.clone(), search)
+}
+
 impl Tool for Click {
     const NAME: &'static str = "click";
     const TITLE: &'static str = "Click";
@@ -87,14 +112,20 @@ impl Tool for Click {
     const VERIFY: bool = true;
     const CODES: FieldCodes = FieldCodes {
         value: &[
-            ("count", "INVALID_CLICK_COUNT"),
-            ("match_mode", "INVALID_MATCH_MODE"),
+            ("count", crate::codes::INVALID_CLICK_COUNT),
+            ("match_mode", crate::codes::INVALID_MATCH_MODE),
         ],
         wrong_type: &[
-            ("element_handle", "INVALID_ELEMENT_HANDLE"),
-            ("count", "INVALID_CLICK_COUNT"),
+            ("element_handle", crate::codes::INVALID_ELEMENT_HANDLE),
+            ("count", crate::codes::INVALID_CLICK_COUNT),
         ],
     };
+    const SHORTHAND: Option<&'static str> = Some("text");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[
+        ("tapOn", ""),
+        ("tap", ""),
+        ("doubleTapOn", "with `count: 2`"),
+    ];
     type Params = Params;
     type Output = Output;
 
@@ -103,26 +134,14 @@ impl Tool for Click {
         p.x.is_none() || p.y.is_none()
     }
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        tap_kind(p.count)?;
+        target(p).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let kind = match p.count {
-            1 => TapKind::Single,
-            2 => TapKind::Double,
-            n => {
-                return Err(ToolError::new(
-                    "INVALID_CLICK_COUNT",
-                    format!("count must be 1 or 2, got {n}"),
-                ));
-            }
-        };
-        let search = search_args(
-            p.text,
-            p.element_type,
-            p.element_id,
-            p.bundle_name,
-            p.match_mode,
-            p.index,
-        );
-        let mode = choose_mode(p.x, p.y, p.element_handle, search)?;
+        let kind = tap_kind(p.count)?;
+        let mode = target(&p)?;
         let r = tap(call, mode, kind)?;
         Ok(Output {
             x: r.point.x,

@@ -12,8 +12,8 @@
 //! A caller may cancel a running call and listen to its progress through [`Signals`]: a
 //! [`Call`] checks them before each device round trip and while it polls or waits.
 
-pub mod carry;
 mod cancelling;
+pub mod carry;
 mod observing;
 pub mod signals;
 
@@ -127,7 +127,7 @@ impl ToolContext {
 /// The error of a call whose caller cancelled it.
 pub fn cancelled() -> ToolError {
     ToolError::new(
-        "CANCELLED",
+        crate::codes::CANCELLED,
         "the call was cancelled by its caller; no further device command was sent",
     )
 }
@@ -509,8 +509,10 @@ pub struct ActedAll {
 /// dump `UI_TREE_FETCH_ERROR`; infrastructure errors keep their own code.
 pub fn tree_error(e: DeviceError) -> ToolError {
     match &e {
-        DeviceError::Parse { .. } => ToolError::from_device_op(e, "INVALID_UI_TREE_PAYLOAD"),
-        _ => ToolError::from_device_op(e, "UI_TREE_FETCH_ERROR"),
+        DeviceError::Parse { .. } => {
+            ToolError::from_device_op(e, crate::codes::INVALID_UI_TREE_PAYLOAD)
+        }
+        _ => ToolError::from_device_op(e, crate::codes::UI_TREE_FETCH_ERROR),
     }
 }
 

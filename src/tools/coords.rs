@@ -39,14 +39,19 @@ pub(crate) fn four(
         ("to_y", to_y),
     ];
     let given = all_or_none(named).map_err(|missing| {
+        let at = named
+            .iter()
+            .find(|(_, v)| v.is_some())
+            .map_or("from_x", |(n, _)| n);
         ToolError::new(
-            "MISSING_PARAMS",
+            crate::codes::MISSING_PARAMS,
             format!(
                 "coordinate mode needs from_x, from_y, to_x and to_y; missing {}",
                 missing.join(", ")
             ),
         )
         .with_details(json!({ "missing": missing }))
+        .at(at)
     })?;
     let Some([fx, fy, tx, ty]) = given else {
         return Ok(None);

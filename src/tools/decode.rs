@@ -5,7 +5,10 @@
 //! `INVALID_PARAM` (unless the tool names a code for that field's type), a value outside a
 //! published enumeration or range is the tool's code for that field (`INVALID_WAIT_STATE`, …).
 //! Only then are they deserialised into the tool's parameter type. Explicit `null` means
-//! "not given" for every parameter (agents often send nulls for the defaults).
+//! "not given" for every parameter the tool has (agents often send nulls for the defaults); a
+//! parameter the tool does not have is refused even when it is `null`, since it is a typo or a
+//! misunderstanding either way. Values echoed in messages are clipped ([`clip`]): an argument of
+//! megabytes never comes back whole.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -23,10 +26,10 @@ pub struct FieldCodes {
 
 impl FieldCodes {
     fn value_code(&self, field: &str) -> &'static str {
-        lookup(self.value, field).unwrap_or("INVALID_PARAM")
+        lookup(self.value, field).unwrap_or(crate::codes::INVALID_PARAM)
     }
     fn type_code(&self, field: &str) -> &'static str {
-        lookup(self.wrong_type, field).unwrap_or("INVALID_PARAM")
+        lookup(self.wrong_type, field).unwrap_or(crate::codes::INVALID_PARAM)
     }
 }
 
@@ -54,28 +57,24 @@ pub fn check(
     let props = schema.get("properties").and_then(Value::as_object);
     let mut out = Map::new();
     for (name, value) in map {
-        if value.is_null() {
-            continue;
-        }
         let Some(prop) = props.and_then(|p| p.get(&name)) else {
             let known: Vec<&str> = props
                 .map(|p| p.keys().map(String::as_str).collect())
                 .unwrap_or_default();
-            let suggestion = known
-                .iter()
-                .map(|k| (strsim::jaro_winkler(k, &name), *k))
-                .filter(|(s, _)| *s > 0.8)
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, k)| k.to_string());
-            let mut msg = format!("unknown parameter `{name}`");
+            let suggestion = crate::suggest::closest(&name, known.iter().copied());
+            let shown = clip(&name);
+            let mut msg = format!("unknown parameter `{shown}`");
             if let Some(s) = &suggestion {
                 msg.push_str(&format!(" (did you mean `{s}`?)"));
             }
-            return Err(ToolError::invalid_param(&name, msg).with_details(json!({
+            return Err(ToolError::invalid_param(&shown, msg).with_details(json!({
                 "known_parameters": known,
                 "suggestion": suggestion,
             })));
         };
+        if value.is_null() {
+            continue;
+        }
         match accepts(&value, prop) {
             Accept::Ok => {}
             Accept::WrongType(expected) => {
@@ -89,11 +88,12 @@ pub fn check(
                 .with_details(json!({ "param": name, "expected": expected })));
             }
             Accept::NotAllowed(why) => {
+                let shown = clip(&value.to_string());
                 return Err(ToolError::new(
                     codes.value_code(&name),
-                    format!("parameter `{name}`: {value} is not allowed: {why}"),
+                    format!("parameter `{name}`: {shown} is not allowed: {why}"),
                 )
-                .with_details(json!({ "param": name, "value": value })));
+                .with_details(json!({ "param": name, "value": shown })));
             }
         }
         out.insert(name, value);
@@ -101,11 +101,118 @@ pub fn check(
     Ok(out)
 }
 
+/// The longest piece of an argument a message or `details` repeats (in characters).
+pub const ECHO_LIMIT: usize = 120;
+
+/// `text` as messages may echo it: whole when short, else its first [`ECHO_LIMIT`] characters
+/// and how long it really was (`…(10485760 bytes)`).
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(ECHO_LIMIT) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}…({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+/// Parses call arguments from JSON text (`tapflow tool`), refusing what `serde_json::Value`
+/// would silently accept: a key given twice in one object (the last would win, at any depth)
+/// is `INVALID_PARAM` naming the key.
+pub fn parse_arguments(text: &str) -> Result<Value, ToolError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde::de::DeserializeSeed::deserialize(Strict, &mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| {
+            let msg = e.to_string();
+            match msg.strip_prefix(DUPLICATE) {
+                Some(rest) => {
+                    let key = rest.split(" at line ").next().unwrap_or(rest);
+                    ToolError::invalid_param(
+                        key,
+                        format!("parameter `{key}` is given twice; give each parameter once"),
+                    )
+                }
+                None => ToolError::invalid_param(
+                    "arguments",
+                    format!("arguments are not valid JSON: {}", clip(&msg)),
+                ),
+            }
+        })?;
+    Ok(value)
+}
+
+const DUPLICATE: &str = "duplicate key: ";
+
+/// Builds a `Value` like serde_json does, but fails on a repeated object key.
+struct Strict;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Strict {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strict {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(Strict)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(Strict)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Strict)?;
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "{DUPLICATE}{}",
+                    clip(&key)
+                )));
+            }
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
 /// Deserialises checked arguments into a tool's parameter type.
 pub fn deserialize<P: DeserializeOwned>(map: Map<String, Value>) -> Result<P, ToolError> {
     serde_json::from_value(Value::Object(map)).map_err(|e| {
         // Rare after `check` (e.g. an integer too large for its Rust type).
-        ToolError::invalid_param("arguments", format!("invalid arguments: {e}"))
+        ToolError::invalid_param("arguments", clip(&format!("invalid arguments: {e}")))
     })
 }
 
@@ -335,6 +442,52 @@ mod tests {
         assert_eq!(e.code, "INVALID_PARAM");
         assert_eq!(e.details["param"], "stat");
         assert_eq!(e.details["suggestion"], "state");
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_at_any_depth() {
+        let e = parse_arguments(r#"{"text":"a","text":"b"}"#).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.param()),
+            ("INVALID_PARAM", Some("text"))
+        );
+        let e = parse_arguments(r#"{"element_handle":{"id":"1","id":"2"}}"#).unwrap_err();
+        assert_eq!(e.param(), Some("id"));
+        assert_eq!(
+            parse_arguments(r#"{"a":[1,{"b":null}],"c":1.5,"d":18446744073709551615}"#).unwrap(),
+            json!({"a":[1,{"b":null}],"c":1.5,"d":18446744073709551615u64})
+        );
+        assert!(parse_arguments("{} x").is_err());
+        assert!(
+            parse_arguments("{")
+                .unwrap_err()
+                .message
+                .contains("not valid JSON")
+        );
+    }
+
+    #[test]
+    fn unknown_parameters_are_refused_even_when_null() {
+        let e = check(json!({"stat": null}), &schema(), &CODES).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.param()),
+            ("INVALID_PARAM", Some("stat"))
+        );
+    }
+
+    #[test]
+    fn echoed_values_are_clipped() {
+        let huge = "x".repeat(10 * 1024 * 1024);
+        let e = check(json!({"state": huge}), &schema(), &CODES).unwrap_err();
+        assert!(e.message.len() < 400, "{}", e.message.len());
+        assert!(
+            e.message.contains("(10485762 bytes)"),
+            "{}",
+            &e.message[..200]
+        );
+        assert!(e.details.to_string().len() < 400);
+        let e = check(json!({ huge.clone(): 1 }), &schema(), &CODES).unwrap_err();
+        assert!(e.message.len() < 400 && e.details.to_string().len() < 1000);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::device::UiAction;
-use crate::device::model::Gesture;
+use crate::device::model::{Gesture, Point};
 use crate::tools::context::Call;
 use crate::tools::coords::four;
 use crate::tools::envelope::ToolError;
@@ -40,6 +40,16 @@ pub struct Output {
     pub dispatched: bool,
 }
 
+/// All four coordinates, none negative (device-free).
+fn points(p: &Params) -> Result<(Point, Point), ToolError> {
+    four(p.from_x, p.from_y, p.to_x, p.to_y)?.ok_or_else(|| {
+        ToolError::new(
+            crate::codes::MISSING_PARAMS,
+            "drag needs from_x, from_y, to_x and to_y",
+        )
+    })
+}
+
 impl Tool for Drag {
     const NAME: &'static str = "drag";
     const TITLE: &'static str = "Drag";
@@ -51,13 +61,12 @@ impl Tool for Drag {
     type Params = Params;
     type Output = Output;
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        points(p).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let Some((from, to)) = four(p.from_x, p.from_y, p.to_x, p.to_y)? else {
-            return Err(ToolError::new(
-                "MISSING_PARAMS",
-                "drag needs from_x, from_y, to_x and to_y",
-            ));
-        };
+        let (from, to) = points(&p)?;
         let drag = Gesture::Drag {
             from,
             to,

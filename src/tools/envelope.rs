@@ -38,7 +38,18 @@ impl ToolError {
 
     /// `INVALID_PARAM` naming the parameter.
     pub fn invalid_param(param: &str, message: impl Into<String>) -> Self {
-        Self::new("INVALID_PARAM", message).with_details(json!({ "param": param }))
+        Self::new(crate::codes::INVALID_PARAM, message).at(param)
+    }
+
+    /// Names the parameter at fault (`details.param`): callers (and `tapflow validate`, which
+    /// underlines it) see which argument to change.
+    pub fn at(self, param: &str) -> Self {
+        self.with_details(json!({ "param": param }))
+    }
+
+    /// The parameter at fault, when the error names one.
+    pub fn param(&self) -> Option<&str> {
+        self.details.get("param").and_then(Value::as_str)
     }
 
     /// A device failure while doing `op`, reported under the tool's own failure code

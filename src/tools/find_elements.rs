@@ -11,7 +11,7 @@ use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::search::require_criteria;
 use crate::tools::target::{ElementInfo, SearchArgs, describe_all, pick_one};
-use crate::ui::selector::TextMatch;
+use crate::ui::selector::{Selector, TextMatch};
 
 pub struct FindElements;
 
@@ -40,6 +40,24 @@ pub struct Output {
     pub count: usize,
 }
 
+/// The search criteria and their selector (device-free): at least one criterion
+/// (`MISSING_SEARCH_CRITERIA`), a valid regular expression.
+fn criteria(p: &Params) -> Result<(SearchArgs, Selector), ToolError> {
+    let args = SearchArgs {
+        text: p.text.clone(),
+        element_type: p.element_type.clone(),
+        element_id: p.element_id.clone(),
+        bundle_name: p.bundle_name.clone(),
+        window_id: p.window_id,
+        match_mode: p.match_mode,
+        index: p.index,
+        ..SearchArgs::default()
+    };
+    require_criteria(&args, crate::codes::MISSING_SEARCH_CRITERIA)?;
+    let sel = args.selector("text")?;
+    Ok((args, sel))
+}
+
 impl Tool for FindElements {
     const NAME: &'static str = "find_elements";
     const TITLE: &'static str = "Find elements";
@@ -47,9 +65,10 @@ impl Tool for FindElements {
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {
-        value: &[("match_mode", "INVALID_MATCH_MODE")],
+        value: &[("match_mode", crate::codes::INVALID_MATCH_MODE)],
         wrong_type: &[],
     };
+    const SHORTHAND: Option<&'static str> = Some("text");
     type Params = Params;
     type Output = Output;
 
@@ -58,19 +77,12 @@ impl Tool for FindElements {
         true
     }
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        criteria(p).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let args = SearchArgs {
-            text: p.text,
-            element_type: p.element_type,
-            element_id: p.element_id,
-            bundle_name: p.bundle_name,
-            window_id: p.window_id,
-            match_mode: p.match_mode,
-            index: p.index,
-            ..SearchArgs::default()
-        };
-        require_criteria(&args, "MISSING_SEARCH_CRITERIA")?;
-        let sel = args.selector("text")?;
+        let (args, sel) = criteria(&p)?;
         let tree = call.ui_tree()?;
         let elements = match args.index {
             Some(i) => vec![pick_one(&tree, &sel, Some(i), "search criteria")?.1],
@@ -80,7 +92,9 @@ impl Tool for FindElements {
             // Shares pick_one's wording and details.
             return Err(pick_one(&tree, &sel, None, "search criteria")
                 .err()
-                .unwrap_or_else(|| ToolError::new("ELEMENT_NOT_FOUND", "no element matches")));
+                .unwrap_or_else(|| {
+                    ToolError::new(crate::codes::ELEMENT_NOT_FOUND, "no element matches")
+                }));
         }
         Ok(Output {
             count: elements.len(),

@@ -45,7 +45,7 @@ pub struct Output {
 }
 
 fn resolution_error(msg: String, details: Value) -> ToolError {
-    ToolError::new("WINDOW_RESOLUTION_ERROR", msg).with_details(details)
+    ToolError::new(crate::codes::WINDOW_RESOLUTION_ERROR, msg).with_details(details)
 }
 
 /// The window node with this id in a dump.
@@ -62,6 +62,7 @@ impl Tool for GetUiTree {
     const DESCRIPTION: &'static str = "Fetch the UI layout tree of the whole screen, or of one window validated by bundle_name / window_id. Trees can be large: use response_level=digest first (counts and the first actionable elements with handles), `default` for the whole tree. Use `find_elements` when you know what you are looking for, `list_windows` for the window table only.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
+    const SHORTHAND: Option<&'static str> = Some("bundle_name");
     type Params = Params;
     type Output = Output;
 
@@ -90,7 +91,7 @@ impl Tool for GetUiTree {
         let table = call
             .device()?
             .windows()
-            .map_err(|e| ToolError::from_device_op(e, "WINDOW_RESOLUTION_ERROR"))?;
+            .map_err(|e| ToolError::from_device_op(e, crate::codes::WINDOW_RESOLUTION_ERROR))?;
         let names_known = table.windows.iter().any(|w| w.bundle_name.is_some());
         let flags = foreground_flags(&table.windows);
         let validated: i64 = match p.window_id {

@@ -31,6 +31,27 @@ pub struct Output {
     pub installed: bool,
 }
 
+/// The package path as given (device-free): required (`MISSING_HAP_PATH`), ending in `.hap`
+/// or `.app` (`INVALID_APP_PACKAGE`).
+fn package(p: &Params) -> Result<String, ToolError> {
+    let Some(given) = p.hap_path.clone().filter(|s| !s.trim().is_empty()) else {
+        return Err(
+            ToolError::new(crate::codes::MISSING_HAP_PATH, "hap_path is required").at("hap_path"),
+        );
+    };
+    let lower = given.trim().to_lowercase();
+    if !(lower.ends_with(".hap") || lower.ends_with(".app")) {
+        let shown = crate::tools::decode::clip(&given);
+        return Err(ToolError::new(
+            crate::codes::INVALID_APP_PACKAGE,
+            format!("{shown} is not a .hap or .app package"),
+        )
+        .with_details(json!({ "hap_path": shown }))
+        .at("hap_path"));
+    }
+    Ok(given)
+}
+
 impl Tool for InstallApp {
     const NAME: &'static str = "install_app";
     const TITLE: &'static str = "Install app";
@@ -44,21 +65,16 @@ impl Tool for InstallApp {
     };
     const HINTS: Hints = presets::IDEMPOTENT;
     const REQUIRED: &'static [&'static str] = &["hap_path"];
+    const SHORTHAND: Option<&'static str> = Some("hap_path");
     type Params = Params;
     type Output = Output;
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        package(p).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let Some(given) = p.hap_path.filter(|s| !s.trim().is_empty()) else {
-            return Err(ToolError::new("MISSING_HAP_PATH", "hap_path is required"));
-        };
-        let lower = given.trim().to_lowercase();
-        if !(lower.ends_with(".hap") || lower.ends_with(".app")) {
-            return Err(ToolError::new(
-                "INVALID_APP_PACKAGE",
-                format!("{given} is not a .hap or .app package"),
-            )
-            .with_details(json!({ "hap_path": given })));
-        }
+        let given = package(&p)?;
         // The package must be a regular file under the allowed roots (links resolved).
         let path = call
             .config()
@@ -66,17 +82,19 @@ impl Tool for InstallApp {
             .check_existing(given.trim(), Expect::File)
             .map_err(|e| {
                 let code = match e.kind {
-                    PathErrorKind::NotAllowed | PathErrorKind::Symlink => "PATH_NOT_ALLOWED",
-                    _ => "FILE_NOT_FOUND",
+                    PathErrorKind::NotAllowed | PathErrorKind::Symlink => {
+                        crate::codes::PATH_NOT_ALLOWED
+                    }
+                    _ => crate::codes::FILE_NOT_FOUND,
                 };
                 let mut details = e.details();
-                details["hap_path"] = given.clone().into();
+                details["hap_path"] = crate::tools::decode::clip(&given).into();
                 ToolError::new(code, e.message).with_details(details)
             })?;
         let device = call.device()?;
         device
             .install(&path, true)
-            .map_err(|e| ToolError::from_device_op(e, "INSTALL_FAILED"))?;
+            .map_err(|e| ToolError::from_device_op(e, crate::codes::INSTALL_FAILED))?;
         Ok(Output {
             device_id: device.serial().to_string(),
             hap_path: path.display().to_string(),

@@ -59,6 +59,7 @@ impl Tool for ListWindows {
     const DESCRIPTION: &'static str = "List the device's windows with z-order, bounds and which application window is in the foreground (filter with bundle_name). Use it to check which app is in front or to get a window_id for `get_ui_tree` / `find_elements`; use `get_ui_tree` for the elements inside a window.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
+    const SHORTHAND: Option<&'static str> = Some("bundle_name");
     type Params = Params;
     type Output = Output;
 

@@ -13,7 +13,7 @@ use crate::tools::envelope::ToolError;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::search::search_args;
-use crate::tools::target::choose_mode;
+use crate::tools::target::{TargetMode, choose_mode};
 use crate::ui::selector::TextMatch;
 
 pub struct LongPress;
@@ -54,6 +54,19 @@ pub struct Output {
     pub effect_verified: bool,
 }
 
+/// The one target mode of the call (device-free).
+fn target(p: &Params) -> Result<TargetMode, ToolError> {
+    let search = search_args(
+        p.text.clone(),
+        p.element_type.clone(),
+        p.element_id.clone(),
+        p.bundle_name.clone(),
+        p.match_mode,
+        p.index,
+    );
+    choose_mode(p.x, p.y, p.element_handle.clone(), search)
+}
+
 impl Tool for LongPress {
     const NAME: &'static str = "long_press";
     const TITLE: &'static str = "Long press";
@@ -62,9 +75,11 @@ impl Tool for LongPress {
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;
     const CODES: FieldCodes = FieldCodes {
-        value: &[("match_mode", "INVALID_MATCH_MODE")],
-        wrong_type: &[("element_handle", "INVALID_ELEMENT_HANDLE")],
+        value: &[("match_mode", crate::codes::INVALID_MATCH_MODE)],
+        wrong_type: &[("element_handle", crate::codes::INVALID_ELEMENT_HANDLE)],
     };
+    const SHORTHAND: Option<&'static str> = Some("text");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("longPressOn", "")];
     type Params = Params;
     type Output = Output;
 
@@ -73,16 +88,12 @@ impl Tool for LongPress {
         p.x.is_none() || p.y.is_none()
     }
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        target(p).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let search = search_args(
-            p.text,
-            p.element_type,
-            p.element_id,
-            p.bundle_name,
-            p.match_mode,
-            p.index,
-        );
-        let mode = choose_mode(p.x, p.y, p.element_handle, search)?;
+        let mode = target(&p)?;
         let r = tap(call, mode, TapKind::Long)?;
         Ok(Output {
             x: r.point.x,

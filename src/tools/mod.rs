@@ -51,7 +51,7 @@ pub use context::{Call, DeviceProvider, DeviceRoute, NoBackend, ToolContext};
 pub use envelope::{Envelope, ToolError};
 pub use policy::{Hints, Policy, Risk};
 pub use provider::CachingProvider;
-pub use registry::{Engine, Routing, Tool, ToolDef};
+pub use registry::{Checked, Engine, Routing, Tool, ToolDef};
 
 /// Every tool built into this module, in the order `tools/list` shows them.
 pub fn builtin() -> Vec<ToolDef> {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::device::model::{AbilityInfo, ModuleInfo, PackageInfo};
+use crate::tools::app_ops::{bundle_to_send, given_bundle};
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
@@ -146,6 +147,39 @@ pub fn package_info(call: &mut Call<'_>, bundle: &str) -> Result<PackageInfo, To
     })
 }
 
+/// The contract's rules on `info_type` (device-free): `list` takes no bundle_name
+/// (`PARAM_CONFLICT`) and the others need one (`MISSING_BUNDLE_NAME`), spelled as a bundle
+/// name (`INVALID_BUNDLE_NAME`); `keyword` filters lists only (`PARAM_CONFLICT`). Returns the
+/// bundle, if any.
+fn bundle(p: &Params) -> Result<Option<String>, ToolError> {
+    let given = given_bundle(p.bundle_name.clone());
+    if p.info_type == InfoType::List {
+        if given.is_some() {
+            return Err(ToolError::new(
+                crate::codes::PARAM_CONFLICT,
+                "info_type=list cannot be combined with bundle_name; use abilities, main_ability or permissions",
+            )
+            .at("bundle_name"));
+        }
+        return Ok(None);
+    }
+    if p.keyword.is_some() {
+        return Err(ToolError::new(
+            crate::codes::PARAM_CONFLICT,
+            "keyword is used only with info_type=list",
+        )
+        .at("keyword"));
+    }
+    if given.is_none() {
+        return Err(ToolError::new(
+            crate::codes::MISSING_BUNDLE_NAME,
+            "bundle_name is required for abilities, main_ability and permissions",
+        )
+        .at("info_type"));
+    }
+    bundle_to_send(given.as_deref()).map(Some)
+}
+
 impl Tool for QueryPackage {
     const NAME: &'static str = "query_package";
     const TITLE: &'static str = "Query packages";
@@ -153,25 +187,20 @@ impl Tool for QueryPackage {
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {
-        value: &[("info_type", "INVALID_INFO_TYPE")],
-        wrong_type: &[("info_type", "INVALID_INFO_TYPE")],
+        value: &[("info_type", crate::codes::INVALID_INFO_TYPE)],
+        wrong_type: &[("info_type", crate::codes::INVALID_INFO_TYPE)],
     };
     type Params = Params;
     type Output = Output;
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        bundle(p).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let bundle = p
-            .bundle_name
-            .map(|b| b.trim().to_string())
-            .filter(|b| !b.is_empty());
+        let bundle = bundle(&p)?;
         match p.info_type {
             InfoType::List => {
-                if bundle.is_some() {
-                    return Err(ToolError::new(
-                        "PARAM_CONFLICT",
-                        "info_type=list cannot be combined with bundle_name; use abilities, main_ability or permissions",
-                    ));
-                }
                 let mut packages = call.device()?.packages()?;
                 if let Some(k) = p
                     .keyword
@@ -190,17 +219,8 @@ impl Tool for QueryPackage {
                 })
             }
             other => {
-                if p.keyword.is_some() {
-                    return Err(ToolError::new(
-                        "PARAM_CONFLICT",
-                        "keyword is used only with info_type=list",
-                    ));
-                }
                 let Some(bundle) = bundle else {
-                    return Err(ToolError::new(
-                        "MISSING_BUNDLE_NAME",
-                        "bundle_name is required for abilities, main_ability and permissions",
-                    ));
+                    unreachable!("`bundle` requires it for every info_type but list");
                 };
                 let info = package_info(call, &bundle)?;
                 let mut out = Output {
@@ -229,7 +249,7 @@ impl Tool for QueryPackage {
                     let candidates = main_ability_candidates(&info);
                     let Some(best) = candidates.first().cloned() else {
                         return Err(ToolError::new(
-                            "ABILITY_RESOLUTION_FAILED",
+                            crate::codes::ABILITY_RESOLUTION_FAILED,
                             format!("{bundle} declares no main, launcher or page ability"),
                         ));
                     };

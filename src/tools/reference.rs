@@ -68,7 +68,26 @@ fn tool(out: &mut String, t: &ToolDef) {
         .flatten()
         .map(|(k, _)| format!("`{k}`"))
         .collect();
-    out.push_str(&format!("\nResult fields: {}.\n\n", fields.join(", ")));
+    out.push_str(&format!("\nResult fields: {}.\n", fields.join(", ")));
+    let mut flows = Vec::new();
+    if let Some(p) = t.shorthand {
+        flows.push(format!("a bare value fills `{p}` (`{}: …`)", t.name));
+    }
+    let others: Vec<String> = t
+        .known_as
+        .iter()
+        .map(|(n, note)| match *note {
+            "" => format!("`{n}`"),
+            note => format!("`{n}` ({note})"),
+        })
+        .collect();
+    if !others.is_empty() {
+        flows.push(format!("other runners call it {}", others.join(", ")));
+    }
+    if !flows.is_empty() {
+        out.push_str(&format!("\nIn flows: {}.\n", flows.join("; ")));
+    }
+    out.push('\n');
 }
 
 fn yes(b: bool) -> &'static str {

@@ -1,6 +1,9 @@
 //! The tool registry and the engine: every tool is one [`Tool`] implementation, erased into a
-//! [`ToolDef`] (name, schemas, policy, runner). [`Engine::call`] is the single entry point the
-//! flow runner, the MCP server and the CLI use: decode → run → envelope.
+//! [`ToolDef`] (name, schemas, policy, flow shorthand, device-free rules, time budget, runner).
+//! [`Engine::call`] is the single entry point the flow runner, the MCP server and the CLI use:
+//! decode → the tool's device-free rules ([`Engine::check`]) → run → envelope. `tapflow validate`
+//! runs exactly [`Engine::check`] too (through `plan::RegistryCatalog`), so a flow that validates
+//! is never refused by a tool before it reaches the device.
 //!
 //! Parameters every device tool shares (`device_id`, `hdc_server`), the opt-in extras
 //! (`include_cost` on every tool, `verify` on UI actions) are handled here, once, and injected
@@ -16,6 +19,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
+use crate::tools::config::ToolConfig;
 use crate::tools::context::{Call, DeviceRoute, ToolContext};
 use crate::tools::decode::{self, FieldCodes};
 use crate::tools::envelope::{Envelope, ToolError, structured_schema};
@@ -50,6 +54,13 @@ pub trait Tool: 'static {
     /// Parameters the contract marks required (published in the schema; the tool reports
     /// their absence with the contract's own code).
     const REQUIRED: &'static [&'static str] = &[];
+    /// Flows only: the parameter a bare scalar fills (`click: Login` → `text`). Bare tool
+    /// calls (MCP, `tapflow tool`) always name their parameters.
+    const SHORTHAND: Option<&'static str> = None;
+    /// Flows only: what other test runners call this step, with a note on how to write it
+    /// here (empty = just this tool), for the "unknown step" hint: `("tapOn", "")`,
+    /// `("doubleTapOn", "with `count: 2`")` ("tapflow calls this `click` (with `count: 2`)").
+    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[];
     /// Flows only: defaults that differ from a bare call's, as `(parameter, JSON value)`;
     /// `docs/flow-format.md` ("Flow-level behaviours") says which and why. The plan shows them.
     const FLOW_DEFAULTS: &'static [(&'static str, &'static str)] = &[];
@@ -64,12 +75,38 @@ pub trait Tool: 'static {
         false
     }
 
+    /// The tool's device-free argument rules (one mode only, conditional requirements, ranges,
+    /// key names, file extensions, …), on decoded parameters. [`Engine::call`] runs them before
+    /// anything else can happen, and `tapflow validate` runs the very same function, so they
+    /// must not depend on a device, the host's files or the clock of a particular call beyond
+    /// "now". An error names the parameter at fault in `details.param` (see
+    /// [`ToolError::at`]) so validate can point at it.
+    fn check(_params: &Self::Params) -> Result<(), ToolError> {
+        Ok(())
+    }
+
+    /// How long a call with these parameters may legitimately take, in ms, from the tool's own
+    /// timeout parameters and settings (`wait_for_element`'s `timeout_ms`, `run_app`'s
+    /// `window_timeout_ms`, `build_app`'s build budget, …); `None` = quick. A flow step's
+    /// default deadline covers it (plus a margin).
+    fn budget_ms(_params: &Self::Params, _config: &ToolConfig) -> Option<u64> {
+        None
+    }
+
     fn run(params: Self::Params, call: &mut Call<'_>) -> Result<Self::Output, ToolError>;
 }
 
 type Runner =
     Box<dyn Fn(Map<String, Value>, &mut Call<'_>) -> Result<Value, ToolError> + Send + Sync>;
 type Looks = Box<dyn Fn(&Map<String, Value>) -> bool + Send + Sync>;
+type Checker = Box<dyn Fn(&Map<String, Value>) -> Result<(), ToolError> + Send + Sync>;
+type Budget = Box<dyn Fn(&Map<String, Value>, &ToolConfig) -> Option<u64> + Send + Sync>;
+
+/// The parameters the registry adds to every device tool: the route (chosen by whoever runs
+/// the call; a flow never sets them).
+pub const ROUTING_PARAMS: &[&str] = &["device_id", "hdc_server"];
+/// The opt-in extras the registry adds (`include_cost` everywhere, `verify` on UI actions).
+pub const EXTRA_PARAMS: &[&str] = &["include_cost", "verify"];
 
 /// A tool with its types erased, as the registry holds it.
 pub struct ToolDef {
@@ -80,12 +117,18 @@ pub struct ToolDef {
     pub hints: Hints,
     pub routing: Routing,
     pub verify: bool,
+    /// Flows only: the parameter a bare scalar fills.
+    pub shorthand: Option<&'static str>,
+    /// Flows only: other runners' names for this step, with a note.
+    pub known_as: &'static [(&'static str, &'static str)],
     codes: FieldCodes,
     input_schema: Value,
     result_schema: Value,
     /// Flows only: [`Tool::FLOW_DEFAULTS`], parsed.
     flow_defaults: Map<String, Value>,
     looks_first: Looks,
+    check: Checker,
+    budget: Budget,
     run: Runner,
 }
 
@@ -95,6 +138,13 @@ impl ToolDef {
         add_common_inputs(&mut input, T::ROUTING, T::VERIFY, T::REQUIRED);
         let mut result = result_schema_of::<T::Output>();
         add_common_outputs(&mut result, T::VERIFY);
+        if let Some(p) = T::SHORTHAND {
+            assert!(
+                input["properties"].get(p).is_some(),
+                "{}: shorthand `{p}` is not a parameter",
+                T::NAME
+            );
+        }
         let flow_defaults = T::FLOW_DEFAULTS
             .iter()
             .map(|(k, v)| {
@@ -116,6 +166,8 @@ impl ToolDef {
             hints: T::HINTS,
             routing: T::ROUTING,
             verify: T::VERIFY,
+            shorthand: T::SHORTHAND,
+            known_as: T::KNOWN_AS,
             codes: T::CODES,
             input_schema: input,
             result_schema: result,
@@ -125,11 +177,19 @@ impl ToolDef {
                     .map(|p| T::looks_first(&p))
                     .unwrap_or(false)
             }),
+            check: Box::new(|map| T::check(&decode::deserialize(map.clone())?)),
+            budget: Box::new(|map, config| {
+                let params: T::Params = decode::deserialize(map.clone()).ok()?;
+                T::budget_ms(&params, config)
+            }),
             run: Box::new(|map, call| {
                 let params: T::Params = decode::deserialize(map)?;
                 let out = T::run(params, call)?;
                 serde_json::to_value(out).map_err(|e| {
-                    ToolError::new("INTERNAL_ERROR", format!("result not serialisable: {e}"))
+                    ToolError::new(
+                        crate::codes::INTERNAL_ERROR,
+                        format!("result not serialisable: {e}"),
+                    )
                 })
             }),
         }
@@ -158,6 +218,16 @@ impl ToolDef {
     /// The schema of `structuredContent.result` on success.
     pub fn result_schema(&self) -> &Value {
         &self.result_schema
+    }
+
+    /// The parameters a flow may set: the published ones minus the route.
+    pub fn flow_params(&self) -> impl Iterator<Item = &str> {
+        self.input_schema["properties"]
+            .as_object()
+            .into_iter()
+            .flat_map(|p| p.keys())
+            .map(String::as_str)
+            .filter(|p| !ROUTING_PARAMS.contains(p))
     }
 
     /// The published output schema: the envelope's `structuredContent` with the result inside.
@@ -226,14 +296,37 @@ impl Engine {
         self.tools().map(ToolDef::mcp_entry).collect()
     }
 
+    /// The engine's device-free verdict on a call: the arguments decoded against the tool's
+    /// published schema, then the tool's own rules ([`Tool::check`]). This is the first thing
+    /// [`Engine::call`] does, and what `tapflow validate` runs on every tool step. Returns the
+    /// tool's parameters (nulls removed, the registry's own parameters split off).
+    pub fn check(&self, tool: &str, args: Value) -> Result<Checked, ToolError> {
+        let Some(def) = self.tools.get(tool) else {
+            return Err(unknown_tool(self, tool));
+        };
+        checked(def, args)
+    }
+
+    /// How long a call may legitimately take ([`Tool::budget_ms`]), for arguments that pass
+    /// [`Engine::check`]; `None` when the tool is quick or the arguments do not decode.
+    pub fn budget_ms(
+        &self,
+        tool: &str,
+        params: &Map<String, Value>,
+        config: &ToolConfig,
+    ) -> Option<u64> {
+        self.tools
+            .get(tool)
+            .and_then(|def| (def.budget)(params, config))
+    }
+
     /// Runs one tool and wraps its outcome in the envelope. Never panics.
     pub fn call(&self, tool: &str, args: Value, ctx: &ToolContext) -> Envelope {
         let started = Instant::now();
         let Some(def) = self.tools.get(tool) else {
-            let known: Vec<&str> = self.tools.keys().copied().collect();
-            let err = ToolError::new("UNKNOWN_TOOL", format!("no tool named `{tool}`"))
-                .with_details(json!({ "known_tools": known }));
-            return Envelope::new(tool, Err(err), started.elapsed().as_millis() as u64);
+            let err = unknown_tool(self, tool);
+            let shown = decode::clip(tool);
+            return Envelope::new(&shown, Err(err), started.elapsed().as_millis() as u64);
         };
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| run_def(def, args, ctx, started)))
@@ -244,7 +337,7 @@ impl Engine {
                         .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                         .unwrap_or_default();
                     Err(ToolError::new(
-                        "INTERNAL_ERROR",
+                        crate::codes::INTERNAL_ERROR,
                         format!("the tool failed unexpectedly: {what}"),
                     ))
                 });
@@ -267,7 +360,7 @@ impl Engine {
             Err(e) => Envelope::new(
                 &name,
                 Err(ToolError::new(
-                    "INTERNAL_ERROR",
+                    crate::codes::INTERNAL_ERROR,
                     format!("the tool task failed: {e}"),
                 )),
                 0,
@@ -276,29 +369,77 @@ impl Engine {
     }
 }
 
+fn unknown_tool(engine: &Engine, tool: &str) -> ToolError {
+    let known: Vec<&str> = engine.tools.keys().copied().collect();
+    let mut msg = format!("no tool named `{}`", decode::clip(tool));
+    let suggestion = crate::suggest::closest(tool, known.iter().copied());
+    if let Some(s) = suggestion {
+        msg.push_str(&format!(" (did you mean `{s}`?)"));
+    }
+    ToolError::new(crate::codes::UNKNOWN_TOOL, msg)
+        .with_details(json!({ "known_tools": known, "suggestion": suggestion }))
+}
+
+/// Arguments that passed [`Engine::check`]: the tool's own parameters, and the registry's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    /// The tool's parameters as given (nulls removed).
+    pub params: Map<String, Value>,
+    pub device_id: Option<String>,
+    pub hdc_server: Option<String>,
+    pub include_cost: bool,
+    pub verify: bool,
+}
+
+fn checked(def: &ToolDef, args: Value) -> Result<Checked, ToolError> {
+    let mut map = decode::check(args, &def.input_schema, &def.codes)?;
+    let take_str = |m: &mut Map<String, Value>, k: &str| {
+        m.remove(k)
+            .and_then(|v| v.as_str().map(str::to_string))
+            .filter(|s| !s.trim().is_empty())
+    };
+    let take_bool = |m: &mut Map<String, Value>, k: &str| {
+        m.remove(k).and_then(|v| v.as_bool()).unwrap_or(false)
+    };
+    let out = Checked {
+        device_id: take_str(&mut map, "device_id"),
+        hdc_server: take_str(&mut map, "hdc_server"),
+        include_cost: take_bool(&mut map, "include_cost"),
+        verify: take_bool(&mut map, "verify"),
+        params: map,
+    };
+    (def.check)(&out.params)?;
+    Ok(out)
+}
+
 fn run_def(
     def: &ToolDef,
     args: Value,
     ctx: &ToolContext,
     started: Instant,
 ) -> Result<Value, ToolError> {
-    let mut map = decode::check(args, &def.input_schema, &def.codes)?;
-    let take_str = |m: &mut Map<String, Value>, k: &str| {
-        m.remove(k).and_then(|v| v.as_str().map(str::to_string))
-    };
-    let take_bool = |m: &mut Map<String, Value>, k: &str| {
-        m.remove(k).and_then(|v| v.as_bool()).unwrap_or(false)
-    };
+    // A call refused by its rules still reports what it cost (nothing on the device).
+    let wants_cost = args.get("include_cost").and_then(Value::as_bool) == Some(true);
+    let checked = checked(def, args).map_err(|e| {
+        if wants_cost {
+            e.with_details(json!({ "cost": {
+                "wall_ms": started.elapsed().as_millis() as u64,
+                "device_round_trips": 0,
+                "ui_dumps": 0,
+            }}))
+        } else {
+            e
+        }
+    })?;
     let route = DeviceRoute {
-        device_id: take_str(&mut map, "device_id").filter(|s| !s.trim().is_empty()),
-        hdc_server: take_str(&mut map, "hdc_server")
-            .filter(|s| !s.trim().is_empty())
+        device_id: checked.device_id,
+        hdc_server: checked
+            .hdc_server
             .or_else(|| ctx.config.default_hdc_server.clone()),
     };
-    let include_cost = take_bool(&mut map, "include_cost");
-    let verify = take_bool(&mut map, "verify");
-    let mut call = Call::new(ctx, route, verify);
-    let outcome = (def.run)(map, &mut call);
+    let include_cost = checked.include_cost;
+    let mut call = Call::new(ctx, route, checked.verify);
+    let outcome = (def.run)(checked.params, &mut call);
     let cost = json!({
         "wall_ms": started.elapsed().as_millis() as u64,
         "device_round_trips": call.cost().round_trips,

@@ -17,9 +17,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::device::{AppWindows, DumpScope};
 use crate::device::model::WindowInfo;
-use crate::tools::app_ops::required_bundle;
+use crate::device::{AppWindows, DumpScope};
+use crate::tools::app_ops::bundle_to_send;
+use crate::tools::config::ToolConfig;
 use crate::tools::context::{Call, sleep_within};
 use crate::tools::envelope::{ToolError, is_infrastructure};
 use crate::tools::policy::{Hints, Policy};
@@ -71,6 +72,45 @@ pub struct Output {
 
 const POLL: Duration = Duration::from_millis(100);
 
+/// The device-free rules: the bundle (`MISSING_BUNDLE_NAME`, `INVALID_BUNDLE_NAME`), an
+/// explicit ability when detection is off (`ABILITY_RESOLUTION_FAILED`), ability and module
+/// names the device can take (`INVALID_PARAM`). Returns the bundle and the explicit ability.
+fn launch(p: &Params) -> Result<(String, Option<String>), ToolError> {
+    let bundle = bundle_to_send(p.bundle_name.as_deref())?;
+    let explicit = p
+        .ability_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(str::to_string);
+    if explicit.is_none() && !p.auto_detect {
+        return Err(ToolError::new(
+            crate::codes::ABILITY_RESOLUTION_FAILED,
+            "auto_detect=false needs an explicit ability_name",
+        )
+        .at("auto_detect"));
+    }
+    for (param, value) in [
+        ("ability_name", explicit.as_deref()),
+        ("module_name", p.module_name.as_deref()),
+    ] {
+        if let Some(v) = value {
+            crate::device::hdc::validate::component_name(param, v).map_err(|e| {
+                ToolError::invalid_param(
+                    param,
+                    format!(
+                        "{param} {:?} is not valid: {}",
+                        crate::tools::decode::clip(v),
+                        "it must be non-empty, not start with '-', and have no whitespace"
+                    ),
+                )
+                .with_details(json!({ "cause_code": e.code() }))
+            })?;
+        }
+    }
+    Ok((bundle, explicit))
+}
+
 impl Tool for RunApp {
     const NAME: &'static str = "run_app";
     const TITLE: &'static str = "Run app";
@@ -78,23 +118,27 @@ impl Tool for RunApp {
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const REQUIRED: &'static [&'static str] = &["bundle_name"];
+    const SHORTHAND: Option<&'static str> = Some("bundle_name");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] =
+        &[("launchApp", "or `clean_state: true` on the flow")];
     type Params = Params;
     type Output = Output;
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        launch(p).map(drop)
+    }
+
+    fn budget_ms(p: &Params, config: &ToolConfig) -> Option<u64> {
+        Some(
+            p.window_timeout_ms
+                .unwrap_or(config.launch_verify_timeout_ms),
+        )
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let bundle = required_bundle(p.bundle_name)?;
-        let explicit = p
-            .ability_name
-            .map(|a| a.trim().to_string())
-            .filter(|a| !a.is_empty());
+        let (bundle, explicit) = launch(&p)?;
         let (ability, module, source) = match explicit {
             Some(a) => (a, p.module_name.clone(), "explicit".to_string()),
-            None if !p.auto_detect => {
-                return Err(ToolError::new(
-                    "ABILITY_RESOLUTION_FAILED",
-                    "auto_detect=false needs an explicit ability_name",
-                ));
-            }
             None => {
                 // A device that cannot be reached keeps the device layer's code (as every
                 // other tool reports it); only a bundle bm cannot read is a resolution failure.
@@ -106,7 +150,7 @@ impl Tool for RunApp {
                     let cause = e.code();
                     let e = ToolError::from(e);
                     ToolError::new(
-                        "ABILITY_RESOLUTION_FAILED",
+                        crate::codes::ABILITY_RESOLUTION_FAILED,
                         format!("cannot read the abilities of {bundle}: {}", e.message),
                     )
                     .with_details(e.details)
@@ -114,7 +158,7 @@ impl Tool for RunApp {
                 })?;
                 let Some(best) = main_ability_candidates(&info).into_iter().next() else {
                     return Err(ToolError::new(
-                        "ABILITY_RESOLUTION_FAILED",
+                        crate::codes::ABILITY_RESOLUTION_FAILED,
                         format!("{bundle} declares no main, launcher or page ability"),
                     ));
                 };
@@ -130,7 +174,7 @@ impl Tool for RunApp {
         let observe = call.observe_after().then_some(&whole);
         let launched = device.start_app_checked(&bundle, &ability, module.as_deref(), observe);
         launched.started.map_err(|e| {
-            ToolError::from_device_op(e, "RUN_APP_FAILED")
+            ToolError::from_device_op(e, crate::codes::RUN_APP_FAILED)
                 .with_details(json!({ "ability_name": ability }))
         })?;
         call.invalidate();

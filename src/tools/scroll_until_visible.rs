@@ -26,7 +26,7 @@ use crate::tools::swipe::direction_points;
 use crate::tools::target::{ElementInfo, SearchArgs, describe_all};
 use crate::ui::digest::TreeDigest;
 use crate::ui::matching::scope_tree;
-use crate::ui::selector::TextMatch;
+use crate::ui::selector::{Selector, TextMatch};
 
 pub struct ScrollUntilVisible;
 
@@ -101,6 +101,20 @@ fn scroll_area(scoped: &UiNode) -> Option<Bounds> {
     })
 }
 
+/// The device-free rules: a criterion (`MISSING_SEARCH_CRITERIA`), a valid regular expression.
+fn selector(p: &Params) -> Result<Selector, ToolError> {
+    let args = SearchArgs {
+        text: p.text.clone(),
+        element_type: p.element_type.clone(),
+        element_id: p.element_id.clone(),
+        bundle_name: p.bundle_name.clone(),
+        match_mode: p.match_mode,
+        ..SearchArgs::default()
+    };
+    require_criteria(&args, crate::codes::MISSING_SEARCH_CRITERIA)?;
+    args.selector("text")
+}
+
 impl Tool for ScrollUntilVisible {
     const NAME: &'static str = "scroll_until_visible";
     const TITLE: &'static str = "Scroll until visible";
@@ -109,11 +123,12 @@ impl Tool for ScrollUntilVisible {
     const HINTS: Hints = Hints::ACTION;
     const CODES: FieldCodes = FieldCodes {
         value: &[
-            ("direction", "INVALID_DIRECTION"),
-            ("match_mode", "INVALID_MATCH_MODE"),
+            ("direction", crate::codes::INVALID_DIRECTION),
+            ("match_mode", crate::codes::INVALID_MATCH_MODE),
         ],
         wrong_type: &[],
     };
+    const SHORTHAND: Option<&'static str> = Some("text");
     type Params = Params;
     type Output = Output;
 
@@ -122,24 +137,23 @@ impl Tool for ScrollUntilVisible {
         true
     }
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        selector(p).map(drop)
+    }
+
+    fn budget_ms(p: &Params, _config: &crate::tools::ToolConfig) -> Option<u64> {
+        Some(p.timeout_ms)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let args = SearchArgs {
-            text: p.text,
-            element_type: p.element_type,
-            element_id: p.element_id,
-            bundle_name: p.bundle_name.clone(),
-            match_mode: p.match_mode,
-            ..SearchArgs::default()
-        };
-        require_criteria(&args, "MISSING_SEARCH_CRITERIA")?;
-        let sel = args.selector("text")?;
+        let sel = selector(&p)?;
         let started = call.started();
         let deadline = started + Duration::from_millis(p.timeout_ms);
         let mut swipes = 0;
         let mut previous: Option<String> = None;
         let timeout = |swipes: u32| {
             ToolError::new(
-                "WAIT_TIMEOUT",
+                crate::codes::WAIT_TIMEOUT,
                 format!(
                     "{} did not appear within {}ms",
                     sel.describe(),
@@ -168,7 +182,7 @@ impl Tool for ScrollUntilVisible {
             let reached_end = previous.as_deref() == Some(digest.as_str());
             if reached_end || swipes >= p.max_swipes {
                 return Err(ToolError::new(
-                    "ELEMENT_NOT_FOUND",
+                    crate::codes::ELEMENT_NOT_FOUND,
                     format!(
                         "{} is not on screen after {swipes} swipe(s){}",
                         sel.describe(),
@@ -183,7 +197,12 @@ impl Tool for ScrollUntilVisible {
             }
             let area = scroll_area(&scoped)
                 .or_else(|| tree.bounds().filter(|b| !b.is_empty()))
-                .ok_or_else(|| ToolError::new("ELEMENT_NOT_FOUND", "nothing in scope to scroll"))?;
+                .ok_or_else(|| {
+                    ToolError::new(
+                        crate::codes::ELEMENT_NOT_FOUND,
+                        "nothing in scope to scroll",
+                    )
+                })?;
             let (from, to) = direction_points(area, p.direction);
             if std::time::Instant::now() >= deadline {
                 return Err(timeout(swipes));

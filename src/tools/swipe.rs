@@ -79,7 +79,7 @@ pub(crate) fn screen_area(call: &mut Call<'_>) -> Result<Bounds, ToolError> {
     }
     area.ok_or_else(|| {
         ToolError::new(
-            "SCREEN_SIZE_UNKNOWN",
+            crate::codes::SCREEN_SIZE_UNKNOWN,
             "the device reports no screen size and no visible window",
         )
     })
@@ -98,6 +98,30 @@ pub fn direction_points(area: Bounds, direction: Direction) -> (Point, Point) {
     }
 }
 
+enum Mode {
+    Direction(Direction),
+    Points(Point, Point),
+}
+
+/// Direction or all four coordinates, not both (device-free).
+fn mode(p: &Params) -> Result<Mode, ToolError> {
+    let coords = four(p.from_x, p.from_y, p.to_x, p.to_y);
+    match (p.direction, coords) {
+        (Some(_), Err(_)) | (Some(_), Ok(Some(_))) => Err(ToolError::new(
+            crate::codes::PARAM_CONFLICT,
+            "direction cannot be combined with explicit coordinates",
+        )
+        .at("direction")),
+        (Some(d), Ok(None)) => Ok(Mode::Direction(d)),
+        (None, Ok(Some((from, to)))) => Ok(Mode::Points(from, to)),
+        (None, Err(e)) => Err(e),
+        (None, Ok(None)) => Err(ToolError::new(
+            crate::codes::MISSING_PARAMS,
+            "give a direction or from_x, from_y, to_x and to_y",
+        )),
+    }
+}
+
 impl Tool for Swipe {
     const NAME: &'static str = "swipe";
     const TITLE: &'static str = "Swipe";
@@ -106,30 +130,22 @@ impl Tool for Swipe {
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;
     const CODES: FieldCodes = FieldCodes {
-        value: &[("direction", "INVALID_DIRECTION")],
+        value: &[("direction", crate::codes::INVALID_DIRECTION)],
         wrong_type: &[],
     };
+    const SHORTHAND: Option<&'static str> = Some("direction");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("scroll", "")];
     type Params = Params;
     type Output = Output;
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        mode(p).map(drop)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let coords = four(p.from_x, p.from_y, p.to_x, p.to_y);
-        let (from, to) = match (p.direction, coords) {
-            (Some(_), Err(_)) | (Some(_), Ok(Some(_))) => {
-                return Err(ToolError::new(
-                    "PARAM_CONFLICT",
-                    "direction cannot be combined with explicit coordinates",
-                ));
-            }
-            (Some(d), Ok(None)) => direction_points(screen_area(call)?, d),
-            (None, Ok(Some(pts))) => pts,
-            (None, Err(e)) => return Err(e),
-            (None, Ok(None)) => {
-                return Err(ToolError::new(
-                    "MISSING_PARAMS",
-                    "give a direction or from_x, from_y, to_x and to_y",
-                ));
-            }
+        let (from, to) = match mode(&p)? {
+            Mode::Direction(d) => direction_points(screen_area(call)?, d),
+            Mode::Points(from, to) => (from, to),
         };
         let swipe = Gesture::Swipe {
             from,

@@ -71,10 +71,14 @@ pub enum TargetMode {
     Search(SearchArgs),
 }
 
-/// Picks the mode: exactly one of coordinates, a handle, search criteria.
+/// Picks the mode: exactly one of coordinates, a handle, search criteria. Device-free (tools
+/// call it from [`crate::tools::Tool::check`] and again in `run`).
 /// `PARAM_CONFLICT` when several are given (scope/refinement parameters count as search mode
 /// except `bundle_name` next to a handle, which scopes its refresh), `MISSING_PARAMS` when none
-/// or half a coordinate pair is, `INVALID_ELEMENT_HANDLE` for a malformed handle.
+/// or half a coordinate pair is, `INVALID_PARAM` for a negative coordinate,
+/// `INVALID_ELEMENT_HANDLE` for a malformed handle, `INVALID_PARAM` (naming the text
+/// criterion) for a regular expression that does not compile. Each error names the parameter
+/// at fault: for a conflict, the first parameter of the mode given last.
 pub fn choose_mode(
     x: Option<i32>,
     y: Option<i32>,
@@ -83,14 +87,21 @@ pub fn choose_mode(
 ) -> Result<TargetMode, ToolError> {
     let coords = x.is_some() || y.is_some();
     let with_handle = handle.is_some();
-    let search_given = if with_handle {
-        search.has_criteria()
-            || search.match_mode.is_some()
-            || search.index.is_some()
-            || search.window_id.is_some()
-    } else {
-        search.any_given()
-    };
+    let text_param = search.text_param.unwrap_or("text");
+    let search_params: Vec<&str> = [
+        (text_param, search.text.is_some()),
+        ("element_type", search.element_type.is_some()),
+        ("element_id", search.element_id.is_some()),
+        // Next to a handle, bundle_name scopes the handle's refresh.
+        ("bundle_name", search.bundle_name.is_some() && !with_handle),
+        ("window_id", search.window_id.is_some()),
+        ("match_mode", search.match_mode.is_some()),
+        ("index", search.index.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(name, given)| given.then_some(name))
+    .collect();
+    let search_given = !search_params.is_empty();
     let modes = [coords, with_handle, search_given]
         .iter()
         .filter(|m| **m)
@@ -106,11 +117,20 @@ pub fn choose_mode(
         if search_given {
             given.push("search criteria");
         }
+        let at = if search_given {
+            search_params[0]
+        } else {
+            "element_handle"
+        };
         return Err(ToolError::new(
-            "PARAM_CONFLICT",
+            crate::codes::PARAM_CONFLICT,
             format!("give one target mode only, got {}", given.join(" and ")),
         )
-        .with_details(json!({ "modes": given })));
+        .with_details(json!({
+            "modes": given,
+            "suggestion": format!("keep one: coordinates (x, y), element_handle, or search criteria ({text_param}, element_type, element_id)"),
+        }))
+        .at(at));
     }
     if coords {
         return match (x, y) {
@@ -123,31 +143,42 @@ pub fn choose_mode(
                 }
                 Ok(TargetMode::Point(Point::new(x, y)))
             }
-            _ => Err(
-                ToolError::new("MISSING_PARAMS", "coordinate mode needs both x and y")
-                    .with_details(json!({ "missing": if x.is_none() { "x" } else { "y" } })),
-            ),
+            _ => {
+                let (given, missing) = if x.is_none() { ("y", "x") } else { ("x", "y") };
+                Err(ToolError::new(
+                    crate::codes::MISSING_PARAMS,
+                    format!("coordinate mode needs both x and y; `{missing}` is missing"),
+                )
+                .with_details(json!({ "missing": missing }))
+                .at(given))
+            }
         };
     }
     if let Some(h) = handle {
         let mut h: ElementHandle = serde_json::from_value(h).map_err(|e| {
             ToolError::new(
-                "INVALID_ELEMENT_HANDLE",
+                crate::codes::INVALID_ELEMENT_HANDLE,
                 format!("element_handle must be the object find_elements returns ({{window_id, id, compid, type}}): {e}"),
             )
+            .at("element_handle")
         })?;
-        crate::ui::handle::validate(&h).map_err(|m| ToolError::new("INVALID_ELEMENT_HANDLE", m))?;
+        crate::ui::handle::validate(&h).map_err(|m| {
+            ToolError::new(crate::codes::INVALID_ELEMENT_HANDLE, m).at("element_handle")
+        })?;
         if let (Some(b), Some(hint)) = (search.bundle_name, h.lookup_hint.as_mut()) {
             hint.bundle_name = Some(b);
         }
         return Ok(TargetMode::Handle(h));
     }
     if search.has_criteria() {
+        search.selector(text_param)?;
         return Ok(TargetMode::Search(search));
     }
     Err(ToolError::new(
-        "MISSING_PARAMS",
-        "give a target: x and y, element_handle, or search criteria (text, element_type, element_id)",
+        crate::codes::MISSING_PARAMS,
+        format!(
+            "give a target: x and y, element_handle, or search criteria ({text_param}, element_type, element_id)"
+        ),
     ))
 }
 
@@ -242,7 +273,7 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
             }
             let Some(hint) = &h.lookup_hint else {
                 return Err(ToolError::new(
-                    "ELEMENT_NOT_FOUND",
+                    crate::codes::ELEMENT_NOT_FOUND,
                     format!(
                         "element {} is no longer on screen and the handle has no lookup_hint",
                         h.compid
@@ -255,7 +286,7 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
             let modes = match hint.match_mode.as_deref() {
                 Some(name) => vec![TextMatch::parse(name).ok_or_else(|| {
                     ToolError::new(
-                        "INVALID_ELEMENT_HANDLE",
+                        crate::codes::INVALID_ELEMENT_HANDLE,
                         format!(
                             "lookup_hint.match_mode must be exact, contains or regex, not {name:?}"
                         ),
@@ -266,10 +297,10 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
             let mut hits_and_sel = None;
             for mode in modes {
                 let sel = Selector::from_hint(hint, mode)
-                    .map_err(|e| ToolError::new("INVALID_ELEMENT_HANDLE", e))?;
+                    .map_err(|e| ToolError::new(crate::codes::INVALID_ELEMENT_HANDLE, e))?;
                 if !sel.has_criteria() {
                     return Err(ToolError::new(
-                        "INVALID_ELEMENT_HANDLE",
+                        crate::codes::INVALID_ELEMENT_HANDLE,
                         "lookup_hint has no criteria",
                     ));
                 }
@@ -283,7 +314,7 @@ pub fn resolve(call: &mut Call<'_>, mode: &TargetMode) -> Result<Resolved, ToolE
                 Some((n, sel)) if n > 0 => sel,
                 _ => {
                     return Err(ToolError::new(
-                        "ELEMENT_NOT_FOUND",
+                        crate::codes::ELEMENT_NOT_FOUND,
                         format!(
                             "element {} is stale and nothing matches its lookup_hint",
                             h.compid
@@ -329,14 +360,14 @@ pub fn pick_one(
     let count = all.len();
     if count == 0 {
         return Err(ToolError::new(
-            "ELEMENT_NOT_FOUND",
+            crate::codes::ELEMENT_NOT_FOUND,
             format!("no visible element matches {what}: {}", sel.describe()),
         )
         .with_details(json!({ "match_count": 0, "criteria": sel.describe() })));
     }
     match index {
         Some(i) if i >= count => Err(ToolError::new(
-            "ELEMENT_NOT_FOUND",
+            crate::codes::ELEMENT_NOT_FOUND,
             format!(
                 "index {i} is out of range: {count} element(s) match {}",
                 sel.describe()
@@ -352,7 +383,7 @@ pub fn pick_one(
                 .map(|e| json!({ "text": e.text, "type": e.element_type, "id": e.id, "bounds": e.bounds, "element_handle": e.element_handle }))
                 .collect();
             Err(ToolError::new(
-                "AMBIGUOUS_ELEMENT_MATCH",
+                crate::codes::AMBIGUOUS_ELEMENT_MATCH,
                 format!("{count} elements match {}; narrow the criteria or pass index (0-based, reading order)", sel.describe()),
             )
             .with_details(json!({ "match_count": count, "candidates": candidates })))

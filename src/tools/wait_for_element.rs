@@ -104,7 +104,7 @@ impl Polls {
     fn timeout(&self, state: WaitState, started: Instant) -> ToolError {
         let elapsed = started.elapsed().as_millis() as u64;
         ToolError::new(
-            "WAIT_TIMEOUT",
+            crate::codes::WAIT_TIMEOUT,
             format!(
                 "the element was not {} within the time budget ({elapsed}ms elapsed)",
                 match state {
@@ -124,6 +124,42 @@ impl Polls {
     }
 }
 
+/// The device-free rules: a criterion (`INVALID_WAIT_TARGET`), budgets `>= 0`, a valid regular
+/// expression, `index` only with `found`. Returns the selector.
+fn selector(p: &Params) -> Result<Selector, ToolError> {
+    let args = SearchArgs {
+        text: p.text.clone(),
+        element_type: p.element_type.clone(),
+        element_id: p.element_id.clone(),
+        bundle_name: p.bundle_name.clone(),
+        window_id: p.window_id,
+        match_mode: p.match_mode,
+        ..SearchArgs::default()
+    };
+    require_criteria(&args, crate::codes::INVALID_WAIT_TARGET)?;
+    if p.timeout_ms < 0 {
+        return Err(
+            ToolError::new(crate::codes::INVALID_TIMEOUT, "timeout_ms must be >= 0")
+                .at("timeout_ms"),
+        );
+    }
+    if p.interval_ms < 0 {
+        return Err(
+            ToolError::new(crate::codes::INVALID_INTERVAL, "interval_ms must be >= 0")
+                .at("interval_ms"),
+        );
+    }
+    let sel = args.selector("text")?;
+    if p.index.is_some() && p.state == WaitState::Gone {
+        return Err(ToolError::new(
+            crate::codes::PARAM_CONFLICT,
+            "index applies to state=found only",
+        )
+        .at("index"));
+    }
+    Ok(sel)
+}
+
 impl Tool for WaitForElement {
     const NAME: &'static str = "wait_for_element";
     const TITLE: &'static str = "Wait for element";
@@ -132,17 +168,19 @@ impl Tool for WaitForElement {
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {
         value: &[
-            ("state", "INVALID_WAIT_STATE"),
-            ("timeout_ms", "INVALID_TIMEOUT"),
-            ("interval_ms", "INVALID_INTERVAL"),
-            ("match_mode", "INVALID_MATCH_MODE"),
+            ("state", crate::codes::INVALID_WAIT_STATE),
+            ("timeout_ms", crate::codes::INVALID_TIMEOUT),
+            ("interval_ms", crate::codes::INVALID_INTERVAL),
+            ("match_mode", crate::codes::INVALID_MATCH_MODE),
         ],
         wrong_type: &[
-            ("state", "INVALID_WAIT_STATE"),
-            ("timeout_ms", "INVALID_TIMEOUT"),
-            ("interval_ms", "INVALID_INTERVAL"),
+            ("state", crate::codes::INVALID_WAIT_STATE),
+            ("timeout_ms", crate::codes::INVALID_TIMEOUT),
+            ("interval_ms", crate::codes::INVALID_INTERVAL),
         ],
     };
+    const SHORTHAND: Option<&'static str> = Some("text");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("extendedWaitUntil", "")];
     /// Flows poll back to back without the second confirmation (`docs/flow-format.md`,
     /// "Flow-level behaviours"): the next step re-observes before it acts.
     const FLOW_DEFAULTS: &'static [(&'static str, &'static str)] = &[("interval_ms", "0")];
@@ -154,33 +192,16 @@ impl Tool for WaitForElement {
         true
     }
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        selector(p).map(drop)
+    }
+
+    fn budget_ms(p: &Params, _config: &crate::tools::ToolConfig) -> Option<u64> {
+        u64::try_from(p.timeout_ms).ok()
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let args = SearchArgs {
-            text: p.text,
-            element_type: p.element_type,
-            element_id: p.element_id,
-            bundle_name: p.bundle_name,
-            window_id: p.window_id,
-            match_mode: p.match_mode,
-            ..SearchArgs::default()
-        };
-        require_criteria(&args, "INVALID_WAIT_TARGET")?;
-        if p.timeout_ms < 0 {
-            return Err(ToolError::new("INVALID_TIMEOUT", "timeout_ms must be >= 0"));
-        }
-        if p.interval_ms < 0 {
-            return Err(ToolError::new(
-                "INVALID_INTERVAL",
-                "interval_ms must be >= 0",
-            ));
-        }
-        let sel: Selector = args.selector("text")?;
-        if p.index.is_some() && p.state == WaitState::Gone {
-            return Err(ToolError::new(
-                "PARAM_CONFLICT",
-                "index applies to state=found only",
-            ));
-        }
+        let sel = selector(&p)?;
         let index = p.index.unwrap_or(0);
         let started = call.started();
         let mut polls = Polls::default();

@@ -73,8 +73,13 @@ impl Tool for WaitForStable {
     const DESCRIPTION: &'static str = "Wait until the UI tree stays unchanged for a quiet window (within a deadline) and report what changed since the call began. Use it after an action that animates or loads before reading the screen; use `wait_for_element` when you know which element should appear or disappear.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
+    const SHORTHAND: Option<&'static str> = Some("bundle_name");
     type Params = Params;
     type Output = Output;
+
+    fn budget_ms(p: &Params, _config: &crate::tools::ToolConfig) -> Option<u64> {
+        Some(p.timeout_ms)
+    }
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let started = call.started();
@@ -87,7 +92,7 @@ impl Tool for WaitForStable {
         let mut current: Option<(UiNode, TreeDigest, Instant)> = None;
         let timeout = |polls: u32, changed: Option<bool>| {
             ToolError::new(
-                "WAIT_TIMEOUT",
+                crate::codes::WAIT_TIMEOUT,
                 format!(
                     "the UI did not stay unchanged for {}ms within {}ms",
                     p.quiet_ms, p.timeout_ms

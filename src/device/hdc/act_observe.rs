@@ -83,14 +83,20 @@ fn refused(e: DeviceError) -> ActsObserved {
 
 fn action_command(action: &UiAction) -> DeviceResult<(Op, ShellCommand)> {
     Ok(match action {
-        UiAction::Tap(at, kind) => (Op::new("INPUT_FAILED", "tap"), commands::tap(*at, *kind)),
-        UiAction::Gesture(g) => (Op::new("INPUT_FAILED", "gesture"), commands::gesture(g)),
+        UiAction::Tap(at, kind) => (
+            Op::new(crate::codes::INPUT_FAILED, "tap"),
+            commands::tap(*at, *kind),
+        ),
+        UiAction::Gesture(g) => (
+            Op::new(crate::codes::INPUT_FAILED, "gesture"),
+            commands::gesture(g),
+        ),
         UiAction::Text(target, text) => (
-            Op::new("INPUT_FAILED", "text input"),
+            Op::new(crate::codes::INPUT_FAILED, "text input"),
             commands::input_text(*target, text)?,
         ),
         UiAction::Key(key) => (
-            Op::new("KEY_EVENT_FAILED", "key event"),
+            Op::new(crate::codes::KEY_EVENT_FAILED, "key event"),
             commands::key_event(key)?,
         ),
     })

@@ -15,7 +15,7 @@ use crate::device::hdc::runner::Runner;
 use crate::device::model::{Target, TargetState};
 use crate::device::transport::{Cost, CostCounter, ProcessTransport, Transport};
 
-pub const DEVICE_LIST_FAILED: &str = "DEVICE_LIST_FAILED";
+pub use crate::codes::DEVICE_LIST_FAILED;
 
 #[derive(Debug, Clone)]
 pub struct HdcClient {

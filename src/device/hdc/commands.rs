@@ -207,7 +207,7 @@ pub fn key_event(key: &KeyInput) -> Result<ShellCommand, DeviceError> {
         KeyInput::Codes(codes) => {
             if codes.is_empty() || codes.len() > 3 {
                 return Err(DeviceError::Command {
-                    code: "INVALID_KEY",
+                    code: crate::codes::INVALID_KEY,
                     what: "key event".into(),
                     device_says: format!(
                         "uitest keyEvent takes 1 to 3 key codes at once, got {}",

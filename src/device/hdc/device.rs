@@ -169,10 +169,10 @@ impl Device for HdcDevice {
     }
 
     fn power_state(&self) -> DeviceResult<PowerState> {
-        let op = Op::new("DEVICE_INFO_FAILED", "power state");
+        let op = Op::new(crate::codes::DEVICE_INFO_FAILED, "power state");
         let text = self.simple(&commands::power(), &op)?;
         parse::power::parse_power_state(&text).ok_or_else(|| DeviceError::Parse {
-            code: "DEVICE_INFO_FAILED",
+            code: crate::codes::DEVICE_INFO_FAILED,
             what: "power state".into(),
             detail: format!(
                 "no `Current State:` in the PowerManagerService dump: {}",
@@ -220,7 +220,7 @@ impl Device for HdcDevice {
     }
 
     fn missions(&self) -> DeviceResult<Vec<Mission>> {
-        let op = Op::new("MISSION_QUERY_FAILED", "mission list");
+        let op = Op::new(crate::codes::MISSION_QUERY_FAILED, "mission list");
         let text = self.simple(&commands::missions(), &op)?;
         if let Some(err) = error_line(&text) {
             return Err(command_failed(&op, err));
@@ -229,26 +229,26 @@ impl Device for HdcDevice {
     }
 
     fn tap(&self, at: Point, kind: TapKind) -> DeviceResult<()> {
-        let op = Op::new("INPUT_FAILED", "tap");
+        let op = Op::new(crate::codes::INPUT_FAILED, "tap");
         let text = self.simple(&commands::tap(at, kind), &op)?;
         outcome(&op, parse::outcome::ui_input(&text))
     }
 
     fn gesture(&self, gesture: &Gesture) -> DeviceResult<()> {
-        let op = Op::new("INPUT_FAILED", "gesture");
+        let op = Op::new(crate::codes::INPUT_FAILED, "gesture");
         let text = self.simple(&commands::gesture(gesture), &op)?;
         outcome(&op, parse::outcome::ui_input(&text))
     }
 
     fn input_text(&self, target: TextTarget, text: &str) -> DeviceResult<()> {
-        let op = Op::new("INPUT_FAILED", "text input");
+        let op = Op::new(crate::codes::INPUT_FAILED, "text input");
         let cmd = commands::input_text(target, text)?;
         let out = self.simple(&cmd, &op)?;
         outcome(&op, parse::outcome::ui_input(&out))
     }
 
     fn key_event(&self, key: &KeyInput) -> DeviceResult<()> {
-        let op = Op::new("KEY_EVENT_FAILED", "key event");
+        let op = Op::new(crate::codes::KEY_EVENT_FAILED, "key event");
         let cmd = commands::key_event(key)?;
         let text = self.simple(&cmd, &op)?;
         outcome(&op, parse::outcome::ui_input(&text))
@@ -259,7 +259,7 @@ impl Device for HdcDevice {
     }
 
     fn install(&self, package: &Path, replace: bool) -> DeviceResult<()> {
-        let op = Op::new("INSTALL_FAILED", "install");
+        let op = Op::new(crate::codes::INSTALL_FAILED, "install");
         if !package.is_file() {
             return Err(DeviceError::Io {
                 what: "install package".into(),
@@ -283,7 +283,10 @@ impl Device for HdcDevice {
 
     fn uninstall(&self, bundle: &str) -> DeviceResult<()> {
         validate::bundle_name(bundle)?;
-        let op = Op::new("UNINSTALL_FAILED", format!("uninstall {bundle}"));
+        let op = Op::new(
+            crate::codes::UNINSTALL_FAILED,
+            format!("uninstall {bundle}"),
+        );
         let text = self.hdc(
             &commands::uninstall(bundle),
             self.config.install_timeout,
@@ -299,21 +302,30 @@ impl Device for HdcDevice {
         if let Some(m) = module {
             validate::component_name("module name", m)?;
         }
-        let op = Op::new("RUN_APP_FAILED", format!("start {bundle}/{ability}"));
+        let op = Op::new(
+            crate::codes::RUN_APP_FAILED,
+            format!("start {bundle}/{ability}"),
+        );
         let text = self.simple(&commands::aa_start(bundle, ability, module), &op)?;
         outcome(&op, parse::outcome::aa_start(&text))
     }
 
     fn stop_app(&self, bundle: &str) -> DeviceResult<()> {
         validate::bundle_name(bundle)?;
-        let op = Op::new("STOP_APP_FAILED", format!("force-stop {bundle}"));
+        let op = Op::new(
+            crate::codes::STOP_APP_FAILED,
+            format!("force-stop {bundle}"),
+        );
         let text = self.simple(&commands::aa_force_stop(bundle), &op)?;
         outcome(&op, parse::outcome::aa_force_stop(&text))
     }
 
     fn clear_app_data(&self, bundle: &str) -> DeviceResult<()> {
         validate::bundle_name(bundle)?;
-        let op = Op::new("CLEAR_DATA_FAILED", format!("clear data of {bundle}"));
+        let op = Op::new(
+            crate::codes::CLEAR_DATA_FAILED,
+            format!("clear data of {bundle}"),
+        );
         let text = self.simple(&commands::bm_clean(bundle), &op)?;
         let parts = sections::split(&text, 2);
         // Sections in the order `commands::bm_clean` chains them.
@@ -330,18 +342,21 @@ impl Device for HdcDevice {
     }
 
     fn packages(&self) -> DeviceResult<Vec<String>> {
-        let op = Op::new("PACKAGE_QUERY_FAILED", "package list");
+        let op = Op::new(crate::codes::PACKAGE_QUERY_FAILED, "package list");
         let text = self.simple(&commands::bm_dump_all(), &op)?;
         if let Some(err) = error_line(&text) {
             return Err(command_failed(&op, err));
         }
         parse::bm::parse_bundle_list(&text)
-            .map_err(|e| parse_error("PACKAGE_QUERY_FAILED", "package list", e))
+            .map_err(|e| parse_error(crate::codes::PACKAGE_QUERY_FAILED, "package list", e))
     }
 
     fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo> {
         validate::bundle_name(bundle)?;
-        let op = Op::new("PACKAGE_QUERY_FAILED", format!("package info of {bundle}"));
+        let op = Op::new(
+            crate::codes::PACKAGE_QUERY_FAILED,
+            format!("package info of {bundle}"),
+        );
         let text = self.shell(
             &commands::bm_dump_bundle(bundle),
             self.config.command_timeout,
@@ -354,12 +369,12 @@ impl Device for HdcDevice {
             return Err(command_failed(&op, err));
         }
         parse::bm::parse_bundle_info(&text)
-            .map_err(|e| parse_error("PACKAGE_QUERY_FAILED", "package info", e))
+            .map_err(|e| parse_error(crate::codes::PACKAGE_QUERY_FAILED, "package info", e))
     }
 
     fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>> {
         validate::bundle_name(bundle)?;
-        let op = Op::new("PID_QUERY_FAILED", format!("pid of {bundle}"));
+        let op = Op::new(crate::codes::PID_QUERY_FAILED, format!("pid of {bundle}"));
         let text = self.simple(&commands::pidof(bundle), &op)?;
         let Some(first) = text.split_whitespace().next() else {
             return Ok(None);
@@ -368,20 +383,20 @@ impl Device for HdcDevice {
             .parse::<u32>()
             .map(Some)
             .map_err(|_| DeviceError::Parse {
-                code: "PID_QUERY_FAILED",
+                code: crate::codes::PID_QUERY_FAILED,
                 what: format!("pidof {bundle}"),
                 detail: format!("not a pid: {}", excerpt(&text)),
             })
     }
 
     fn logs(&self, query: &LogQuery) -> DeviceResult<String> {
-        let op = Op::new("LOG_QUERY_FAILED", "log query");
+        let op = Op::new(crate::codes::LOG_QUERY_FAILED, "log query");
         let cmd = commands::hilog(query)?;
         self.shell(&cmd, self.config.transfer_timeout, &op, Scan::Edges)
     }
 
     fn clear_logs(&self) -> DeviceResult<()> {
-        let op = Op::new("LOG_CLEAR_FAILED", "clear logs");
+        let op = Op::new(crate::codes::LOG_CLEAR_FAILED, "clear logs");
         let text = self.simple(&commands::hilog_clear(), &op)?;
         // `Log type core,app,only_prerelease buffer clear successfully`
         if text.contains("successfully") {
@@ -392,7 +407,7 @@ impl Device for HdcDevice {
     }
 
     fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>> {
-        let op = Op::new("CRASH_QUERY_FAILED", "crash file list");
+        let op = Op::new(crate::codes::CRASH_QUERY_FAILED, "crash file list");
         let text = self.simple(&commands::crash_listing(), &op)?;
         if let Some(complaint) = tool_complaint(&text, "ls") {
             // No crash ever happened on this device: faultlogger has not created its directory.
@@ -406,7 +421,10 @@ impl Device for HdcDevice {
 
     fn read_crash_file(&self, file_name: &str) -> DeviceResult<String> {
         let cmd = commands::crash_read(file_name)?;
-        let op = Op::new("CRASH_READ_FAILED", format!("read crash file {file_name}"));
+        let op = Op::new(
+            crate::codes::CRASH_READ_FAILED,
+            format!("read crash file {file_name}"),
+        );
         let text = self.shell(&cmd, self.config.transfer_timeout, &op, Scan::Edges)?;
         if let Some(complaint) = tool_complaint(&text, "cat") {
             return Err(command_failed(&op, complaint));

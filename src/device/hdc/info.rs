@@ -17,7 +17,7 @@ use crate::device::model::DumpScope;
 
 impl HdcDevice {
     pub(super) fn read_info(&self) -> DeviceResult<DeviceInfo> {
-        let op = Op::new("DEVICE_INFO_FAILED", "device info");
+        let op = Op::new(crate::codes::DEVICE_INFO_FAILED, "device info");
         let timeout = self.config().command_timeout;
         let text = self.shell(&commands::info(), timeout, &op, Scan::Whole)?;
         let mut info = info_from_sections(self.serial_str(), &text);

@@ -19,7 +19,7 @@ use crate::device::hdc::device::HdcDevice;
 use crate::device::hdc::parse;
 use crate::device::model::{Bounds, ImageFormat, Screenshot, ScreenshotRequest};
 
-pub const SCREENSHOT_ERROR: &str = "SCREENSHOT_ERROR";
+pub use crate::codes::SCREENSHOT_ERROR;
 
 impl HdcDevice {
     pub(super) fn capture(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot> {

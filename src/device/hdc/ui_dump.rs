@@ -14,8 +14,8 @@ use crate::device::hdc::device::{HdcDevice, excerpt};
 use crate::device::hdc::parse;
 use crate::device::model::{DumpScope, UiNode};
 
-pub const UI_TREE_FETCH_ERROR: &str = "UI_TREE_FETCH_ERROR";
-pub const INVALID_UI_TREE_PAYLOAD: &str = "INVALID_UI_TREE_PAYLOAD";
+pub use crate::codes::INVALID_UI_TREE_PAYLOAD;
+pub use crate::codes::UI_TREE_FETCH_ERROR;
 
 impl HdcDevice {
     pub(super) fn dump_ui(&self, scope: &DumpScope) -> DeviceResult<UiNode> {

@@ -7,9 +7,9 @@
 use crate::device::error::DeviceError;
 
 /// Code for a value the backend refuses to send.
-pub const INVALID_PARAM: &str = "INVALID_PARAM";
+pub use crate::codes::INVALID_PARAM;
 /// Code for a crash file name that is not a plain file name.
-pub const PATH_NOT_ALLOWED: &str = "PATH_NOT_ALLOWED";
+pub use crate::codes::PATH_NOT_ALLOWED;
 
 fn invalid(code: &'static str, what: &str, detail: String) -> DeviceError {
     DeviceError::Command {
@@ -44,7 +44,7 @@ pub fn bundle_name(value: &str) -> Result<(), DeviceError> {
         Ok(())
     } else {
         Err(invalid(
-            "INVALID_BUNDLE_NAME",
+            crate::codes::INVALID_BUNDLE_NAME,
             "bundle name",
             format!(
                 "{value:?} is not a bundle name (letters, digits, '.', '_' or '-', not starting with '-')"

@@ -10,7 +10,7 @@ use crate::device::hdc::parse;
 use crate::device::hdc::sections;
 use crate::device::model::WindowTable;
 
-pub const WINDOW_QUERY_FAILED: &str = "WINDOW_QUERY_FAILED";
+pub use crate::codes::WINDOW_QUERY_FAILED;
 
 impl HdcDevice {
     pub(super) fn window_table(&self) -> DeviceResult<WindowTable> {

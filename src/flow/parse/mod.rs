@@ -6,6 +6,7 @@ mod options;
 use crate::flow::ast::*;
 use crate::flow::diag::Diagnostic;
 use crate::flow::duration;
+use crate::flow::format::{ENV_SETTINGS_KEYS, REPEAT_KEYS, RETRY_KEYS, RUN_FLOW_KEYS};
 use crate::flow::source::{SourceFile, Span};
 use crate::flow::suggest::{self, did_you_mean};
 use crate::flow::yaml::{self, Key, Node, Value};
@@ -71,7 +72,7 @@ impl Parser<'_> {
     pub(super) fn wrong_type(&mut self, node: &Node, what: &str, expected: &str) {
         self.err(
             node.span,
-            "wrong-type",
+            crate::codes::diag::WRONG_TYPE,
             format!("{what} must be {expected}, found {}", node.type_name()),
             format!("expected {expected}"),
         );
@@ -103,7 +104,7 @@ impl Parser<'_> {
             Value::Null => {
                 self.err_help(
                     Span::new(0, 0),
-                    "empty-flow",
+                    crate::codes::diag::EMPTY_FLOW,
                     "the flow file is empty",
                     "no steps",
                     Some("add `steps:` with at least one step".into()),
@@ -113,7 +114,7 @@ impl Parser<'_> {
             _ => {
                 self.err_help(
                     root.span,
-                    "wrong-type",
+                    crate::codes::diag::WRONG_TYPE,
                     format!(
                         "a flow file must be a mapping (name, app, steps, …), found {}",
                         root.type_name()
@@ -152,7 +153,7 @@ impl Parser<'_> {
                     });
                     self.err_help(
                         key.span,
-                        "unknown-key",
+                        crate::codes::diag::UNKNOWN_KEY,
                         format!("unknown flow key `{other}`"),
                         "not a flow key",
                         help,
@@ -164,7 +165,7 @@ impl Parser<'_> {
             let span = entries.first().map_or(root.span, |(k, _)| k.span);
             self.err_help(
                 span,
-                "missing-steps",
+                crate::codes::diag::MISSING_STEPS,
                 "the flow has no `steps`",
                 "this flow has no steps",
                 Some("add `steps:` with a list of steps to run".into()),
@@ -231,7 +232,7 @@ impl Parser<'_> {
             Err(why) => {
                 self.err_help(
                     node.span,
-                    "invalid-duration",
+                    crate::codes::diag::INVALID_DURATION,
                     format!("{what} is not a valid duration: {why}"),
                     "invalid duration",
                     Some("write milliseconds (`1500`) or a duration (`500ms`, `30s`, `2m`)".into()),
@@ -267,7 +268,7 @@ impl Parser<'_> {
             if !is_var_name(&key.name) {
                 self.err_help(
                     key.span,
-                    "invalid-variable-name",
+                    crate::codes::diag::INVALID_VARIABLE_NAME,
                     format!("`{}` is not a valid variable name", key.name),
                     "invalid name",
                     Some("use letters, digits and `_`, starting with a letter or `_`".into()),
@@ -293,12 +294,17 @@ impl Parser<'_> {
                             }
                             other => self.err_help(
                                 k.span,
-                                "unknown-key",
+                                crate::codes::diag::UNKNOWN_KEY,
                                 format!("unknown variable setting `{other}`"),
                                 "not a variable setting",
-                                did_you_mean(other, ["default", "secret"]).or_else(|| {
-                                    Some("a variable may set `default` and `secret`".into())
-                                }),
+                                did_you_mean(other, ENV_SETTINGS_KEYS.iter().copied()).or_else(
+                                    || {
+                                        Some(format!(
+                                            "a variable may set: {}",
+                                            ENV_SETTINGS_KEYS.join(", ")
+                                        ))
+                                    },
+                                ),
                             ),
                         }
                     }
@@ -329,7 +335,7 @@ impl Parser<'_> {
             _ => {
                 self.err_help(
                     node.span,
-                    "wrong-type",
+                    crate::codes::diag::WRONG_TYPE,
                     format!("{what} must be a list of steps, found {}", node.type_name()),
                     "expected a list",
                     Some("write each step on its own line starting with `- `".into()),
@@ -353,7 +359,7 @@ impl Parser<'_> {
             _ => {
                 self.err_help(
                     node.span,
-                    "invalid-step",
+                    crate::codes::diag::INVALID_STEP,
                     format!(
                         "a step must be a tool name or a mapping such as `click: Login`, found {}",
                         node.type_name()
@@ -395,7 +401,7 @@ impl Parser<'_> {
                     });
                     self.err_help(
                         key.span,
-                        "extra-step-key",
+                        crate::codes::diag::EXTRA_STEP_KEY,
                         format!("step `{}` has an unexpected key `{}`", first.name, key.name),
                         "unexpected here",
                         help,
@@ -406,7 +412,7 @@ impl Parser<'_> {
         let Some((key, value)) = body else {
             self.err_help(
                 node.span,
-                "missing-tool",
+                crate::codes::diag::MISSING_TOOL,
                 "this step has options but no tool",
                 "which tool should this step run?",
                 Some("add the tool, e.g. `- click: Login`, beside the options".into()),
@@ -432,7 +438,7 @@ impl Parser<'_> {
                 let Some(args) = value else {
                     self.err_help(
                         key.span,
-                        "missing-param",
+                        crate::codes::diag::MISSING_PARAM,
                         format!("`{}` needs an element to look for", key.name),
                         "nothing to look for",
                         Some(format!(
@@ -474,7 +480,7 @@ impl Parser<'_> {
                 None => {
                     self.err_help(
                         v.span,
-                        "wrong-type",
+                        crate::codes::diag::WRONG_TYPE,
                         format!("`{}` must be a mapping, found {}", key.name, v.type_name()),
                         "expected a mapping",
                         Some(format!("write `{}: {shape}`", key.name)),
@@ -485,7 +491,7 @@ impl Parser<'_> {
             None => {
                 self.err_help(
                     key.span,
-                    "missing-param",
+                    crate::codes::diag::MISSING_PARAM,
                     format!("`{}` needs its settings", key.name),
                     "empty",
                     Some(format!("write `{}: {shape}`", key.name)),
@@ -498,7 +504,7 @@ impl Parser<'_> {
     pub(super) fn unknown_control_key(&mut self, control: &str, k: &Key, allowed: &[&str]) {
         self.err_help(
             k.span,
-            "unknown-param",
+            crate::codes::diag::UNKNOWN_PARAM,
             format!("`{control}` has no setting `{}`", k.name),
             "unknown setting",
             did_you_mean(&k.name, allowed.iter().copied())
@@ -528,7 +534,7 @@ impl Parser<'_> {
                 "file" => file = self.string(v, "`file`"),
                 "steps" => inline = Some((self.steps(v, "`steps`"), k.span)),
                 "env" => env = self.run_flow_env(v),
-                _ => self.unknown_control_key("run_flow", k, &["file", "steps", "env"]),
+                _ => self.unknown_control_key("run_flow", k, &RUN_FLOW_KEYS),
             }
         }
         let target = match (file, inline) {
@@ -537,7 +543,7 @@ impl Parser<'_> {
             (Some(_), Some((_, span))) => {
                 self.err(
                     span,
-                    "param-conflict",
+                    crate::codes::diag::PARAM_CONFLICT,
                     "`run_flow` takes either `file` or `steps`, not both",
                     "second target",
                 );
@@ -546,7 +552,7 @@ impl Parser<'_> {
             (None, None) => {
                 self.err_help(
                     key.span,
-                    "missing-param",
+                    crate::codes::diag::MISSING_PARAM,
                     "`run_flow` needs a `file` or inline `steps`",
                     "nothing to run",
                     Some("write `run_flow: login.subflow.yaml`".into()),
@@ -590,13 +596,13 @@ impl Parser<'_> {
                 },
                 "while" => while_ = self.condition(v),
                 "steps" => steps = Some(self.steps(v, "`steps`")),
-                _ => self.unknown_control_key("repeat", k, &["times", "while", "steps"]),
+                _ => self.unknown_control_key("repeat", k, &REPEAT_KEYS),
             }
         }
         if times.is_none() && while_.is_none() {
             self.err_help(
                 key.span,
-                "missing-param",
+                crate::codes::diag::MISSING_PARAM,
                 "`repeat` needs `times`, `while`, or both",
                 "would never stop",
                 Some("add `times: 3` (a cap) and/or `while: {visible: More}`".into()),
@@ -605,7 +611,7 @@ impl Parser<'_> {
         let Some(steps) = steps else {
             self.err(
                 key.span,
-                "missing-param",
+                crate::codes::diag::MISSING_PARAM,
                 "`repeat` needs `steps`",
                 "nothing to repeat",
             );
@@ -628,13 +634,13 @@ impl Parser<'_> {
                 "times" => times = self.count(v, "`times`"),
                 "delay" => delay = self.duration(v, "`delay`"),
                 "steps" => steps = Some(self.steps(v, "`steps`")),
-                _ => self.unknown_control_key("retry", k, &["times", "delay", "steps"]),
+                _ => self.unknown_control_key("retry", k, &RETRY_KEYS),
             }
         }
         let Some(steps) = steps else {
             self.err(
                 key.span,
-                "missing-param",
+                crate::codes::diag::MISSING_PARAM,
                 "`retry` needs `steps`",
                 "nothing to retry",
             );

@@ -21,7 +21,7 @@ impl Parser<'_> {
                     let span = k.span;
                     self.err_help(
                         span,
-                        "invalid-variable-name",
+                        crate::codes::diag::INVALID_VARIABLE_NAME,
                         format!("`{}` is not a valid name for a kept result", k.value),
                         "invalid name",
                         Some("use letters, digits and `_`; later steps read `{{ steps.NAME.result.FIELD }}`".into()),
@@ -58,13 +58,17 @@ impl Parser<'_> {
                             }
                         }
                         "delay" => r.delay = self.duration(v, "`retries.delay`"),
-                        _ => self.unknown_control_key("retries", k, &["count", "delay"]),
+                        _ => self.unknown_control_key(
+                            "retries",
+                            k,
+                            &crate::flow::format::RETRIES_KEYS,
+                        ),
                     }
                 }
                 if !has_count {
                     self.err(
                         value.span,
-                        "missing-param",
+                        crate::codes::diag::MISSING_PARAM,
                         "`retries` needs `count`",
                         "how many retries?",
                     );
@@ -104,7 +108,7 @@ impl Parser<'_> {
                         }),
                         None => self.err_help(
                             opk.span,
-                            "unknown-operator",
+                            crate::codes::diag::UNKNOWN_OPERATOR,
                             format!("unknown comparison `{}`", opk.name),
                             "not a comparison",
                             did_you_mean(&opk.name, CompareOp::EXPECT_OPS.iter().copied()).or_else(
@@ -120,7 +124,7 @@ impl Parser<'_> {
                 }
                 Value::Map(_) => self.err_help(
                     v.span,
-                    "wrong-type",
+                    crate::codes::diag::WRONG_TYPE,
                     "an expectation takes exactly one comparison",
                     "one comparison per field",
                     Some("write `field: value` or `field: {gte: 1}`".into()),
@@ -139,7 +143,7 @@ impl Parser<'_> {
         let Some(entries) = node.as_map() else {
             self.err_help(
                 node.span,
-                "wrong-type",
+                crate::codes::diag::WRONG_TYPE,
                 format!("a condition must be a mapping, found {}", node.type_name()),
                 "expected a mapping",
                 Some("write e.g. `when: {platform: harmonyos}` or `when: {visible: Allow}`".into()),
@@ -162,7 +166,7 @@ impl Parser<'_> {
                         let (span, val) = (p.span, p.value.clone());
                         self.err_help(
                             span,
-                            "invalid-value",
+                            crate::codes::diag::INVALID_VALUE,
                             format!("unknown platform `{val}`"),
                             "not a platform",
                             did_you_mean(&val, PLATFORMS.iter().copied())
@@ -177,7 +181,7 @@ impl Parser<'_> {
                     if op.is_some() {
                         self.err(
                             k.span,
-                            "param-conflict",
+                            crate::codes::diag::PARAM_CONFLICT,
                             "a condition takes one comparison",
                             "second comparison",
                         );
@@ -186,7 +190,7 @@ impl Parser<'_> {
                 }
                 other => self.err_help(
                     k.span,
-                    "unknown-key",
+                    crate::codes::diag::UNKNOWN_KEY,
                     format!("unknown condition `{other}`"),
                     "not a condition",
                     did_you_mean(other, CONDITION_KEYS.iter().copied()).or_else(|| {
@@ -202,14 +206,14 @@ impl Parser<'_> {
             (Some(var), Some((op, value, _))) => c.compare = Some(Comparison { var, op, value }),
             (Some(var), None) => self.err_help(
                 var.span,
-                "missing-param",
+                crate::codes::diag::MISSING_PARAM,
                 "`var` needs a comparison",
                 "compared with what?",
                 Some("add `equals: value`, `not_equals: value` or `in: [a, b]`".into()),
             ),
             (None, Some((_, _, span))) => self.err_help(
                 span,
-                "missing-param",
+                crate::codes::diag::MISSING_PARAM,
                 "a comparison needs `var`",
                 "compare which variable?",
                 Some("add `var: NAME`".into()),

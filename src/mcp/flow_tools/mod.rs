@@ -75,13 +75,13 @@ pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled,
     let (file, root) = match (&src.yaml, &src.path) {
         (Some(_), Some(_)) => {
             return Err(ToolError::new(
-                "PARAM_CONFLICT",
+                crate::codes::PARAM_CONFLICT,
                 "give either yaml or path, not both",
             ));
         }
         (None, None) => {
             return Err(ToolError::new(
-                "MISSING_PARAMS",
+                crate::codes::MISSING_PARAMS,
                 "give the flow: yaml (text) or path (a host file)",
             ));
         }

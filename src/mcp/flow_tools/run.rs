@@ -144,7 +144,7 @@ impl Tool for RunFlow {
         let (errors, _, diags) = diagnostics(&compiled);
         if errors > 0 {
             return Err(ToolError::new(
-                "FLOW_INVALID",
+                crate::codes::FLOW_INVALID,
                 format!("the flow has {errors} error(s); nothing ran (validate_flow shows them)"),
             )
             .with_details(json!({ "diagnostics": diags })));
@@ -223,12 +223,15 @@ impl Tool for GetRun {
         let (_, bytes) = policy
             .read_file(&file.to_string_lossy(), MAX_RESULT_BYTES)
             .map_err(|e| {
-                ToolError::new("RUN_NOT_FOUND", format!("no run `{id}`: {}", e.message))
-                    .with_details(json!({ "run_id": id, "reason": e.kind.as_str() }))
+                ToolError::new(
+                    crate::codes::RUN_NOT_FOUND,
+                    format!("no run `{id}`: {}", e.message),
+                )
+                .with_details(json!({ "run_id": id, "reason": e.kind.as_str() }))
             })?;
         let result: RunResult = serde_json::from_slice(&bytes).map_err(|e| {
             ToolError::new(
-                "RUN_NOT_FOUND",
+                crate::codes::RUN_NOT_FOUND,
                 format!("{} is not a run result: {e}", file.display()),
             )
         })?;

@@ -8,33 +8,23 @@ use super::Compiler;
 use crate::flow::Diagnostic;
 use crate::flow::ast::{self, Condition, Str};
 use crate::flow::source::{SourceFile, Span};
-use crate::flow::suggest::did_you_mean;
 use crate::flow::template;
 use crate::flow::yaml::{Key, Node, Value as Y};
 use crate::plan::model::*;
 use crate::plan::schema_check::{SchemaCheck, generic};
 use crate::plan::scope::Scope;
+use crate::suggest::did_you_mean;
 
-/// Tool names of other tools users reach for, with ours.
-const FOREIGN_NAMES: &[(&str, &str)] = &[
-    ("tapOn", "`click`"),
-    ("tap", "`click`"),
-    ("doubleTapOn", "`click` with `count: 2`"),
-    ("longPressOn", "`long_press`"),
-    ("inputText", "`input_text`"),
-    ("type", "`input_text`"),
-    ("pressKey", "`press_key`"),
-    ("back", "`press_key: Back`"),
-    (
-        "launchApp",
-        "`run_app` (or `clean_state: true` on the flow)",
-    ),
-    ("takeScreenshot", "`screenshot`"),
-    ("assertVisible", "`assert_visible`"),
-    ("assertNotVisible", "`assert_not_visible`"),
-    ("extendedWaitUntil", "`wait_for_element`"),
-    ("runFlow", "`run_flow`"),
-    ("scroll", "`swipe`"),
+/// Other runners' names for the flow's own control steps (each tool declares its own names,
+/// `Tool::KNOWN_AS`).
+/// The tool behind `assert_visible`, `assert_not_visible` and element conditions: the flow
+/// format defines them as waits (`state: found` / `gone`).
+pub const ASSERT_TOOL: &str = "wait_for_element";
+
+const FOREIGN_CONTROL_STEPS: &[(&str, &str)] = &[
+    ("assertVisible", "assert_visible"),
+    ("assertNotVisible", "assert_not_visible"),
+    ("runFlow", "run_flow"),
 ];
 
 impl Compiler<'_> {
@@ -42,8 +32,13 @@ impl Compiler<'_> {
         let n = name.value.as_str();
         let help = if matches!(n, "sleep" | "wait" | "delay" | "pause") {
             Some("tapflow has no fixed sleep: wait for what you need with `wait_for_element` or `assert_visible` (with `timeout_ms`), or add `retries: {count: 2, delay: 1s}` to a step".to_string())
-        } else if let Some((_, ours)) = FOREIGN_NAMES.iter().find(|(f, _)| *f == n) {
-            Some(format!("tapflow calls this {ours}"))
+        } else if let Some((tool, note)) = self.catalog.known_as(n) {
+            Some(match note {
+                "" => format!("tapflow calls this `{tool}`"),
+                note => format!("tapflow calls this `{tool}` ({note})"),
+            })
+        } else if let Some((_, ours)) = FOREIGN_CONTROL_STEPS.iter().find(|(f, _)| *f == n) {
+            Some(format!("tapflow calls this `{ours}`"))
         } else {
             let mut names = self.catalog.tool_names();
             names.extend(ast::CONTROL_STEPS.iter().copied());
@@ -63,7 +58,7 @@ impl Compiler<'_> {
             Diagnostic::error(
                 src,
                 name.span,
-                "unknown-step",
+                crate::codes::diag::UNKNOWN_STEP,
                 format!("unknown step `{n}`"),
                 label,
             )
@@ -104,7 +99,7 @@ impl Compiler<'_> {
                         Diagnostic::error(
                             src,
                             n.span,
-                            "wrong-type",
+                            crate::codes::diag::WRONG_TYPE,
                             format!("the parameters of `{tool}` must be a mapping, found a list"),
                             "expected a mapping",
                         )
@@ -122,7 +117,7 @@ impl Compiler<'_> {
                             n.clone(),
                         )]),
                         None => {
-                            self.push(Diagnostic::error(src, n.span, "no-shorthand", format!("`{tool}` has no shorthand; give its parameters as a mapping"), "expected a mapping")
+                            self.push(Diagnostic::error(src, n.span, crate::codes::diag::NO_SHORTHAND, format!("`{tool}` has no shorthand; give its parameters as a mapping"), "expected a mapping")
                             .with_help(format!("write `{tool}: {{name: value, …}}`")));
                             let _ = at;
                             None
@@ -145,14 +140,14 @@ impl Compiler<'_> {
         forbidden: &[(&str, &str)],
     ) -> Option<Value> {
         let run_level = self.catalog.run_level_params();
-        let mut kept = Vec::new();
+        let mut kept: Vec<(Key, Node)> = Vec::new();
         for (k, v) in entries {
             if run_level.contains(&k.name.as_str()) {
                 self.push(
                     Diagnostic::error(
                         src,
                         k.span,
-                        "run-level-param",
+                        crate::codes::diag::RUN_LEVEL_PARAM,
                         format!("`{}` is chosen by the run, not by a flow", k.name),
                         "not allowed in a flow",
                     )
@@ -160,12 +155,23 @@ impl Compiler<'_> {
                         "remove it; choose devices with `tapflow run --device` or `tapflow.toml`",
                     ),
                 );
+            } else if let Some(help) = self.step_option_inside(tool, schema, &k.name) {
+                self.push(
+                    Diagnostic::error(
+                        src,
+                        k.span,
+                        crate::codes::diag::STEP_OPTION_IN_PARAMS,
+                        format!("`{}` is not a parameter of `{tool}`", k.name),
+                        "a step option, not a parameter",
+                    )
+                    .with_help(help),
+                );
             } else if let Some((_, why)) = forbidden.iter().find(|(p, _)| *p == k.name) {
                 self.push(
                     Diagnostic::error(
                         src,
                         k.span,
-                        "unknown-param",
+                        crate::codes::diag::UNKNOWN_PARAM,
                         format!("`{}` cannot be set here", k.name),
                         "not allowed here",
                     )
@@ -176,9 +182,19 @@ impl Compiler<'_> {
                 kept.push((k.clone(), v.clone()));
             }
         }
+        // A parameter written as YAML null is not given (as in a bare tool call); the tool's
+        // rules then judge its absence. Remember how it was written, for the hint below.
+        let mut nulls: Vec<(String, String)> = Vec::new();
+        kept.retain(|(k, v)| {
+            if v.value != Y::Null {
+                return true;
+            }
+            nulls.push((k.name.clone(), src.slice(v.span).trim().to_string()));
+            false
+        });
         let subst = |s: &str| self.subst(scope, s);
         let mut check = SchemaCheck::new(src, schema, &subst);
-        let value = check.object(&kept, schema, &format!("`{tool}`"), at);
+        let value = check.params(&kept, schema, &format!("`{tool}`"), at);
         let failed = !check.diags.is_empty();
         self.diags.extend(check.diags);
         if failed {
@@ -198,15 +214,27 @@ impl Compiler<'_> {
         let issues = self.catalog.check_static(tool, &merged);
         let ok = issues.is_empty();
         for issue in issues {
-            let span = issue
+            let written = issue
                 .param
                 .as_deref()
-                .and_then(|p| entries.iter().find(|(k, _)| k.name == p))
-                .map_or(at, |(_, v)| v.span);
+                .and_then(|p| entries.iter().find(|(k, _)| k.name == p));
+            let span = written.map_or(at, |(_, v)| v.span);
             let label = issue
                 .param
                 .as_deref()
                 .map_or_else(|| format!("`{tool}`"), |p| format!("`{p}`"));
+            let mut help = issue.suggestion;
+            if let Some(p) = issue.param.as_deref() {
+                if let Some((_, raw)) = nulls.iter().find(|(n, _)| n == p) {
+                    help = Some(if raw.is_empty() || raw == "~" {
+                        format!("`{p}` is written without a value (YAML null): give it one")
+                    } else {
+                        format!("`{raw}` is YAML's null; quote it (\"{raw}\") for the text")
+                    });
+                } else if written.is_none() && help.is_none() {
+                    help = Some(format!("add `{p}: …`"));
+                }
+            }
             self.push(
                 Diagnostic::error(
                     src,
@@ -215,10 +243,32 @@ impl Compiler<'_> {
                     format!("{tool}: {}", issue.message),
                     format!("{label} ({})", issue.code),
                 )
-                .with_help_opt(issue.suggestion),
+                .with_help_opt(help),
             );
         }
         ok.then_some(merged)
+    }
+
+    /// When `key`, written among `tool`'s parameters, is a step option (or `name`, which other
+    /// runners use for what tapflow calls `label`), the help that says where it belongs.
+    fn step_option_inside(&self, tool: &str, schema: &Value, key: &str) -> Option<String> {
+        let is_param = schema.get("properties").and_then(|p| p.get(key)).is_some();
+        if is_param {
+            return None;
+        }
+        let option = match key {
+            "name" | "title" | "description" => "label",
+            k if ast::STEP_OPTIONS.contains(&k) => k,
+            _ => return None,
+        };
+        let renamed = if option == key {
+            String::new()
+        } else {
+            format!(" (tapflow calls it `{option}`)")
+        };
+        Some(format!(
+            "`{option}`{renamed} is a step option: it sits beside the tool, not inside its parameters; write `- {tool}: …` and, on the next line, `  {option}: …`"
+        ))
     }
 
     pub(super) fn assert_step(
@@ -229,12 +279,12 @@ impl Compiler<'_> {
         args: &Node,
         scope: &Scope,
     ) -> Option<Value> {
-        let Some(schema) = self.catalog.input_schema("wait_for_element") else {
+        let Some(schema) = self.catalog.input_schema(ASSERT_TOOL) else {
             self.push(Diagnostic::error(
                 src,
                 at,
-                "unknown-step",
-                "assertions need the `wait_for_element` tool, which this catalog lacks",
+                crate::codes::diag::UNKNOWN_STEP,
+                format!("assertions need the `{ASSERT_TOOL}` tool, which this catalog lacks"),
                 "unavailable",
             ));
             return None;
@@ -242,7 +292,7 @@ impl Compiler<'_> {
         let entries = self.selector_entries(src, args)?;
         let mut v = self.check_args(
             src,
-            "wait_for_element",
+            ASSERT_TOOL,
             at,
             &entries,
             schema,
@@ -264,16 +314,23 @@ impl Compiler<'_> {
         match &node.value {
             Y::Map(m) => Some(m.clone()),
             Y::Seq(_) | Y::Null => {
-                self.push(Diagnostic::error(src, node.span, "wrong-type", format!("an element must be its text or a mapping such as `{{element_id: banner}}`, found {}", node.type_name()), "expected text or a mapping"));
+                self.push(Diagnostic::error(src, node.span, crate::codes::diag::WRONG_TYPE, format!("an element must be its text or a mapping such as `{{element_id: banner}}`, found {}", node.type_name()), "expected text or a mapping"));
                 None
             }
-            _ => Some(vec![(
-                Key {
-                    name: "text".into(),
-                    span: node.span,
-                },
-                node.clone(),
-            )]),
+            _ => {
+                // A bare value is what the waiting tool's own shorthand fills.
+                let Some(param) = self.catalog.scalar_shorthand(ASSERT_TOOL) else {
+                    self.push(Diagnostic::error(src, node.span, crate::codes::diag::WRONG_TYPE, format!("`{ASSERT_TOOL}` has no shorthand; give the element as a mapping such as `{{element_id: banner}}`"), "expected a mapping"));
+                    return None;
+                };
+                Some(vec![(
+                    Key {
+                        name: param.to_string(),
+                        span: node.span,
+                    },
+                    node.clone(),
+                )])
+            }
         }
     }
 
@@ -293,10 +350,10 @@ impl Compiler<'_> {
             (&c.not_visible, &mut out.not_visible, "gone"),
         ] {
             let Some(node) = node else { continue };
-            let schema = match self.catalog.input_schema("wait_for_element") {
+            let schema = match self.catalog.input_schema(ASSERT_TOOL) {
                 Some(s) => s,
                 None => {
-                    self.push(Diagnostic::error(src, node.span, "unknown-step", "element conditions need the `wait_for_element` tool, which this catalog lacks", "unavailable"));
+                    self.push(Diagnostic::error(src, node.span, crate::codes::diag::UNKNOWN_STEP, format!("element conditions need the `{ASSERT_TOOL}` tool, which this catalog lacks"), "unavailable"));
                     ok = false;
                     continue;
                 }
@@ -307,7 +364,7 @@ impl Compiler<'_> {
             };
             match self.check_args(
                 src,
-                "wait_for_element",
+                ASSERT_TOOL,
                 node.span,
                 &entries,
                 schema,
@@ -340,7 +397,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         cmp.value.span,
-                        "wrong-type",
+                        crate::codes::diag::WRONG_TYPE,
                         "`in` needs a list of values",
                         "expected a list",
                     )
@@ -383,7 +440,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         e.field.span,
-                        "unknown-result-field",
+                        crate::codes::diag::UNKNOWN_RESULT_FIELD,
                         format!("`{tool}` results have no field `{first}`"),
                         "unknown field",
                     )

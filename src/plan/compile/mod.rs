@@ -13,6 +13,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 mod args;
+pub use args::ASSERT_TOOL;
 mod subflow;
 mod vars;
 
@@ -56,8 +57,9 @@ impl Default for PlanOptions {
     }
 }
 
-/// Largest accepted retry count (per step and per retry block).
-pub const MAX_RETRIES: u64 = 10;
+/// The format's limits (`flow::format`): retries per step and per retry block, passes of a
+/// `repeat` block (the runner stops there too).
+pub use crate::flow::format::{MAX_REPEAT, MAX_RETRIES};
 /// Extra time a step's deadline gets over its tool's own wait budget (`timeout_ms`, …).
 pub const DEADLINE_MARGIN_MS: u64 = 5_000;
 /// Deepest accepted nesting of blocks and sub-flows.
@@ -211,7 +213,7 @@ impl<'a> Compiler<'a> {
                     Diagnostic::error(
                         src,
                         span,
-                        "missing-app",
+                        crate::codes::diag::MISSING_APP,
                         "`clean_state` needs the flow's `app`",
                         "which app?",
                     )
@@ -292,7 +294,7 @@ impl<'a> Compiler<'a> {
                         Diagnostic::error(
                             src,
                             var.name.span,
-                            "undefined-variable",
+                            crate::codes::diag::UNDEFINED_VARIABLE,
                             format!("variable `{name}` has no value"),
                             "declared without a default",
                         )
@@ -337,7 +339,7 @@ impl<'a> Compiler<'a> {
         let mut retry_delay_ms = 0;
         if let Some(r) = &o.retries {
             if r.count > MAX_RETRIES {
-                self.push(Diagnostic::error(src, r.span, "out-of-range", format!("at most {MAX_RETRIES} retries, found {}", r.count), "too many")
+                self.push(Diagnostic::error(src, r.span, crate::codes::diag::OUT_OF_RANGE, format!("at most {MAX_RETRIES} retries, found {}", r.count), "too many")
                     .with_help("a step that needs more retries is waiting for something: use wait_for_element"));
             }
             retries = r.count.min(MAX_RETRIES);
@@ -355,9 +357,9 @@ impl<'a> Compiler<'a> {
             }
             StepKind::Assert { visible, args } => {
                 let args = self.assert_step(src, step.span, *visible, args, scope)?;
-                tool_for_result = Some("wait_for_element".into());
+                tool_for_result = Some(args::ASSERT_TOOL.into());
                 Action::Tool {
-                    tool: "wait_for_element".into(),
+                    tool: args::ASSERT_TOOL.into(),
                     args,
                 }
             }
@@ -371,16 +373,39 @@ impl<'a> Compiler<'a> {
             } => {
                 let times = times.as_ref().map(|t| {
                     self.check_node_vars(src, t, scope);
+                    let too_many = |this: &mut Self, n: u64| {
+                        this.push(
+                            Diagnostic::error(
+                                src,
+                                t.span,
+                                crate::codes::diag::OUT_OF_RANGE,
+                                format!("`repeat` runs at most {MAX_REPEAT} times, found {n}"),
+                                "too many",
+                            )
+                            .with_help("a loop that long is waiting for something: use `while` with a condition, or wait_for_element"),
+                        );
+                    };
+                    if let Y::Int(n) = t.value
+                        && n > 0
+                        && n as u64 > MAX_REPEAT
+                    {
+                        too_many(self, n as u64);
+                    }
                     match &t.value {
                         Y::Str(s) => {
                             let v = self.subst(scope, s);
                             match v.trim().parse::<u64>() {
-                                Ok(n) => Value::from(n),
+                                Ok(n) => {
+                                    if n > MAX_REPEAT {
+                                        too_many(self, n);
+                                    }
+                                    Value::from(n)
+                                }
                                 Err(_) => {
                                     // Known now and not a count: say so before the run.
                                     if !template::has_refs(&v) && !scope.lenient {
                                         self.push(
-                                            Diagnostic::error(src, t.span, "wrong-type", format!("`times` must be a non-negative integer, but its variables make it `{v}`"), "expected an integer"),
+                                            Diagnostic::error(src, t.span, crate::codes::diag::WRONG_TYPE, format!("`times` must be a non-negative integer, but its variables make it `{v}`"), "expected an integer"),
                                         );
                                     }
                                     Value::String(v)
@@ -414,7 +439,7 @@ impl<'a> Compiler<'a> {
                         self.push(Diagnostic::error(
                             src,
                             *span,
-                            "out-of-range",
+                            crate::codes::diag::OUT_OF_RANGE,
                             format!(
                                 "a retry block runs at most {MAX_RETRIES} more times, found {t}"
                             ),
@@ -450,7 +475,7 @@ impl<'a> Compiler<'a> {
                         Diagnostic::error(
                             src,
                             span,
-                            "invalid-option",
+                            crate::codes::diag::INVALID_OPTION,
                             format!("`{what}` applies to tool steps, not to blocks"),
                             "not on a block",
                         )
@@ -460,8 +485,8 @@ impl<'a> Compiler<'a> {
             }
         }
         let expect = self.expectations(src, o, tool_for_result.as_deref(), scope);
-        let deadline_ms = if let Action::Tool { args, .. } = &action {
-            Some(self.deadline(ctx, step, args))
+        let deadline_ms = if let Action::Tool { tool, args } = &action {
+            Some(self.deadline(ctx, step, tool, args))
         } else {
             o.deadline.map(|d| d.ms)
         };
@@ -495,7 +520,7 @@ impl<'a> Compiler<'a> {
             self.push(Diagnostic::error(
                 ctx.src,
                 span,
-                "too-deep",
+                crate::codes::diag::TOO_DEEP,
                 format!("blocks and sub-flows nest more than {MAX_DEPTH} levels"),
                 "too deep",
             ));
@@ -505,15 +530,12 @@ impl<'a> Compiler<'a> {
     }
 
     /// The deadline of one attempt of a tool step: explicit, or the default raised to cover
-    /// the tool's own wait budget.
-    fn deadline(&mut self, ctx: &Ctx, step: &Step, args: &Value) -> u64 {
-        let budget = ["timeout_ms", "realtime_wait_ms"]
-            .iter()
-            .filter_map(|p| args.get(*p).and_then(Value::as_u64))
-            .max();
+    /// the tool's own time budget (from its own timeout parameters and settings).
+    fn deadline(&mut self, ctx: &Ctx, step: &Step, tool: &str, args: &Value) -> u64 {
+        let budget = self.catalog.budget_ms(tool, args);
         match (step.options.deadline, budget) {
             (Some(d), Some(b)) if d.ms < b => {
-                self.push(Diagnostic::warning(ctx.src, d.span, "deadline-too-short", format!("the step deadline ({} ms) is shorter than the tool's own wait ({b} ms)", d.ms), "the step will be cut short")
+                self.push(Diagnostic::warning(ctx.src, d.span, crate::codes::diag::DEADLINE_TOO_SHORT, format!("the step deadline ({} ms) is shorter than the tool's own wait ({b} ms)", d.ms), "the step will be cut short")
                     .with_help(format!("raise the deadline above {b} ms or lower the tool's wait")));
                 d.ms
             }

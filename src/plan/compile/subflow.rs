@@ -58,7 +58,7 @@ impl Compiler<'_> {
                         Diagnostic::error(
                             src,
                             f.span,
-                            "run-flow-cycle",
+                            crate::codes::diag::RUN_FLOW_CYCLE,
                             format!("sub-flow cycle: {}", chain.join(" → ")),
                             "calls a flow that is already running",
                         )
@@ -94,7 +94,7 @@ impl Compiler<'_> {
                                 Diagnostic::error(
                                     src,
                                     f.span,
-                                    "undefined-variable",
+                                    crate::codes::diag::UNDEFINED_VARIABLE,
                                     format!(
                                         "`{}` needs the variable `{}`, which has no value here",
                                         rel, var.name.value
@@ -134,7 +134,7 @@ impl Compiler<'_> {
                 for (what, span) in ignored {
                     if let Some(span) = span {
                         self.push(
-                            Diagnostic::warning(sub_src, span, "ignored-in-sub-flow", format!("`{what}` of a sub-flow is not run when it is called with `run_flow`"), "ignored here")
+                            Diagnostic::warning(sub_src, span, crate::codes::diag::IGNORED_IN_SUB_FLOW, format!("`{what}` of a sub-flow is not run when it is called with `run_flow`"), "ignored here")
                                 .with_help(format!("move `{what}` to the calling flow")),
                         );
                     }
@@ -191,7 +191,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         f.span,
-                        "run-flow-missing",
+                        crate::codes::diag::RUN_FLOW_MISSING,
                         format!("cannot read sub-flow `{path}`: {why}"),
                         "cannot be read",
                     )

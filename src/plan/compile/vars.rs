@@ -70,7 +70,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         locate(bad),
-                        "invalid-template",
+                        crate::codes::diag::INVALID_TEMPLATE,
                         e.message,
                         "invalid reference",
                     )
@@ -101,7 +101,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         at,
-                        "invalid-template",
+                        crate::codes::diag::INVALID_TEMPLATE,
                         "`steps` needs a kept step's name",
                         "incomplete reference",
                     )
@@ -118,7 +118,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         at,
-                        "undefined-variable",
+                        crate::codes::diag::UNDEFINED_VARIABLE,
                         format!("no earlier step keeps its result as `{name}`"),
                         "not kept by an earlier step",
                     )
@@ -130,7 +130,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         at,
-                        "invalid-template",
+                        crate::codes::diag::INVALID_TEMPLATE,
                         format!("`{path}` does not name a result field"),
                         "incomplete reference",
                     )
@@ -146,7 +146,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         src,
                         at,
-                        "unknown-result-field",
+                        crate::codes::diag::UNKNOWN_RESULT_FIELD,
                         format!(
                             "`{}` results have no field `{}`",
                             tool.as_deref().unwrap_or("?"),
@@ -160,7 +160,7 @@ impl Compiler<'_> {
             return None;
         }
         if segs.len() > 1 {
-            return Some(Diagnostic::error(src, at, "invalid-template", format!("`{path}` is not a variable"), "not a variable")
+            return Some(Diagnostic::error(src, at, crate::codes::diag::INVALID_TEMPLATE, format!("`{path}` is not a variable"), "not a variable")
                 .with_help("variables are plain names (`{{ USER }}`); results are `{{ steps.NAME.result.FIELD }}`"));
         }
         if scope.vars.contains_key(path) || scope.lenient {
@@ -172,7 +172,7 @@ impl Compiler<'_> {
             Diagnostic::error(
                 src,
                 at,
-                "undefined-variable",
+                crate::codes::diag::UNDEFINED_VARIABLE,
                 format!("undefined variable `{path}`"),
                 "not defined",
             )

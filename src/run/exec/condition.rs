@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::{FlowRun, codes, location};
+use crate::plan::compile::ASSERT_TOOL;
 use crate::plan::model::{PlanCondition, PlanStep};
 use crate::run::result::StepError;
 use crate::run::values::{UNRESOLVED_VARIABLE, compare};
@@ -48,7 +49,16 @@ impl FlowRun<'_, '_> {
                 .vars
                 .resolve(self.fp, args, true)
                 .map_err(|m| Box::new(self.err(step, UNRESOLVED_VARIABLE, m)))?;
-            let budget = args.get("timeout_ms").and_then(Value::as_u64).unwrap_or(0);
+            // The assertion tool's own time budget (its `timeout_ms`), as it declares it.
+            let budget = match &args {
+                Value::Object(params) => self.dev.caller.engine().budget_ms(
+                    ASSERT_TOOL,
+                    params,
+                    &self.dev.caller.context().config,
+                ),
+                _ => None,
+            }
+            .unwrap_or(0);
             let mut deadline = Instant::now()
                 + Duration::from_millis(budget + crate::plan::compile::DEADLINE_MARGIN_MS);
             if let Some(fd) = self.flow_deadline() {
@@ -59,15 +69,15 @@ impl FlowRun<'_, '_> {
             match self
                 .dev
                 .caller
-                .call("wait_for_element", args, Some(deadline), &token)
+                .call(ASSERT_TOOL, args, Some(deadline), &token)
             {
                 CallOutcome::Done(env) if env.ok() => {}
-                CallOutcome::Done(env) if env.error_code() == Some("WAIT_TIMEOUT") => {
+                CallOutcome::Done(env) if env.error_code() == Some(crate::codes::WAIT_TIMEOUT) => {
                     return Ok(false);
                 }
                 CallOutcome::Done(env) => {
                     let e = env.structured.error.clone().unwrap_or_else(|| {
-                        crate::tools::ToolError::new("INTERNAL_ERROR", "no error given")
+                        crate::tools::ToolError::new(crate::codes::INTERNAL_ERROR, "no error given")
                     });
                     return Err(Box::new(StepError {
                         code: e.code,

@@ -23,20 +23,20 @@ use crate::run::worker::Caller;
 
 /// Failure codes the runner itself assigns (tools have their own).
 pub mod codes {
-    /// A step's deadline passed before its tool answered.
-    pub const STEP_TIMEOUT: &str = "STEP_TIMEOUT";
-    /// The flow's `timeout` passed.
-    pub const FLOW_TIMEOUT: &str = "FLOW_TIMEOUT";
     /// An `expect:` did not hold.
-    pub const EXPECTATION_FAILED: &str = "EXPECTATION_FAILED";
+    pub use crate::codes::EXPECTATION_FAILED;
+    /// The flow's `timeout` passed.
+    pub use crate::codes::FLOW_TIMEOUT;
     /// The run was interrupted (Ctrl-C) during the step.
-    pub const INTERRUPTED: &str = "INTERRUPTED";
+    pub use crate::codes::INTERRUPTED;
     /// A `repeat` had an invalid count or ran too often.
-    pub const INVALID_REPEAT: &str = "INVALID_REPEAT";
+    pub use crate::codes::INVALID_REPEAT;
+    /// A step's deadline passed before its tool answered.
+    pub use crate::codes::STEP_TIMEOUT;
 }
 
 /// Most passes of a `repeat` with only a `while` (the flow's deadline bounds it as well).
-pub const MAX_REPEAT: u64 = 10_000;
+pub const MAX_REPEAT: u64 = crate::plan::MAX_REPEAT;
 
 pub fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
@@ -287,7 +287,8 @@ fn not_run(step: &PlanStep, why: &str) -> StepResult {
 
 impl FlowRun<'_, '_> {
     /// A short human title (progress lines, events): the label, else the tool and its main
-    /// argument; `{{ … }}` resolved with what is known now, secrets masked.
+    /// argument (the one its flow shorthand fills); `{{ … }}` resolved with what is known now,
+    /// secrets masked.
     fn title(&self, step: &PlanStep) -> String {
         let shown = |v: &Value| -> String {
             let text = match self.vars.resolve(self.fp, v, false) {
@@ -302,17 +303,16 @@ impl FlowRun<'_, '_> {
         }
         match &step.action {
             Action::Tool { tool, args } => {
-                let main = [
-                    "text",
-                    "element_id",
-                    "key",
-                    "bundle_name",
-                    "direction",
-                    "keyword",
-                    "element_text",
-                ]
-                .iter()
-                .find_map(|k| args.get(*k).filter(|v| !v.is_null()));
+                // The parameter the tool's flow shorthand fills, as the tool declares it;
+                // else the first text argument.
+                let main = self
+                    .dev
+                    .caller
+                    .engine()
+                    .get(tool)
+                    .and_then(|t| t.shorthand)
+                    .and_then(|k| args.get(k).filter(|v| !v.is_null()))
+                    .or_else(|| args.as_object()?.values().find(|v| v.is_string()));
                 match main {
                     Some(v) => format!("{tool} {}", shown(v)),
                     None => tool.clone(),

@@ -123,7 +123,7 @@ impl FlowRun<'_, '_> {
                 }
                 CallOutcome::Done(env) => {
                     let e = env.structured.error.clone().unwrap_or_else(|| {
-                        crate::tools::ToolError::new("INTERNAL_ERROR", "no error given")
+                        crate::tools::ToolError::new(crate::codes::INTERNAL_ERROR, "no error given")
                     });
                     let details = self.masker.value(&e.details);
                     let err = StepError {

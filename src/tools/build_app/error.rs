@@ -59,59 +59,59 @@ impl std::error::Error for BuildError {}
 /// Every code `build_app` returns, as constants so callers can match without typos.
 pub mod codes {
     // Contract: parameter validation.
-    pub const INVALID_PROJECT_PATH: &str = "INVALID_PROJECT_PATH";
-    pub const INVALID_BUILD_MODE: &str = "INVALID_BUILD_MODE";
-    pub const INVALID_BUILD_TARGET: &str = "INVALID_BUILD_TARGET";
-    pub const MISSING_MODULE_NAME: &str = "MISSING_MODULE_NAME";
+    pub use crate::codes::INVALID_BUILD_MODE;
+    pub use crate::codes::INVALID_BUILD_TARGET;
     /// Ours: `product`, `module_name` or an `hsp_module_names` entry is not a plain name (it would
     /// escape the project's build directories).
-    pub const INVALID_PARAM: &str = "INVALID_PARAM";
+    pub use crate::codes::INVALID_PARAM;
+    pub use crate::codes::INVALID_PROJECT_PATH;
+    pub use crate::codes::MISSING_MODULE_NAME;
 
     // Contract + reference: running hvigor.
-    pub const BUILD_TIMEOUT: &str = "BUILD_TIMEOUT";
-    /// Reference default code: hvigor reported failure; `details.errors` holds the compiler errors.
-    pub const BUILD_FAILED: &str = "BUILD_FAILED";
-    /// Reference: hvigor succeeded but no artifact of the requested kind was found.
-    pub const BUILD_OUTPUT_NOT_FOUND: &str = "BUILD_OUTPUT_NOT_FOUND";
-    /// Ours: no hvigor wrapper (`hvigorw`, `hvigorw.bat`, configured path) could be found.
-    pub const HVIGOR_NOT_FOUND: &str = "HVIGOR_NOT_FOUND";
     /// Reference generic code: hvigor (or node) could not be started at all.
-    pub const BUILD_ERROR: &str = "BUILD_ERROR";
+    pub use crate::codes::BUILD_ERROR;
+    /// Reference default code: hvigor reported failure; `details.errors` holds the compiler errors.
+    pub use crate::codes::BUILD_FAILED;
+    /// Reference: hvigor succeeded but no artifact of the requested kind was found.
+    pub use crate::codes::BUILD_OUTPUT_NOT_FOUND;
+    pub use crate::codes::BUILD_TIMEOUT;
+    /// Ours: no hvigor wrapper (`hvigorw`, `hvigorw.bat`, configured path) could be found.
+    pub use crate::codes::HVIGOR_NOT_FOUND;
 
     // Contract: HNP packaging.
-    pub const HNP_PACKAGE_NOT_FOUND: &str = "HNP_PACKAGE_NOT_FOUND";
-    pub const HNP_TOOLCHAIN_NOT_FOUND: &str = "HNP_TOOLCHAIN_NOT_FOUND";
-    pub const HNP_PACKAGING_INPUT_MISSING: &str = "HNP_PACKAGING_INPUT_MISSING";
-    pub const HNP_SIGN_FAILED: &str = "HNP_SIGN_FAILED";
+    pub use crate::codes::HNP_PACKAGE_NOT_FOUND;
+    pub use crate::codes::HNP_PACKAGING_INPUT_MISSING;
+    pub use crate::codes::HNP_SIGN_FAILED;
+    pub use crate::codes::HNP_TOOLCHAIN_NOT_FOUND;
     // Reference (not in the contract list).
-    pub const HNP_SIGNING_CONFIG_MISSING: &str = "HNP_SIGNING_CONFIG_MISSING";
-    pub const HNP_SIGNING_CONFIG_INCOMPLETE: &str = "HNP_SIGNING_CONFIG_INCOMPLETE";
-    pub const HNP_SIGNING_FILE_NOT_FOUND: &str = "HNP_SIGNING_FILE_NOT_FOUND";
-    pub const HNP_REPACK_FAILED: &str = "HNP_REPACK_FAILED";
-    pub const HNP_REPACK_TIMEOUT: &str = "HNP_REPACK_TIMEOUT";
-    pub const HNP_REPACK_ERROR: &str = "HNP_REPACK_ERROR";
-    pub const HNP_SIGN_TIMEOUT: &str = "HNP_SIGN_TIMEOUT";
-    pub const HNP_SIGN_ERROR: &str = "HNP_SIGN_ERROR";
-    pub const HNP_NOT_IN_HAP: &str = "HNP_NOT_IN_HAP";
+    pub use crate::codes::HNP_NOT_IN_HAP;
+    pub use crate::codes::HNP_REPACK_ERROR;
+    pub use crate::codes::HNP_REPACK_FAILED;
+    pub use crate::codes::HNP_REPACK_TIMEOUT;
+    pub use crate::codes::HNP_SIGN_ERROR;
+    pub use crate::codes::HNP_SIGN_TIMEOUT;
+    pub use crate::codes::HNP_SIGNING_CONFIG_INCOMPLETE;
+    pub use crate::codes::HNP_SIGNING_CONFIG_MISSING;
+    pub use crate::codes::HNP_SIGNING_FILE_NOT_FOUND;
 
     // Contract: HSP integration.
-    pub const HSP_MODULE_NOT_FOUND: &str = "HSP_MODULE_NOT_FOUND";
-    pub const HSP_SIGNING_CONFIG_MISSING: &str = "HSP_SIGNING_CONFIG_MISSING";
-    pub const HSP_SIGNING_CONFIG_INCOMPLETE: &str = "HSP_SIGNING_CONFIG_INCOMPLETE";
-    pub const HSP_SIGNING_FILE_NOT_FOUND: &str = "HSP_SIGNING_FILE_NOT_FOUND";
-    pub const HSP_TOOLCHAIN_NOT_FOUND: &str = "HSP_TOOLCHAIN_NOT_FOUND";
-    pub const HSP_PACKAGING_INPUT_MISSING: &str = "HSP_PACKAGING_INPUT_MISSING";
-    pub const HSP_PACK_INFO_ERROR: &str = "HSP_PACK_INFO_ERROR";
-    pub const HSP_SIGN_FAILED: &str = "HSP_SIGN_FAILED";
-    pub const HSP_NOT_IN_HAP: &str = "HSP_NOT_IN_HAP";
+    pub use crate::codes::HSP_MODULE_NOT_FOUND;
+    pub use crate::codes::HSP_NOT_IN_HAP;
+    pub use crate::codes::HSP_PACK_INFO_ERROR;
+    pub use crate::codes::HSP_PACKAGING_INPUT_MISSING;
+    pub use crate::codes::HSP_SIGN_FAILED;
+    pub use crate::codes::HSP_SIGNING_CONFIG_INCOMPLETE;
+    pub use crate::codes::HSP_SIGNING_CONFIG_MISSING;
+    pub use crate::codes::HSP_SIGNING_FILE_NOT_FOUND;
+    pub use crate::codes::HSP_TOOLCHAIN_NOT_FOUND;
     // Reference (not in the contract list).
-    pub const HSP_BUILD_FAILED: &str = "HSP_BUILD_FAILED";
-    pub const HSP_OUTPUT_NOT_FOUND: &str = "HSP_OUTPUT_NOT_FOUND";
-    pub const HSP_REPACK_FAILED: &str = "HSP_REPACK_FAILED";
-    pub const HSP_REPACK_TIMEOUT: &str = "HSP_REPACK_TIMEOUT";
-    pub const HSP_REPACK_ERROR: &str = "HSP_REPACK_ERROR";
-    pub const HSP_SIGN_TIMEOUT: &str = "HSP_SIGN_TIMEOUT";
-    pub const HSP_SIGN_ERROR: &str = "HSP_SIGN_ERROR";
+    pub use crate::codes::HSP_BUILD_FAILED;
+    pub use crate::codes::HSP_OUTPUT_NOT_FOUND;
+    pub use crate::codes::HSP_REPACK_ERROR;
+    pub use crate::codes::HSP_REPACK_FAILED;
+    pub use crate::codes::HSP_REPACK_TIMEOUT;
+    pub use crate::codes::HSP_SIGN_ERROR;
+    pub use crate::codes::HSP_SIGN_TIMEOUT;
 
     /// Every code above, in declaration order (used by docs and tests).
     pub const ALL: &[&str] = &[

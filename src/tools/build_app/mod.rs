@@ -24,6 +24,6 @@ mod signing;
 
 pub use config::{BuildConfig, SigningPasswords};
 pub use error::{BuildError, codes};
-pub use params::BuildAppParams;
+pub use params::{BuildAppParams, check_args};
 pub use result::{ArtifactSource, BuildAppResult, CompileError, SignStatus};
 pub use run::build_app;

@@ -146,62 +146,16 @@ impl BuildRequest {
             ));
         }
         super::project::check_markers(&project)?;
-        let mode = match p.build_mode.trim() {
-            "debug" => BuildMode::Debug,
-            "release" => BuildMode::Release,
-            other => {
-                return Err(BuildError::new(
-                    codes::INVALID_BUILD_MODE,
-                    format!("build_mode must be \"debug\" or \"release\", got {other:?}"),
-                ));
-            }
-        };
-        let target = Target::parse(p.target.trim()).ok_or_else(|| {
-            BuildError::new(
-                codes::INVALID_BUILD_TARGET,
-                format!(
-                    "target must be one of \"hap\", \"har\", \"hsp\", \"app\" or \"hnp\", got {:?}",
-                    p.target
-                ),
-            )
-        })?;
-        let module_name = p
-            .module_name
-            .as_deref()
-            .map(str::trim)
-            .filter(|m| !m.is_empty());
-        if matches!(target, Target::Har | Target::Hsp) && module_name.is_none() {
-            return Err(BuildError::new(
-                codes::MISSING_MODULE_NAME,
-                format!(
-                    "module_name is required when target=\"{}\"",
-                    target.as_str()
-                ),
-            ));
-        }
-        let product = p.product.trim();
-        check_plain_name("product", product)?;
-        if let Some(m) = module_name {
-            check_plain_name("module_name", m)?;
-        }
-        let mut hsp_module_names: Vec<String> = Vec::new();
-        for name in p.hsp_module_names.iter().flatten() {
-            let name = name.trim();
-            if name.is_empty() || hsp_module_names.iter().any(|n| n == name) {
-                continue;
-            }
-            check_plain_name("hsp_module_names", name)?;
-            hsp_module_names.push(name.to_string());
-        }
+        let c = check_args(p)?;
         Ok(Self {
             project,
-            mode,
-            target,
-            product: product.to_string(),
-            module_name: module_name.map(str::to_string),
+            mode: c.mode,
+            target: c.target,
+            product: c.product,
+            module_name: c.module_name,
             is_clean: p.is_clean,
             include_hsp: p.include_hsp,
-            hsp_module_names,
+            hsp_module_names: c.hsp_module_names,
         })
     }
 
@@ -209,6 +163,78 @@ impl BuildRequest {
     pub fn wants_hsp_integration(&self) -> bool {
         self.target == Target::Hap && self.include_hsp
     }
+}
+
+/// What [`check_args`] derives from the parameters (see [`BuildRequest`]).
+pub struct CheckedArgs {
+    pub mode: BuildMode,
+    pub target: Target,
+    pub product: String,
+    pub module_name: Option<String>,
+    pub hsp_module_names: Vec<String>,
+}
+
+/// The rules that need no file system, in the contract's order after the project path: build
+/// mode, target, module name (required for `har`/`hsp`), plain product/module names. The tool
+/// runs them before anything else (and `tapflow validate` runs them on flows).
+pub fn check_args(p: &BuildAppParams) -> Result<CheckedArgs, BuildError> {
+    let mode = match p.build_mode.trim() {
+        "debug" => BuildMode::Debug,
+        "release" => BuildMode::Release,
+        other => {
+            return Err(BuildError::new(
+                codes::INVALID_BUILD_MODE,
+                format!("build_mode must be \"debug\" or \"release\", got {other:?}"),
+            )
+            .detail("param", "build_mode"));
+        }
+    };
+    let target = Target::parse(p.target.trim()).ok_or_else(|| {
+        BuildError::new(
+            codes::INVALID_BUILD_TARGET,
+            format!(
+                "target must be one of \"hap\", \"har\", \"hsp\", \"app\" or \"hnp\", got {:?}",
+                p.target
+            ),
+        )
+        .detail("param", "target")
+    })?;
+    let module_name = p
+        .module_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty());
+    if matches!(target, Target::Har | Target::Hsp) && module_name.is_none() {
+        return Err(BuildError::new(
+            codes::MISSING_MODULE_NAME,
+            format!(
+                "module_name is required when target=\"{}\"",
+                target.as_str()
+            ),
+        )
+        .detail("param", "target"));
+    }
+    let product = p.product.trim();
+    check_plain_name("product", product)?;
+    if let Some(m) = module_name {
+        check_plain_name("module_name", m)?;
+    }
+    let mut hsp_module_names: Vec<String> = Vec::new();
+    for name in p.hsp_module_names.iter().flatten() {
+        let name = name.trim();
+        if name.is_empty() || hsp_module_names.iter().any(|n| n == name) {
+            continue;
+        }
+        check_plain_name("hsp_module_names", name)?;
+        hsp_module_names.push(name.to_string());
+    }
+    Ok(CheckedArgs {
+        mode,
+        target,
+        product: product.to_string(),
+        module_name: module_name.map(str::to_string),
+        hsp_module_names,
+    })
 }
 
 /// Products and modules become path segments (`<module>/build/<product>/…`) and hvigor `-p` values,
@@ -224,9 +250,11 @@ fn check_plain_name(field: &str, value: &str) -> Result<(), BuildError> {
         return Err(BuildError::new(
             codes::INVALID_PARAM,
             format!(
-                "{field} must be a plain name without path separators, '@', '=' or ':', got {value:?}"
+                "{field} must be a plain name without path separators, '@', '=' or ':', got {:?}",
+                crate::tools::decode::clip(value)
             ),
-        ));
+        )
+        .detail("param", field));
     }
     Ok(())
 }

@@ -28,7 +28,7 @@ pub fn remove_sentinel(
     let backspace = UiAction::Key(KeyInput::Codes(vec![keycode::DEL]));
     let acted = poll::act_observing(call, &backspace, budget)?;
     acted.action.map_err(|e| {
-            ToolError::from_device_op(e, "TEXT_CLEANUP_FAILED").with_details(json!({
+            ToolError::from_device_op(e, crate::codes::TEXT_CLEANUP_FAILED).with_details(json!({
                 "sentinel": SENTINEL.to_string(),
                 "reason": "the Backspace that removes the sentinel was refused, or it is unknown whether it ran",
             }))
@@ -49,7 +49,7 @@ pub fn remove_sentinel(
     match seen {
         Observed::Exact | Observed::MaskedLength(_) => Ok(seen),
         Observed::Timeout(last) => Err(ToolError::new(
-            "TEXT_CLEANUP_FAILED",
+            crate::codes::TEXT_CLEANUP_FAILED,
             format!(
                 "after Backspace the field should read exactly the requested value but shows {}",
                 describe(last.as_deref())

@@ -30,7 +30,7 @@ pub fn acquire(
     let acted = poll::act_observing(call, &UiAction::Tap(at, TapKind::Single), budget)?;
     acted
         .action
-        .map_err(|e| ToolError::from_device_op(e, "INPUT_FOCUS_DISPATCH_FAILED"))?;
+        .map_err(|e| ToolError::from_device_op(e, crate::codes::INPUT_FOCUS_DISPATCH_FAILED))?;
     out.focus_dispatched = true;
 
     let deadline = poll::deadline_in(budget);
@@ -62,7 +62,7 @@ pub fn acquire(
         None => {
             let target_seen = last.as_ref().is_some_and(|(v, _)| v.is_some());
             Err(ToolError::new(
-                "INPUT_FOCUS_TIMEOUT",
+                crate::codes::INPUT_FOCUS_TIMEOUT,
                 format!(
                     "the field did not show focus in a foreground window within {}ms \
                      (focused: {}, window_foreground: {}, {observations} observation(s)); no text was sent",

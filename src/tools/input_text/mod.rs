@@ -184,8 +184,10 @@ impl Tool for InputText {
     const REQUIRED: &'static [&'static str] = &["text"];
     const CODES: FieldCodes = FieldCodes {
         value: &[],
-        wrong_type: &[("element_handle", "INVALID_ELEMENT_HANDLE")],
+        wrong_type: &[("element_handle", crate::codes::INVALID_ELEMENT_HANDLE)],
     };
+    const SHORTHAND: Option<&'static str> = Some("text");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("inputText", ""), ("type", "")];
     type Params = Params;
     type Output = Output;
 
@@ -194,42 +196,21 @@ impl Tool for InputText {
         p.x.is_none() || p.y.is_none()
     }
 
+    fn check(p: &Params) -> Result<(), ToolError> {
+        checked(p).map(drop)
+    }
+
+    fn budget_ms(_p: &Params, config: &crate::tools::ToolConfig) -> Option<u64> {
+        // Focus, then verification, each against its own deadline.
+        Some(config.input_focus_timeout_ms + config.input_verify_timeout_ms)
+    }
+
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let Some(text) = p.text else {
-            return Err(ToolError::new(
-                "MISSING_TEXT",
-                "text is required (an empty string clears the field in replace mode)",
-            ));
-        };
-        let mode = p.mode.unwrap_or_default();
-        if text.is_empty() && mode == InputMode::Append {
-            return Err(ToolError::new(
-                "MISSING_TEXT",
-                "empty text is only allowed in replace mode (it clears the field); append needs text",
-            )
-            .with_details(json!({ "mode": "append" })));
-        }
-        let search = SearchArgs {
-            text_param: Some("element_text"),
-            text: p.element_text,
-            element_type: p.element_type,
-            element_id: p.element_id,
-            bundle_name: p.bundle_name,
-            ..SearchArgs::default()
-        };
-        let target = choose_mode(p.x, p.y, p.element_handle, search)?;
+        let (text, mode, target) = checked(&p)?;
         let strategy = Strategy::for_text(&text);
         let mut out = Output::new(&text, mode, strategy);
         let outcome = match &target {
-            TargetMode::Point(at) => {
-                if text.is_empty() {
-                    return Err(ToolError::new(
-                        "MISSING_TEXT",
-                        "coordinate mode cannot select or read the field, so it cannot clear it: give text, or target the field by element_handle or search criteria",
-                    ));
-                }
-                at_point(call, *at, &text, &mut out)
-            }
+            TargetMode::Point(at) => at_point(call, *at, &text, &mut out),
             _ => into_field(call, &target, &text, mode, strategy, &mut out),
         };
         out.elapsed_ms = call.started().elapsed().as_millis() as u64;
@@ -238,6 +219,50 @@ impl Tool for InputText {
             Err(e) => Err(with_partial(e, &out)),
         }
     }
+}
+
+/// The device-free rules: text given (empty only where it can clear the field; no NUL), one
+/// target mode. Returns the text, the mode and the target.
+fn checked(p: &Params) -> Result<(String, InputMode, TargetMode), ToolError> {
+    let Some(text) = p.text.clone() else {
+        return Err(ToolError::new(
+            crate::codes::MISSING_TEXT,
+            "text is required (an empty string clears the field in replace mode)",
+        )
+        .at("text"));
+    };
+    if text.contains('\0') {
+        return Err(ToolError::invalid_param(
+            "text",
+            "text contains a NUL character, which no device command can carry",
+        ));
+    }
+    let mode = p.mode.unwrap_or_default();
+    if text.is_empty() && mode == InputMode::Append {
+        return Err(ToolError::new(
+            crate::codes::MISSING_TEXT,
+            "empty text is only allowed in replace mode (it clears the field); append needs text",
+        )
+        .with_details(json!({ "mode": "append" }))
+        .at("text"));
+    }
+    let search = SearchArgs {
+        text_param: Some("element_text"),
+        text: p.element_text.clone(),
+        element_type: p.element_type.clone(),
+        element_id: p.element_id.clone(),
+        bundle_name: p.bundle_name.clone(),
+        ..SearchArgs::default()
+    };
+    let target = choose_mode(p.x, p.y, p.element_handle.clone(), search)?;
+    if text.is_empty() && matches!(target, TargetMode::Point(_)) {
+        return Err(ToolError::new(
+            crate::codes::MISSING_TEXT,
+            "coordinate mode cannot select or read the field, so it cannot clear it: give text, or target the field by element_handle or search criteria",
+        )
+        .at("text"));
+    }
+    Ok((text, mode, target))
 }
 
 /// The error with the partial result merged under its own details (its own keys win).
@@ -268,7 +293,7 @@ fn at_point(call: &mut Call<'_>, at: Point, text: &str, out: &mut Output) -> Res
     let device = call.device()?;
     device
         .input_text(TextTarget::At(at), text)
-        .map_err(|e| ToolError::from_device_op(e, "INPUT_TEXT_FAILED"))?;
+        .map_err(|e| ToolError::from_device_op(e, crate::codes::INPUT_TEXT_FAILED))?;
     call.invalidate();
     out.dispatched = true;
     // uitest itself pastes non-ASCII and long text.
@@ -315,7 +340,7 @@ fn into_field(
     out.element_handle = r.element_handle.clone();
     let (Some(handle), Some(info)) = (r.element_handle, r.element) else {
         return Err(ToolError::new(
-            "INTERNAL_ERROR",
+            crate::codes::INTERNAL_ERROR,
             "a handle or search target resolved without an element",
         ));
     };
@@ -327,7 +352,7 @@ fn into_field(
             format!("a {} does not take text input", info.element_type)
         };
         return Err(ToolError::new(
-            "INPUT_TARGET_NOT_INTERACTABLE",
+            crate::codes::INPUT_TARGET_NOT_INTERACTABLE,
             format!("cannot input text into this element: {reason}"),
         )
         .with_details(json!({
@@ -373,7 +398,7 @@ fn into_field(
         out.dispatched = true;
         out.clipboard_modified = strategy.may_modify_clipboard();
     }
-    prepared.map_err(|e| ToolError::from_device_op(e, "INPUT_TEXT_FAILED"))?;
+    prepared.map_err(|e| ToolError::from_device_op(e, crate::codes::INPUT_TEXT_FAILED))?;
     out.stage = "dispatch".into();
     typed
         .unwrap_or_else(|| {
@@ -382,7 +407,7 @@ fn into_field(
                 detail: "the text was not sent".into(),
             })
         })
-        .map_err(|e| ToolError::from_device_op(e, "INPUT_TEXT_FAILED"))?;
+        .map_err(|e| ToolError::from_device_op(e, crate::codes::INPUT_TEXT_FAILED))?;
     let first_observation = acted.tree;
     out.clipboard_modified = strategy.may_modify_clipboard();
 
@@ -440,7 +465,7 @@ fn into_field(
 
 fn not_readable(mask: &str, expected: &str) -> ToolError {
     ToolError::new(
-        "TEXT_NOT_READABLE",
+        crate::codes::TEXT_NOT_READABLE,
         format!(
             "the field hides its value (a password field shows {:?}); its length matches, but the text cannot be verified",
             mask
@@ -459,9 +484,9 @@ fn unverified(call: &Call<'_>, expected: &str, last: Option<&str>, why: &str) ->
     let timeout = call.config().input_verify_timeout_ms;
     let masked = last.is_some_and(field::is_masked);
     let code = if masked {
-        "TEXT_NOT_READABLE"
+        crate::codes::TEXT_NOT_READABLE
     } else {
-        "TEXT_VERIFICATION_TIMEOUT"
+        crate::codes::TEXT_VERIFICATION_TIMEOUT
     };
     ToolError::new(
         code,

@@ -27,7 +27,7 @@ const MAX_TAGS: usize = 10;
 const MAX_PIDS: usize = 5;
 
 /// Code of the historical read, which no `Device` backend offers yet.
-pub const UNSUPPORTED: &str = "UNSUPPORTED";
+pub use crate::codes::UNSUPPORTED;
 
 /// A device's logs, as the query engine sees them.
 pub struct DeviceCapture {

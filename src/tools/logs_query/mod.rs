@@ -45,7 +45,7 @@ impl Tool for LogsQuery {
         idempotent: true,
     };
     const CODES: FieldCodes = FieldCodes {
-        value: &[("mode", "INVALID_QUERY_MODE")],
+        value: &[("mode", crate::codes::INVALID_QUERY_MODE)],
         wrong_type: &[],
     };
 
@@ -54,13 +54,27 @@ impl Tool for LogsQuery {
     // an item's `context_before`, are optional), so the result type is used as is.
     type Output = LogsQueryResult;
 
+    /// Every parameter (mode, ranges, level, domain, pid, time window against now, marker
+    /// patterns), as [`LogsQueryParams::validate`] checks them.
+    fn check(params: &LogsQueryParams) -> Result<(), ToolError> {
+        params
+            .validate(&chrono::Local::now().fixed_offset())
+            .map(drop)
+            .map_err(tool_error)
+    }
+
+    fn budget_ms(params: &LogsQueryParams, _config: &ToolConfig) -> Option<u64> {
+        // Only a device capture waits (for new lines).
+        needs_device(params)
+            .then(|| u64::try_from(params.realtime_wait_ms).ok())
+            .flatten()
+    }
+
     fn run(params: LogsQueryParams, call: &mut Call<'_>) -> Result<LogsQueryResult, ToolError> {
         let env = query_env(call.config(), chrono::Local::now().fixed_offset());
         let result = if !needs_device(&params) {
             execute(&params, &env, &NoDevice)
         } else {
-            // Every parameter is checked before a device is resolved.
-            params.validate(&env.now).map_err(tool_error)?;
             let capture = DeviceCapture::new(call.device()?);
             execute(&params, &env, &capture)
         };

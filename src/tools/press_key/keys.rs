@@ -80,6 +80,16 @@ static TABLE: Lazy<Table> = Lazy::new(|| {
     }
 });
 
+/// The official name closest to a spelling that names no key (compared the way keys are
+/// read: case, separators and the `KEYCODE_` prefix do not matter), for "did you mean".
+pub fn closest(s: &str) -> Option<&'static str> {
+    let wanted = normalize(s);
+    let spellings: Vec<(String, &'static str)> =
+        all().iter().map(|k| (normalize(k.name), k.name)).collect();
+    let hit = crate::suggest::closest(&wanted, spellings.iter().map(|(n, _)| n.as_str()))?;
+    spellings.iter().find(|(n, _)| n == hit).map(|(_, k)| *k)
+}
+
 /// Every official key, in header order.
 pub fn all() -> &'static [Key] {
     &TABLE.keys
@@ -101,6 +111,7 @@ pub fn from_code(code: i64) -> Result<Key, String> {
 /// A key from a user spelling.
 pub fn from_text(s: &str) -> Result<Key, String> {
     let t = s.trim();
+    let shown = crate::tools::decode::clip(t);
     if t.is_empty() {
         return Err("key is empty".into());
     }
@@ -109,7 +120,7 @@ pub fn from_text(s: &str) -> Result<Key, String> {
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' '))
     {
         return Err(format!(
-            "{t:?} is not a key name (one key only; no shell text)"
+            "{shown:?} is not a key name (one key only; no shell text)"
         ));
     }
     if t.split_whitespace().count() > 1
@@ -117,7 +128,7 @@ pub fn from_text(s: &str) -> Result<Key, String> {
             .all(|w| w.chars().all(|c| c.is_ascii_digit()))
     {
         return Err(format!(
-            "{t:?} looks like raw key codes; pass one key and use modifiers for shortcuts"
+            "{shown:?} looks like raw key codes; pass one key and use modifiers for shortcuts"
         ));
     }
     if t.chars().all(|c| c.is_ascii_digit()) && t.len() > 1 {
@@ -126,7 +137,7 @@ pub fn from_text(s: &str) -> Result<Key, String> {
     match TABLE.by_spelling.get(&normalize(t)) {
         Some(k) if k.code < 0 => Err(format!("{} cannot be sent", k.name)),
         Some(k) => Ok(*k),
-        None => Err(format!("unknown key {t:?}")),
+        None => Err(format!("unknown key {shown:?}")),
     }
 }
 

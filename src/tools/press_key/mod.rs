@@ -70,6 +70,97 @@ pub struct Output {
     pub effect_verified: bool,
 }
 
+/// The one key event of the call (device-free): the key, its modifiers in sending order, and
+/// the input. `INVALID_KEY` (with the closest official name when there is one),
+/// `DUPLICATE_MODIFIER`, `INVALID_MODIFIER_COUNT`, `INVALID_MODIFIER`.
+fn event(p: &Params) -> Result<(keys::Key, Vec<Modifier>, KeyInput), ToolError> {
+    let key = match &p.key {
+        None => return Err(ToolError::new(crate::codes::INVALID_KEY, "key is required").at("key")),
+        Some(KeyArg::Code(c)) => keys::from_code(*c),
+        Some(KeyArg::Name(s)) => keys::from_text(s),
+    }
+    .map_err(|m| {
+        let suggestion = match &p.key {
+            Some(KeyArg::Name(s)) => keys::closest(s).map(|k| format!("did you mean `{k}`?")),
+            _ => None,
+        };
+        let shown = match &p.key {
+            Some(KeyArg::Name(s)) => json!(crate::tools::decode::clip(s)),
+            other => json!(other),
+        };
+        ToolError::new(crate::codes::INVALID_KEY, m)
+            .with_details(json!({ "key": shown, "suggestion": suggestion }))
+            .at("key")
+    })?;
+
+    let given = p.modifiers.clone().unwrap_or_default();
+    let mut mods: Vec<Modifier> = Vec::new();
+    for m in &given {
+        if mods.contains(m) {
+            return Err(ToolError::new(
+                crate::codes::DUPLICATE_MODIFIER,
+                format!("modifier {m:?} is given twice"),
+            )
+            .at("modifiers"));
+        }
+        mods.push(*m);
+    }
+    if mods.len() > 2 {
+        return Err(ToolError::new(
+            crate::codes::INVALID_MODIFIER_COUNT,
+            format!("at most two modifiers, got {}", mods.len()),
+        )
+        .at("modifiers"));
+    }
+    // Send in a fixed order so the same shortcut is always the same event.
+    mods.sort_by_key(|m| {
+        [
+            Modifier::Ctrl,
+            Modifier::Alt,
+            Modifier::Shift,
+            Modifier::Meta,
+        ]
+        .iter()
+        .position(|x| x == m)
+    });
+    if mods.iter().any(|m| m.code() == key.code) {
+        return Err(ToolError::new(
+            crate::codes::DUPLICATE_MODIFIER,
+            format!("{} is also given as a modifier", key.name),
+        )
+        .at("modifiers"));
+    }
+    let named = match key.code {
+        1 => Some(KeyInput::Home),
+        2 => Some(KeyInput::Back),
+        18 => Some(KeyInput::Power),
+        _ => None,
+    };
+    let input = match named {
+        Some(_) if !mods.is_empty() => {
+            return Err(ToolError::new(
+                crate::codes::INVALID_MODIFIER,
+                format!(
+                    "the system key {} cannot be combined with modifiers",
+                    key.name
+                ),
+            )
+            .at("modifiers"));
+        }
+        Some(n) => n,
+        None => {
+            let codes: Vec<u32> = mods
+                .iter()
+                .map(|m| m.code())
+                .chain([key.code])
+                .map(|c| u32::try_from(c).unwrap_or_default())
+                .collect();
+            KeyInput::Codes(codes)
+        }
+    };
+    Ok((key, mods, input))
+}
+
 impl Tool for PressKey {
     const NAME: &'static str = "press_key";
     const TITLE: &'static str = "Press key";
@@ -79,81 +170,21 @@ impl Tool for PressKey {
     const VERIFY: bool = true;
     const REQUIRED: &'static [&'static str] = &["key"];
     const CODES: FieldCodes = FieldCodes {
-        value: &[("modifiers", "INVALID_MODIFIER")],
-        wrong_type: &[("key", "INVALID_KEY")],
+        value: &[("modifiers", crate::codes::INVALID_MODIFIER)],
+        wrong_type: &[("key", crate::codes::INVALID_KEY)],
     };
+    const SHORTHAND: Option<&'static str> = Some("key");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] =
+        &[("pressKey", ""), ("back", "as `press_key: Back`")];
     type Params = Params;
     type Output = Output;
 
-    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
-        let key = match &p.key {
-            None => return Err(ToolError::new("INVALID_KEY", "key is required")),
-            Some(KeyArg::Code(c)) => keys::from_code(*c),
-            Some(KeyArg::Name(s)) => keys::from_text(s),
-        }
-        .map_err(|m| ToolError::new("INVALID_KEY", m).with_details(json!({ "key": p.key })))?;
+    fn check(p: &Params) -> Result<(), ToolError> {
+        event(p).map(drop)
+    }
 
-        let given = p.modifiers.unwrap_or_default();
-        let mut mods: Vec<Modifier> = Vec::new();
-        for m in &given {
-            if mods.contains(m) {
-                return Err(ToolError::new(
-                    "DUPLICATE_MODIFIER",
-                    format!("modifier {m:?} is given twice"),
-                ));
-            }
-            mods.push(*m);
-        }
-        if mods.len() > 2 {
-            return Err(ToolError::new(
-                "INVALID_MODIFIER_COUNT",
-                format!("at most two modifiers, got {}", mods.len()),
-            ));
-        }
-        // Send in a fixed order so the same shortcut is always the same event.
-        mods.sort_by_key(|m| {
-            [
-                Modifier::Ctrl,
-                Modifier::Alt,
-                Modifier::Shift,
-                Modifier::Meta,
-            ]
-            .iter()
-            .position(|x| x == m)
-        });
-        if mods.iter().any(|m| m.code() == key.code) {
-            return Err(ToolError::new(
-                "DUPLICATE_MODIFIER",
-                format!("{} is also given as a modifier", key.name),
-            ));
-        }
-        let named = match key.code {
-            1 => Some(KeyInput::Home),
-            2 => Some(KeyInput::Back),
-            18 => Some(KeyInput::Power),
-            _ => None,
-        };
-        let input = match named {
-            Some(_) if !mods.is_empty() => {
-                return Err(ToolError::new(
-                    "INVALID_MODIFIER",
-                    format!(
-                        "the system key {} cannot be combined with modifiers",
-                        key.name
-                    ),
-                ));
-            }
-            Some(n) => n,
-            None => {
-                let codes: Vec<u32> = mods
-                    .iter()
-                    .map(|m| m.code())
-                    .chain([key.code])
-                    .map(|c| u32::try_from(c).unwrap_or_default())
-                    .collect();
-                KeyInput::Codes(codes)
-            }
-        };
+    fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
+        let (key, mods, input) = event(&p)?;
         let event_key_codes: Vec<i64> = mods.iter().map(|m| m.code()).chain([key.code]).collect();
         let device = call.device()?;
         call.before_action()?;

@@ -1,0 +1,386 @@
+//! One registry, one truth (issue 11, acceptance):
+//!
+//! - Adding a tool is one file (its `Tool` implementation) and one registry line: a dummy tool
+//!   registered here is picked up by validate (its parameters, shorthand, rules, other runners'
+//!   names, time budget), by the flow schema (checked with a third-party validator) and by
+//!   `tapflow tools --json` / the Markdown reference, with nothing else to edit.
+//! - Outside a tool's own file and its registry line, no source file names tools or their
+//!   parameters (generated files, docs and tests aside); the few places that use a tool by name
+//!   for a flow feature are listed below with their reason, so a new mention fails this test.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tapflow::flow::SourceFile;
+use tapflow::plan::flow_schema::flow_schema;
+use tapflow::plan::{MapLoader, PlanOptions, RegistryCatalog, compile};
+use tapflow::tools::{
+    Call, Engine, Hints, Policy, Tool, ToolConfig, ToolDef, ToolError, registry::ROUTING_PARAMS,
+};
+
+// ---- the dummy tool: everything it is, in one place --------------------------------------
+
+struct Beep;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct BeepParams {
+    /// `high` or `low`.
+    tone: Option<String>,
+    /// How many beeps (1 to 3).
+    #[serde(default = "one")]
+    #[schemars(default = "one", range(min = 1, max = 3))]
+    times: u8,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct BeepOutput {
+    /// The tone played.
+    tone: String,
+    beeps: u8,
+}
+
+impl Tool for Beep {
+    const NAME: &'static str = "beep";
+    const TITLE: &'static str = "Beep";
+    const DESCRIPTION: &'static str = "Play a tone on the device a few times.";
+    const POLICY: Policy = Policy::UI_ACTION;
+    const HINTS: Hints = Hints::ACTION;
+    const SHORTHAND: Option<&'static str> = Some("tone");
+    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("playSound", "")];
+    type Params = BeepParams;
+    type Output = BeepOutput;
+
+    fn check(p: &BeepParams) -> Result<(), ToolError> {
+        match p.tone.as_deref() {
+            Some("high" | "low") => Ok(()),
+            _ => Err(ToolError::new("INVALID_TONE", "tone must be high or low").at("tone")),
+        }
+    }
+
+    fn budget_ms(p: &BeepParams, _config: &ToolConfig) -> Option<u64> {
+        Some(40_000 * u64::from(p.times))
+    }
+
+    fn run(p: BeepParams, call: &mut Call<'_>) -> Result<BeepOutput, ToolError> {
+        call.device()?;
+        Ok(BeepOutput {
+            tone: p.tone.unwrap_or_default(),
+            beeps: p.times,
+        })
+    }
+}
+
+/// The built-in tools plus the dummy one: the "one registry line".
+fn engine() -> Arc<Engine> {
+    let mut e = Engine::new();
+    e.register(ToolDef::of::<Beep>());
+    Arc::new(e)
+}
+
+fn compiled(catalog: &RegistryCatalog, yaml: &str) -> tapflow::plan::Compiled {
+    compile(
+        &[SourceFile::new("beep.yaml", yaml)],
+        &[],
+        catalog,
+        &MapLoader::new(),
+        &PlanOptions::default(),
+    )
+}
+
+#[test]
+fn a_new_tool_is_picked_up_by_validate_the_schema_and_the_listing() {
+    let engine = engine();
+    let catalog = RegistryCatalog::new(engine.clone());
+
+    // validate: shorthand, defaults, budget-based deadline.
+    let c = compiled(
+        &catalog,
+        "steps:\n  - beep: high\n  - beep: {tone: low, times: 3}\n",
+    );
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let steps = &c.plan.flows[0].steps;
+    let tapflow::plan::Action::Tool { tool, args } = &steps[0].action else {
+        panic!("{steps:?}")
+    };
+    assert_eq!(
+        (tool.as_str(), args),
+        ("beep", &json!({"tone": "high", "times": 1}))
+    );
+    assert_eq!(steps[1].deadline_ms, Some(120_000 + 5_000));
+    // ... its rules, with its own code, at the parameter ...
+    let c = compiled(&catalog, "steps:\n  - beep: loud\n");
+    let d = &c.diagnostics[0];
+    assert_eq!((d.code.as_str(), d.line, d.column), ("invalid-tone", 2, 11));
+    assert!(d.label.ends_with("(INVALID_TONE)"), "{}", d.label);
+    // ... its schema (range, unknown parameters) and other runners' names.
+    let c = compiled(
+        &catalog,
+        "steps:\n  - beep: {tone: high, times: 4}\n  - beep: {tune: high}\n  - playSound: high\n",
+    );
+    let codes: Vec<&str> = c.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["out-of-range", "unknown-param", "unknown-step"]);
+    assert_eq!(
+        c.diagnostics[1].help.as_deref(),
+        Some("did you mean `tone`?")
+    );
+    assert_eq!(
+        c.diagnostics[2].help.as_deref(),
+        Some("tapflow calls this `beep`")
+    );
+
+    // The engine: the same rules, before any device.
+    let ctx = tapflow::tools::ToolContext::new(
+        Arc::new(tapflow::tools::NoBackend("test".into())),
+        ToolConfig::default(),
+    );
+    let env = engine.call("beep", json!({"tone": "loud"}), &ctx);
+    assert_eq!(env.error_code(), Some("INVALID_TONE"));
+    let env = engine.call("beep", json!({"tone": "low"}), &ctx);
+    assert_eq!(
+        env.error_code(),
+        Some("UNSUPPORTED"),
+        "valid: goes on to the device"
+    );
+
+    // The flow schema: a step, its parameters, its description; a third-party validator.
+    let schema = flow_schema(&catalog);
+    let def = &schema["$defs"]["tool.beep"];
+    assert!(
+        def["properties"]["times"]
+            .to_string()
+            .contains("How many beeps")
+    );
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    assert!(
+        validator
+            .is_valid(&json!({"steps": [{"beep": "high"}, {"beep": {"times": 2, "tone": "low"}}]}))
+    );
+    assert!(!validator.is_valid(&json!({"steps": [{"beep": {"tune": "high"}}]})));
+    assert!(!validator.is_valid(&json!({"steps": [{"beep": {"tone": "low", "times": 9}}]})));
+    let without = flow_schema(&RegistryCatalog::builtin());
+    assert!(
+        !jsonschema::validator_for(&without)
+            .unwrap()
+            .is_valid(&json!({"steps": [{"beep": "high"}]}))
+    );
+
+    // `tapflow tools --json` and the Markdown reference.
+    let listing: Value =
+        serde_json::from_str(&tapflow::cli::tools_cmd::tools_json(&engine)).unwrap();
+    let entry = listing
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "beep")
+        .expect("beep is listed");
+    assert_eq!(entry["description"], Beep::DESCRIPTION);
+    assert_eq!(entry["inputSchema"]["properties"]["times"]["maximum"], 3);
+    assert!(
+        entry["outputSchema"]
+            .to_string()
+            .contains("The tone played")
+    );
+    assert!(tapflow::tools::reference::markdown(&engine).contains("### `beep`"));
+}
+
+// ---- no second list ----------------------------------------------------------------------
+
+/// Files that use a tool by name for a flow feature, and why. Anything else that names a tool
+/// or a tool's parameter outside the tool's own file fails the test below.
+const USES: &[(&str, &str, &str)] = &[
+    (
+        "src/plan/compile/args.rs",
+        "wait_for_element",
+        "ASSERT_TOOL: the flow format defines assert_visible/not_visible and element conditions as this wait",
+    ),
+    (
+        "src/run/exec/mod.rs",
+        "stop_app clear_app_data run_app bundle_name",
+        "clean_state is defined as stop, clear data, launch of the flow's app",
+    ),
+    (
+        "src/run/evidence.rs",
+        "screenshot",
+        "an evidence kind (a file name part), not a tool call",
+    ),
+    (
+        "src/cli/demo_cmd.rs",
+        "screenshot",
+        "a demo step's label, printed as it runs",
+    ),
+    // The MCP server's (issue 13, landed after this list was made single): which tools have a
+    // `response_level` digest and how each result is digested, and its busy-wait budget and
+    // `full` level. Candidates for tool declarations (`Tool::digest`, the budget from
+    // `Engine::budget_ms`); listed here so nothing else joins them.
+    (
+        "src/mcp/levels.rs",
+        "find_elements get_ui_tree list_devices list_windows logs_query query_package bundle_name element_handle",
+        "MCP response levels (digests of list/tree results)",
+    ),
+    (
+        "src/mcp/call.rs",
+        "include_cost timeout_ms",
+        "MCP `full` level (adds include_cost) and a call's busy-wait budget",
+    ),
+];
+
+/// Parameter names distinctive enough to find (plain words such as `text` are everywhere).
+fn distinctive(p: &str) -> bool {
+    p.contains('_') && !ROUTING_PARAMS.contains(&p)
+}
+
+/// The code of a file up to its unit tests, without comment lines.
+fn code_of(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.split("#[cfg(test)]")
+        .next()
+        .unwrap_or("")
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn no_source_file_keeps_a_second_list_of_tools_or_parameters() {
+    let engine = Engine::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Where each tool lives: its file (or folder), and, for logs_query, its parameter type.
+    // (`src/tools/build_app_tool.rs` and `src/tools/build_app/` both start with the name.)
+    let own = |tool: &str, file: &str| -> bool {
+        file.starts_with(&format!("src/tools/{tool}"))
+            || (tool == "logs_query" && file.starts_with("src/logs/"))
+            || (["stop_app", "uninstall_app", "clear_app_data"].contains(&tool)
+                && file == "src/tools/app_ops.rs")
+    };
+    let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for t in engine.tools() {
+        names
+            .entry(t.name.to_string())
+            .or_default()
+            .push(t.name.to_string());
+        for p in t.flow_params().filter(|p| distinctive(p)) {
+            names
+                .entry(p.to_string())
+                .or_default()
+                .push(t.name.to_string());
+        }
+    }
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(root.join("src")) {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let file = entry
+            .path()
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        // The device layer and the simulator speak hdc/uitest (`click`, `swipe`, `drag` are
+        // uitest commands there); they cannot see the tools (design.md's module rules).
+        if file.starts_with("src/device/") || file.starts_with("src/sim/") {
+            continue;
+        }
+        // The registry line, and the registry's own shared parameters.
+        if file == "src/tools/mod.rs" || file == "src/tools/registry.rs" {
+            continue;
+        }
+        let code = code_of(entry.path());
+        for (name, owners) in &names {
+            if !code.contains(&format!("\"{name}\"")) {
+                continue;
+            }
+            // A parameter shared by several tools (bundle_name, …) may be read by the shared
+            // helpers of `src/tools/` (target resolution, search, app operations).
+            let shared_helper = owners.len() > 1 && file.starts_with("src/tools/");
+            if owners.iter().any(|t| own(t, &file)) || shared_helper {
+                continue;
+            }
+            let allowed = USES
+                .iter()
+                .any(|(f, what, _)| *f == file && what.split(' ').any(|w| w == name));
+            if !allowed {
+                found.push(format!("{file} names `{name}` (of {})", owners.join(", ")));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "tool or parameter names outside their tool's file (declare them on the tool instead):\n{}",
+        found.join("\n")
+    );
+}
+
+// ---- no code spelled out twice ---------------------------------------------------------------
+
+/// Upper-case names in the sources that are not error codes (environment variables, key names,
+/// a demo log marker).
+const NOT_CODES: &[&str] = &[
+    "TAPFLOW_",
+    "KEYCODE_",
+    "HAP_KEY_PASSWORD",
+    "HAP_SIGN_PASSWORD",
+    "HAP_STORE_PASSWORD",
+    "DEVECO_SDK_HOME",
+    "HARMONYOS_HDC_SERVER",
+    "INPUT_FOCUS_TIMEOUT_MS",
+    "INPUT_VERIFY_TIMEOUT_MS",
+    "CARGO_PKG_VERSION",
+    "LOGIN_SUCCESS",
+];
+
+#[test]
+fn every_code_comes_from_the_one_list() {
+    use tapflow::codes::{ALL, diag};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let upper = regex::Regex::new(r#""([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#).unwrap();
+    let kebab = regex::Regex::new(r#""([a-z]+(?:-[a-z0-9]+)+)""#).unwrap();
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(root.join("src")) {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let file = entry
+            .path()
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        // The simulator speaks the device's own words; the list itself.
+        if file.starts_with("src/sim/") || file == "src/codes.rs" {
+            continue;
+        }
+        let code = code_of(entry.path());
+        for m in upper.captures_iter(&code) {
+            let name = &m[1];
+            if NOT_CODES.iter().any(|n| name.starts_with(n)) {
+                continue;
+            }
+            let listed = ALL.iter().any(|c| c.code == name);
+            found.push(if listed {
+                format!("{file} spells out {name}: use tapflow::codes::{name}")
+            } else {
+                format!("{file} uses {name}, which src/codes.rs does not list")
+            });
+        }
+        if file.starts_with("src/flow/") || file.starts_with("src/plan/") {
+            for m in kebab.captures_iter(&code) {
+                if diag::ALL.iter().any(|d| d.code == &m[1]) {
+                    found.push(format!("{file} spells out the diagnostic code {}", &m[1]));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
