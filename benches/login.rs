@@ -40,6 +40,8 @@ fn main() {
 struct LoginRun {
     /// Per step: (wall ms, hdc calls).
     steps: Vec<(f64, usize)>,
+    /// Per step: every hdc call's duration and argv (printed with `TAPFLOW_BENCH_CALLS=1`).
+    detail: Vec<Vec<String>>,
     /// Before the first step: the device check, then the flow's own setup.
     check: (f64, usize),
     setup: (f64, usize),
@@ -82,6 +84,17 @@ fn login_once() -> LoginRun {
         .zip(&ends)
         .map(|(s, e)| (ms(*e - *s), count(*s, *e)))
         .collect::<Vec<_>>();
+    let detail = starts
+        .iter()
+        .zip(&ends)
+        .map(|(s, e)| {
+            calls
+                .iter()
+                .filter(|c| c.start >= *s && c.start < *e)
+                .map(|c| format!("{:.0} ms: {}", ms(c.end - c.start), c.what))
+                .collect()
+        })
+        .collect();
     let png_bytes = flow.steps[5]
         .result
         .as_ref()
@@ -93,6 +106,7 @@ fn login_once() -> LoginRun {
         wall: ms(ends[6] - starts[0]),
         calls: count(starts[0], ends[6] + std::time::Duration::from_nanos(1)),
         steps,
+        detail,
         png_bytes,
     }
 }
@@ -157,4 +171,13 @@ fn login() {
         .map(|r| format!("{:.0} ms / {}", r.wall, r.calls))
         .collect();
     println!("runs: {}", per_run.join(", "));
+    if std::env::var_os("TAPFLOW_BENCH_CALLS").is_some() {
+        println!("\nhdc calls of the last run, per step:");
+        for (b, calls) in bound_steps.iter().zip(&runs[RUNS - 1].detail) {
+            println!("- {}", b.name);
+            for c in calls {
+                println!("    {c}");
+            }
+        }
+    }
 }

@@ -144,8 +144,8 @@ pub struct Call<'a> {
     provider_cost_at_start: Cost,
     /// The latest UI observation, valid until the device is acted upon.
     tree: Option<Arc<UiNode>>,
-    /// When that observation arrived and the action count then (see [`carry::Tracking`]);
-    /// `None` for a screen handed over by the previous step.
+    /// When that observation arrived and the action count then (see [`carry::Tracking`]); for
+    /// a screen handed over by the previous step, when it arrived there and 0.
     tree_seen: Option<(Instant, u64)>,
     /// Operations that may have changed the screen so far (flows only; else stays 0).
     epoch: Arc<AtomicU64>,
@@ -170,10 +170,14 @@ pub struct Call<'a> {
 
 impl<'a> Call<'a> {
     pub fn new(ctx: &'a ToolContext, route: DeviceRoute, verify: bool) -> Self {
-        let (observe_after, carried) = match &ctx.carry {
+        let (observe_after, handed) = match &ctx.carry {
             Some(c) => c.take(),
             None => (false, None),
         };
+        // A handed-over screen keeps the instant it arrived (its age counts from there) and
+        // counts as seen before this call's first action.
+        let tree_seen = handed.as_ref().map(|(_, at)| (*at, 0));
+        let carried = handed.map(|(t, _)| t);
         let carry_generation = ctx.carry.as_ref().map_or(0, |c| c.generation());
         Call {
             ctx,
@@ -182,7 +186,7 @@ impl<'a> Call<'a> {
             cost_at_start: None,
             provider_cost_at_start: ctx.provider.cost(),
             tree: carried.clone(),
-            tree_seen: None,
+            tree_seen,
             epoch: Arc::new(AtomicU64::new(0)),
             observe_after,
             carried,

@@ -54,7 +54,10 @@ impl HdcDevice {
         if let Err(e) = valid {
             return refused(e);
         }
-        let op = Op::new("RUN_APP_FAILED", format!("start {bundle}/{ability}"));
+        let op = Op::new(
+            crate::codes::RUN_APP_FAILED,
+            format!("start {bundle}/{ability}"),
+        );
         let path = observe.map(|_| self.config().scratch_path("json"));
         let dump = path.as_deref().zip(observe);
         let cmd = commands::launch_checked(bundle, ability, module, dump);

@@ -38,7 +38,7 @@ impl HdcDevice {
     /// [`crate::device::Device::check_ready`]: info, power state and a dump in ONE round trip
     /// (one more, as for `info`, only when RenderService gave no screen size).
     pub(super) fn check_ready_chained(&self) -> Readiness {
-        let op = Op::new("DEVICE_INFO_FAILED", "device check");
+        let op = Op::new(crate::codes::DEVICE_INFO_FAILED, "device check");
         let path = self.config().scratch_path("json");
         let timeout = self.config().command_timeout + self.config().dump_timeout;
         // A layout ends the answer: only its edges can be hdc's own failure lines.
@@ -67,11 +67,11 @@ impl HdcDevice {
                 info.screen = parse::screen::parse_display_manager_screen(&text);
             }
         }
-        let power_op = Op::new("DEVICE_INFO_FAILED", "power state");
+        let power_op = Op::new(crate::codes::DEVICE_INFO_FAILED, "power state");
         let power = match parts[keys].as_deref() {
             Some(answer) => {
                 parse::power::parse_power_state(answer).ok_or_else(|| DeviceError::Parse {
-                    code: "DEVICE_INFO_FAILED",
+                    code: crate::codes::DEVICE_INFO_FAILED,
                     what: "power state".into(),
                     detail: format!(
                         "no `Current State:` in the PowerManagerService dump: {}",

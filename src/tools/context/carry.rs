@@ -70,14 +70,12 @@ impl Carry {
     }
 
     /// What a starting call takes: the hint, and the previous call's screen when still fresh.
-    pub(super) fn take(&self) -> (bool, Option<Arc<UiNode>>) {
+    /// The screen comes with the instant it arrived, so a call that hands it on unchanged
+    /// (a wait satisfied by it, a step that does not act) does not make it younger.
+    pub(super) fn take(&self) -> (bool, Option<(Arc<UiNode>, Instant)>) {
         let mut s = self.lock();
         let hint = std::mem::take(&mut s.observe_after);
-        let tree = s
-            .tree
-            .take()
-            .filter(|(_, at)| at.elapsed() <= MAX_AGE)
-            .map(|(t, _)| t);
+        let tree = s.tree.take().filter(|(_, at)| at.elapsed() <= MAX_AGE);
         (hint, tree)
     }
 
