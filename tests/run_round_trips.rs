@@ -232,6 +232,35 @@ fn a_step_under_when_is_not_prepared_for_and_still_observes_for_itself() {
 }
 
 #[test]
+fn reads_dump_for_themselves_and_a_screen_is_relayed_at_most_once() {
+    // Finds in a row each observe the device (their result is the observation); a wait that
+    // ends on a handed-over screen relays it once, the next wait does not relay it again.
+    let flow = "name: reads\napp: com.tapflow.demo\nsteps:
+  - run_app: com.tapflow.demo
+  - find_elements: {element_id: title}
+  - find_elements: {element_id: title}
+  - find_elements: {element_id: title}
+  - wait_for_element: {element_id: title}
+  - wait_for_element: {element_id: title}
+  - wait_for_element: {element_id: title}
+  - click: {element_id: login}
+";
+    let (steps, _) = run_counted(flow);
+    let counts: Vec<usize> = steps.iter().map(|(_, c, _)| c.len()).collect();
+    // run_app: nothing after it looks first, so no dump with the launch.
+    assert!(
+        !steps[0].1.iter().any(|c| c.contains("dumpLayout")),
+        "{counts:?}"
+    );
+    assert_eq!(&counts[1..4], &[1, 1, 1], "each find dumps");
+    // The third find's screen goes to the first wait (0 dumps), which relays it to the
+    // second (0 dumps); not relayed twice: the third wait dumps, and hands its own to the click.
+    assert_eq!(&counts[4..7], &[0, 0, 1], "{counts:?}");
+    assert_eq!(counts[7], 1, "tap only: {:?}", steps[7].1);
+    assert!(!steps[7].1[0].contains("dumpLayout"));
+}
+
+#[test]
 fn bare_tool_calls_never_start_from_an_earlier_screen() {
     let r = rig();
     let route = json!({ "device_id": r.serial });

@@ -16,6 +16,7 @@ pub mod mask;
 pub mod preflight;
 pub mod result;
 pub mod runner;
+pub mod schedule;
 pub mod select;
 pub mod values;
 pub mod worker;

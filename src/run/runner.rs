@@ -1,5 +1,6 @@
-//! Orchestration of a run: select flows (shard, tags), check devices, assign flows to devices
-//! (split round robin, or every flow on every device), run one thread per device, honour
+//! Orchestration of a run: select flows (shard, tags), check devices, hand flows to devices
+//! (split: each free device takes the longest expected flow left, see [`super::schedule`]; or
+//! every flow on every device), run one thread per device, honour
 //! fail-fast and cancellation, and assemble and write the [`RunResult`] (`result.json`,
 //! `artifacts/manifest.json`) — also when the run was interrupted.
 
@@ -15,6 +16,7 @@ use super::exec::{DeviceCtx, now_rfc3339, run_flow};
 use super::mask::Masker;
 use super::preflight;
 use super::result::*;
+use super::schedule::{Expected, Queue, longest_first};
 use super::select::{Shard, TagFilter, sorted_positions};
 use super::worker::Caller;
 use crate::plan::{FlowPlan, Plan};
@@ -49,6 +51,9 @@ pub struct RunOptions {
     pub cancel: CancelToken,
     /// Second cancellation: stop hooks too.
     pub abort: CancelToken,
+    /// Expected flow durations (the previous run's, when at hand): split runs hand out the
+    /// longest first.
+    pub expected: Expected,
 }
 
 impl RunOptions {
@@ -63,6 +68,7 @@ impl RunOptions {
             run_dir: None,
             cancel: CancelToken::new(),
             abort: CancelToken::new(),
+            expected: Expected::default(),
         }
     }
 }
@@ -181,38 +187,55 @@ pub fn run(
         events.emit(&RunEvent::DeviceChecked { device: d.clone() });
     }
 
-    // 3. Assignment: every flow on every device, or round robin (as `tapflow plan` shows).
-    let mut per_device: Vec<Vec<Job>> = (0..devices.len()).map(|_| Vec::new()).collect();
-    for (i, f) in runnable.iter().enumerate() {
-        let targets: Vec<usize> = if opts.each_device {
-            (0..devices.len()).collect()
-        } else if devices.is_empty() {
-            Vec::new()
-        } else {
-            vec![i % devices.len()]
-        };
-        for d in targets {
-            let slot = slots.len();
-            let dev = &devices[d];
-            slots.push(if dev.ready {
-                None
-            } else {
-                let why = dev
-                    .error
-                    .as_ref()
-                    .map_or_else(String::new, |e| format!(": {}", e.message));
-                Some(not_run(
-                    f,
-                    Some(&dev.serial),
-                    Status::NotRun,
-                    format!("device {} failed its check{why}", dev.serial),
-                ))
-            });
-            if dev.ready {
-                per_device[d].push(Job { slot, flow: f });
+    // 3. Assignment: every flow on every device (each device's own list), or split: one queue
+    //    of the flows, longest expected first, from which each device takes the next flow when
+    //    it is free. Results stay in plan order (slots).
+    let mut per_device: Vec<std::collections::VecDeque<Job>> =
+        (0..devices.len()).map(|_| Default::default()).collect();
+    let mut split = Vec::new();
+    let not_ready = |f: &FlowPlan, dev: &DeviceResult| {
+        let why = dev
+            .error
+            .as_ref()
+            .map_or_else(String::new, |e| format!(": {}", e.message));
+        not_run(
+            f,
+            Some(&dev.serial),
+            Status::NotRun,
+            format!("device {} failed its check{why}", dev.serial),
+        )
+    };
+    let any_ready = devices.iter().any(|d| d.ready);
+    for f in &runnable {
+        if opts.each_device {
+            for (d, dev) in devices.iter().enumerate() {
+                let slot = slots.len();
+                if dev.ready {
+                    slots.push(None);
+                    per_device[d].push_back(Job { slot, flow: f });
+                } else {
+                    slots.push(Some(not_ready(f, dev)));
+                }
             }
+        } else if let Some(dev) = devices.first().filter(|_| !any_ready) {
+            slots.push(Some(not_ready(f, dev)));
+        } else if !devices.is_empty() {
+            split.push(Job {
+                slot: slots.len(),
+                flow: f,
+            });
+            slots.push(None);
         }
     }
+    let expected = opts
+        .expected
+        .estimate(&split.iter().map(|j| j.flow).collect::<Vec<_>>());
+    let mut split: Vec<Option<Job>> = split.into_iter().map(Some).collect();
+    let queue = Queue::new(
+        longest_first(&expected)
+            .into_iter()
+            .filter_map(|i| split[i].take()),
+    );
     for (f, why) in &filtered {
         slots.push(Some(not_run(f, None, Status::Skipped, why.clone())));
     }
@@ -270,11 +293,12 @@ pub fn run(
     save(&snapshot(false));
     let failed = AtomicBool::new(false);
     std::thread::scope(|s| {
-        for (d, jobs) in per_device.into_iter().enumerate() {
-            if jobs.is_empty() {
+        for (d, mut jobs) in per_device.into_iter().enumerate() {
+            let dev = &base.devices[d];
+            if !dev.ready || (opts.each_device && jobs.is_empty()) {
                 continue;
             }
-            let dev = &base.devices[d];
+            let queue = &queue;
             let engine = engine.clone();
             let ctx = ctx.clone();
             let (failed, collector, slots) = (&failed, collector.as_ref(), &slots);
@@ -293,7 +317,11 @@ pub fn run(
                 };
                 // Once the device is gone, its remaining flows are not run (not failed).
                 let mut lost: Option<String> = None;
-                for job in jobs {
+                // A lost device takes no more flows from the shared queue (the others do).
+                while let Some(job) = jobs
+                    .pop_front()
+                    .or_else(|| lost.is_none().then(|| queue.next()).flatten())
+                {
                     let r = if let Some(why) = &lost {
                         not_run(job.flow, Some(&dev.serial), Status::NotRun, why.clone())
                     } else if opts.cancel.is_cancelled() {
@@ -363,6 +391,15 @@ pub fn run(
             });
         }
     });
+    // Flows left in the queue when every device that could take them was lost.
+    while let Some(job) = queue.next() {
+        lock(&slots)[job.slot] = Some(not_run(
+            job.flow,
+            None,
+            Status::NotRun,
+            "every device was lost before this flow started".into(),
+        ));
+    }
     let result = snapshot(true);
     if result.interrupted {
         events.emit(&RunEvent::Interrupted);

@@ -142,6 +142,8 @@ impl Tool for Click {
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let kind = tap_kind(p.count)?;
         let mode = target(&p)?;
+        // Flows: the target is resolved on the screen the previous step handed over.
+        call.start_from_carried();
         let r = tap(call, mode, kind)?;
         Ok(Output {
             x: r.point.x,

@@ -152,8 +152,13 @@ pub struct Call<'a> {
     /// Flows only: the step after this one starts by looking at the screen, so the last action
     /// brings it back (see [`carry`]).
     observe_after: bool,
-    /// The screen the previous step handed over, as it came (a wait's first poll).
-    carried: Option<Arc<UiNode>>,
+    /// The screen the previous step handed over: the tree, when it arrived, and whether it was
+    /// already relayed once (see [`Call::carried_screen`]). Used only by the tools that ask.
+    carried: Option<carry::Handed>,
+    /// The current observation is the handed-over screen (not one of this call's own).
+    tree_carried: bool,
+    /// A wait took the handed-over screen as its poll: if it ends on it, it may relay it once.
+    relay: bool,
     /// The carry's generation when this call started (see [`Carry::abandon`]).
     carry_generation: u64,
     verify: bool,
@@ -170,14 +175,10 @@ pub struct Call<'a> {
 
 impl<'a> Call<'a> {
     pub fn new(ctx: &'a ToolContext, route: DeviceRoute, verify: bool) -> Self {
-        let (observe_after, handed) = match &ctx.carry {
+        let (observe_after, carried) = match &ctx.carry {
             Some(c) => c.take(),
             None => (false, None),
         };
-        // A handed-over screen keeps the instant it arrived (its age counts from there) and
-        // counts as seen before this call's first action.
-        let tree_seen = handed.as_ref().map(|(_, at)| (*at, 0));
-        let carried = handed.map(|(t, _)| t);
         let carry_generation = ctx.carry.as_ref().map_or(0, |c| c.generation());
         Call {
             ctx,
@@ -185,11 +186,13 @@ impl<'a> Call<'a> {
             device: None,
             cost_at_start: None,
             provider_cost_at_start: ctx.provider.cost(),
-            tree: carried.clone(),
-            tree_seen,
+            tree: None,
+            tree_seen: None,
             epoch: Arc::new(AtomicU64::new(0)),
             observe_after,
             carried,
+            tree_carried: false,
+            relay: false,
             carry_generation,
             verify,
             pre_action: None,
@@ -294,6 +297,7 @@ impl<'a> Call<'a> {
     pub fn keep(&mut self, tree: Arc<UiNode>) {
         self.tree = Some(tree);
         self.tree_seen = Some((Instant::now(), self.epoch.load(Ordering::SeqCst)));
+        self.tree_carried = false;
     }
 
     /// No operation that may change the screen ran since the current observation was made
@@ -303,13 +307,33 @@ impl<'a> Call<'a> {
         seen_epoch == self.epoch.load(Ordering::SeqCst)
     }
 
-    /// Flows only: the screen the previous step handed over (made after its last action,
-    /// moments ago), while this call has not acted yet. A wait takes it as its first poll.
-    pub fn carried_screen(&self) -> Option<Arc<UiNode>> {
+    /// Flows only, for tools that act on what they find (`click`, `long_press`, `input_text`,
+    /// `scroll_until_visible`): start from the screen the previous step handed over (observed
+    /// after its last action, moments ago) instead of dumping, while this call has not acted.
+    /// Tools whose result *is* the observation (`find_elements`, `get_ui_tree`) never do.
+    pub fn start_from_carried(&mut self) -> bool {
+        self.carried_screen_inner().is_some()
+    }
+
+    /// Flows only, for waits: the handed-over screen as the first poll. A wait that ends on it
+    /// hands it on once more (the state it waited for is what the next step builds on); a
+    /// screen relayed once already is not relayed again.
+    pub fn carried_screen(&mut self) -> Option<Arc<UiNode>> {
+        let t = self.carried_screen_inner()?;
+        self.relay = true;
+        Some(t)
+    }
+
+    fn carried_screen_inner(&mut self) -> Option<Arc<UiNode>> {
         if self.epoch.load(Ordering::SeqCst) != 0 {
             return None;
         }
-        self.carried.clone()
+        let h = self.carried.as_ref()?;
+        // Its age counts from when it arrived; it counts as seen before this call acted.
+        self.tree = Some(h.tree.clone());
+        self.tree_seen = Some((h.at, 0));
+        self.tree_carried = true;
+        Some(h.tree.clone())
     }
 
     /// Flows only: the next step starts by looking at the screen, so this step's last action
@@ -410,6 +434,7 @@ impl<'a> Call<'a> {
     pub fn invalidate(&mut self) {
         self.tree = None;
         self.tree_seen = None;
+        self.tree_carried = false;
     }
 
     /// Call right before acting on the device: with `verify`, records the pre-action digest
@@ -484,8 +509,17 @@ impl Drop for Call<'_> {
         let Some(carry) = &self.ctx.carry else {
             return;
         };
+        let relayed_before = self.carried.as_ref().is_some_and(|h| h.relayed);
         let own = match (&self.tree, self.tree_seen) {
-            (Some(t), Some((at, _))) if self.tree_is_current() => Some((t.clone(), at)),
+            (Some(t), Some((at, _))) if self.tree_is_current() => {
+                if !self.tree_carried {
+                    Some(carry::Handed::new(t.clone(), at, false))
+                } else if self.relay && !relayed_before {
+                    Some(carry::Handed::new(t.clone(), at, true))
+                } else {
+                    None
+                }
+            }
             _ => None,
         };
         carry.leave(self.carry_generation, own);

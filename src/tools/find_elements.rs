@@ -72,11 +72,6 @@ impl Tool for FindElements {
     type Params = Params;
     type Output = Output;
 
-    /// Flows: starts by looking at the screen.
-    fn looks_first(_p: &Params) -> bool {
-        true
-    }
-
     fn check(p: &Params) -> Result<(), ToolError> {
         criteria(p).map(drop)
     }

@@ -66,11 +66,6 @@ impl Tool for GetUiTree {
     type Params = Params;
     type Output = Output;
 
-    /// Flows: starts by looking at the screen.
-    fn looks_first(_p: &Params) -> bool {
-        true
-    }
-
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let bundle = given_bundle(p.bundle_name);
         if bundle.is_none() && p.window_id.is_none() {

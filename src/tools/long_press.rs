@@ -94,6 +94,8 @@ impl Tool for LongPress {
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let mode = target(&p)?;
+        // Flows: the target is resolved on the screen the previous step handed over.
+        call.start_from_carried();
         let r = tap(call, mode, TapKind::Long)?;
         Ok(Output {
             x: r.point.x,

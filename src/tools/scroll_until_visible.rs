@@ -132,11 +132,6 @@ impl Tool for ScrollUntilVisible {
     type Params = Params;
     type Output = Output;
 
-    /// Flows: starts by looking at the screen.
-    fn looks_first(_p: &Params) -> bool {
-        true
-    }
-
     fn check(p: &Params) -> Result<(), ToolError> {
         selector(p).map(drop)
     }

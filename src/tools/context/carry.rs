@@ -3,17 +3,22 @@
 //! A flow's steps run one after another on one device, with nothing else touching it in
 //! between. The observation a step ends with — a UI dump made after its last action (or with
 //! no action at all) — still describes the screen when the next step starts a few milliseconds
-//! later, so the next step may start from it instead of dumping again: a click or `input_text`
-//! resolves its target on it, a wait takes it as its first poll. And when the runner knows that
-//! the next step starts by looking at the screen, the current step brings the screen back with
-//! its last action, in the same round trip (`Device::act_then_tree`, or the launch's shell for
-//! `run_app`). See `docs/flow-format.md`, "Flow-level behaviours".
+//! later, so the next step may start from it instead of dumping again: a click, long press,
+//! `input_text` or `scroll_until_visible` resolves its target on it, a wait takes it as its
+//! first poll. Tools whose result *is* the observation (`find_elements`, `get_ui_tree`) always
+//! dump for themselves. And when the runner knows that the next step starts by looking at the
+//! screen, the current step brings the screen back with its last action, in the same round
+//! trip (`Device::act_then_tree`, or the launch's shell for `run_app`). See
+//! `docs/flow-format.md`, "Flow-level behaviours".
 //!
 //! The rules that keep this honest:
 //! - only a tree observed by the previous call is handed over, and only when that call sent no
 //!   action after observing it ([`Tracking`] counts every operation that may change the screen);
+//! - a call hands on only its own observation, except a wait that ended on the screen handed
+//!   to it: it relays that screen once (the state it waited for is what the next step acts
+//!   on), never twice;
 //! - it is handed to the very next call on the device only (taken when that call starts), and
-//!   only while it is younger than [`MAX_AGE`];
+//!   only while it is younger than [`MAX_AGE`], counted from when it arrived from the device;
 //! - a bare tool call (MCP, `tapflow tool`) has no carry: it always observes for itself.
 
 use std::path::Path;
@@ -40,7 +45,23 @@ pub struct Carry {
 struct State {
     /// The next call should bring the screen back with its last action.
     observe_after: bool,
-    tree: Option<(Arc<UiNode>, Instant)>,
+    tree: Option<Handed>,
+}
+
+/// A screen handed from one call to the next.
+#[derive(Clone, Debug)]
+pub struct Handed {
+    pub tree: Arc<UiNode>,
+    /// When it arrived from the device (its age counts from here).
+    pub at: Instant,
+    /// Already handed on once by a wait that ended on it: not relayed again.
+    pub relayed: bool,
+}
+
+impl Handed {
+    pub fn new(tree: Arc<UiNode>, at: Instant, relayed: bool) -> Self {
+        Self { tree, at, relayed }
+    }
 }
 
 impl Carry {
@@ -72,16 +93,16 @@ impl Carry {
     /// What a starting call takes: the hint, and the previous call's screen when still fresh.
     /// The screen comes with the instant it arrived, so a call that hands it on unchanged
     /// (a wait satisfied by it, a step that does not act) does not make it younger.
-    pub(super) fn take(&self) -> (bool, Option<(Arc<UiNode>, Instant)>) {
+    pub(super) fn take(&self) -> (bool, Option<Handed>) {
         let mut s = self.lock();
         let hint = std::mem::take(&mut s.observe_after);
-        let tree = s.tree.take().filter(|(_, at)| at.elapsed() <= MAX_AGE);
+        let tree = s.tree.take().filter(|h| h.at.elapsed() <= MAX_AGE);
         (hint, tree)
     }
 
     /// What a finishing call that started in `generation` leaves: its last observation if
     /// nothing acted after it.
-    pub(super) fn leave(&self, generation: u64, tree: Option<(Arc<UiNode>, Instant)>) {
+    pub(super) fn leave(&self, generation: u64, tree: Option<Handed>) {
         let mut s = self.lock();
         if self.generation() == generation {
             s.tree = tree;
@@ -232,7 +253,10 @@ mod tests {
         let c = Carry::default();
         c.set_observe_after(true);
         let tree = Arc::new(UiNode::default());
-        c.leave(c.generation(), Some((tree.clone(), Instant::now())));
+        c.leave(
+            c.generation(),
+            Some(Handed::new(tree.clone(), Instant::now(), false)),
+        );
         assert!(c.holds_screen());
         let (hint, got) = c.take();
         assert!(hint);
@@ -242,13 +266,13 @@ mod tests {
         // Too old: not handed over.
         let old = Instant::now().checked_sub(MAX_AGE + Duration::from_millis(1));
         if let Some(old) = old {
-            c.leave(c.generation(), Some((tree.clone(), old)));
+            c.leave(c.generation(), Some(Handed::new(tree.clone(), old, false)));
             assert!(c.take().1.is_none());
         }
         // A call the runner abandoned leaves nothing.
         let started_in = c.generation();
         c.abandon();
-        c.leave(started_in, Some((tree, Instant::now())));
+        c.leave(started_in, Some(Handed::new(tree, Instant::now(), false)));
         assert!(!c.holds_screen());
     }
 }

@@ -209,6 +209,8 @@ impl Tool for InputText {
         let (text, mode, target) = checked(&p)?;
         let strategy = Strategy::for_text(&text);
         let mut out = Output::new(&text, mode, strategy);
+        // Flows: the field is resolved on the screen the previous step handed over.
+        call.start_from_carried();
         let outcome = match &target {
             TargetMode::Point(at) => at_point(call, *at, &text, &mut out),
             _ => into_field(call, &target, &text, mode, strategy, &mut out),
