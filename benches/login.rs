@@ -6,14 +6,22 @@
 //!   (every invocation is recorded by a transport wrapper, attributed to the step during
 //!   which it started), the lower bound computed from the simulator's latency table
 //!   (`login/bound.rs`) and the ratio, median of several runs (a fresh phone each).
+//! - `scaling`: 40 flows on 1 and on 8 phones, scaling efficiency (`login/scaling.rs`).
+//! - `growth`: validate + plan of up to 2 000 flows, a 1 000-step flow, writing the result of
+//!   200 flows × 20 steps (`login/growth.rs`).
 //!
-//! Run: `cargo bench --bench login` (all parts) or `cargo bench --bench login -- login`.
+//! Run: `cargo bench --bench login` (all parts) or `cargo bench --bench login -- login`
+//! (or `scaling`, `growth`).
 //! Figures and the explanation of the bound: `docs/benchmarks.md`.
 
 #[path = "login/bound.rs"]
 mod bound;
+#[path = "login/growth.rs"]
+mod growth;
 #[path = "login/rig.rs"]
 mod rig;
+#[path = "login/scaling.rs"]
+mod scaling;
 
 use std::time::Instant;
 
@@ -33,6 +41,12 @@ fn main() {
     let wants = |part: &str| all || args.iter().any(|a| a == part);
     if wants("login") {
         login();
+    }
+    if wants("scaling") {
+        scaling::scaling();
+    }
+    if wants("growth") {
+        growth::growth();
     }
 }
 

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use tapflow::device::hdc::{HdcClient, HdcConfig};
 use tapflow::device::{Output, Transport, TransportError};
 use tapflow::plan::{MapLoader, Plan, PlanOptions, RegistryCatalog, compile};
+use tapflow::run::schedule::Expected;
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult};
 use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 use tapflow::tools::hdc_provider::HdcProvider;
@@ -20,8 +21,6 @@ use tapflow::tools::{CachingProvider, DeviceProvider, Engine, ToolConfig, ToolCo
 pub struct CallRec {
     pub start: Instant,
     pub end: Instant,
-    /// `-t KEY`, when the call names a device.
-    pub serial: Option<String>,
     /// The argv after the route, for reading what a step sent.
     pub what: String,
 }
@@ -43,11 +42,6 @@ impl Transport for Recorder {
         let start = Instant::now();
         let out = self.inner.run(args, timeout);
         let end = Instant::now();
-        let serial = args
-            .iter()
-            .position(|a| a == "-t")
-            .and_then(|i| args.get(i + 1))
-            .cloned();
         let rest = match args.iter().position(|a| a == "shell") {
             Some(i) => args[i..].join(" "),
             None => args.join(" "),
@@ -55,7 +49,6 @@ impl Transport for Recorder {
         self.calls.lock().unwrap().push(CallRec {
             start,
             end,
-            serial,
             what: rest,
         });
         out
@@ -78,7 +71,6 @@ impl EventSink for TimedEvents {
 
 /// `n` simulated phones (realistic latency) and a tool context over them.
 pub struct World {
-    pub sim: Arc<Simulator>,
     pub recorder: Arc<Recorder>,
     pub ctx: ToolContext,
     pub engine: Arc<Engine>,
@@ -87,10 +79,14 @@ pub struct World {
 
 impl World {
     pub fn new(n: usize, dir: &Path) -> World {
+        World::with_latency(n, dir, Latency::Realistic)
+    }
+
+    pub fn with_latency(n: usize, dir: &Path, latency: Latency) -> World {
         let sim = Arc::new(Simulator::new(SimOptions {
             devices: n,
             seed: 8,
-            latency: Latency::Realistic,
+            latency,
             faults: FaultSpec::none(),
             ..SimOptions::default()
         }));
@@ -108,7 +104,6 @@ impl World {
             ..ToolConfig::rooted_at(dir)
         };
         World {
-            sim,
             recorder,
             ctx: ToolContext::new(provider, config),
             engine: Arc::new(Engine::new()),
@@ -119,9 +114,21 @@ impl World {
     /// Runs `plan` over every device of the world (flows split across them), writing the run
     /// directory under `dir` as `tapflow run` does.
     pub fn run(&self, plan: &Plan, dir: &Path, events: &dyn EventSink) -> RunResult {
+        self.run_expecting(plan, dir, events, Expected::default())
+    }
+
+    /// As [`World::run`], with expected flow durations for the split (a previous run's).
+    pub fn run_expecting(
+        &self,
+        plan: &Plan,
+        dir: &Path,
+        events: &dyn EventSink,
+        expected: Expected,
+    ) -> RunResult {
         let mut opts = RunOptions::new(run::new_run_id());
         opts.devices = DeviceChoice::Serials(self.serials.clone());
         opts.run_dir = Some(dir.join("run"));
+        opts.expected = expected;
         run::run(plan, self.engine.clone(), self.ctx.clone(), &opts, events)
     }
 }
