@@ -5,12 +5,13 @@
 //! - one flow of 100 … 1 000 steps through the real runner on a simulated phone with latency
 //!   `none` (so the figure is tapflow's own work plus the simulator's): time per step should
 //!   stay flat;
-//! - writing the result of a run of 200 flows × 20 steps (`tapflow::run::write_result`, masked,
-//!   pretty JSON, atomic rename): target ≤ 200 ms. The flows are copies of a real 20-step flow
+//! - writing the result of a run of 200 flows × 20 steps as the live `result.json` reporter
+//!   does (masked as values, pretty JSON, no-follow create + rename): target ≤ 200 ms. The flows are copies of a real 20-step flow
 //!   result (run once on the simulator), each with its own id.
 
 use std::time::Instant;
 
+use tapflow::hostfs::{Overwrite, PathPolicy};
 use tapflow::run::{Masker, NoEvents, RunResult, Status};
 use tapflow::sim::Latency;
 
@@ -135,11 +136,20 @@ pub fn growth() {
     println!("\n### writing the result of 200 flows × 20 steps\n");
     let r = big_result(200);
     let tmp = tempfile::tempdir().expect("tmp");
-    let masker = Masker::none();
+    // As the live result.json reporter writes it: masked as values, pretty JSON, written
+    // through the run directory's policy (no-follow create + rename).
+    let masker = Masker::new(["s3cret-value"]);
+    let policy = PathPolicy::new(tmp.path(), [tmp.path().to_path_buf()]);
+    let path = tmp.path().join("result.json").display().to_string();
     let times: Vec<f64> = (0..5)
         .map(|_| {
             let t0 = Instant::now();
-            tapflow::run::write_result(&r, tmp.path(), &masker).expect("written");
+            let v = masker.to_value(&r).expect("masked");
+            let bytes = serde_json::to_vec_pretty(&v).expect("json");
+            policy
+                .prepare_write(&path)
+                .and_then(|t| t.write(&bytes, Overwrite::Replace))
+                .expect("written");
             ms(t0.elapsed())
         })
         .collect();

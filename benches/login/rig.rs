@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use tapflow::device::hdc::{HdcClient, HdcConfig};
 use tapflow::device::{Output, Transport, TransportError};
 use tapflow::plan::{MapLoader, Plan, PlanOptions, RegistryCatalog, compile};
+use tapflow::report::{Outputs, run_with_reports};
 use tapflow::run::schedule::Expected;
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult};
 use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
@@ -112,7 +113,7 @@ impl World {
     }
 
     /// Runs `plan` over every device of the world (flows split across them), writing the run
-    /// directory under `dir` as `tapflow run` does.
+    /// directory under `dir` (result.json, reports, evidence) as `tapflow run` does.
     pub fn run(&self, plan: &Plan, dir: &Path, events: &dyn EventSink) -> RunResult {
         self.run_expecting(plan, dir, events, Expected::default())
     }
@@ -125,11 +126,26 @@ impl World {
         events: &dyn EventSink,
         expected: Expected,
     ) -> RunResult {
+        let out = Outputs::in_run_dir(&dir.join("run"));
         let mut opts = RunOptions::new(run::new_run_id());
         opts.devices = DeviceChoice::Serials(self.serials.clone());
-        opts.run_dir = Some(dir.join("run"));
+        opts.run_dir = Some(out.run_dir.clone());
         opts.expected = expected;
-        run::run(plan, self.engine.clone(), self.ctx.clone(), &opts, events)
+        // As `tapflow run`: result.json kept current while the run goes on, then the reports.
+        let reported = run_with_reports(
+            plan,
+            self.engine.clone(),
+            self.ctx.clone(),
+            &opts,
+            events,
+            &out,
+        );
+        assert!(
+            reported.written.errors.is_empty(),
+            "{:?}",
+            reported.written.errors
+        );
+        reported.result
     }
 }
 

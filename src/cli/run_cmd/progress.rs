@@ -24,6 +24,7 @@ fn mark(s: Status) -> &'static str {
         Status::Skipped => "SKIP",
         Status::NotRun => "NOT RUN",
         Status::Interrupted => "INTR",
+        Status::Running => "RUN",
     }
 }
 
@@ -39,6 +40,7 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             run_id,
             flows,
             devices,
+            ..
         } => {
             format!("run {run_id}: {flows} flow(s) on {}", devices.join(", "))
         }
@@ -97,7 +99,7 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             }
             s
         }
-        RunEvent::FlowFinished { device, flow } => format!(
+        RunEvent::FlowFinished { device, flow, .. } => format!(
             "[{device}] {} {} ({})",
             mark(flow.status),
             flow.id,
@@ -107,11 +109,15 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             flow_id,
             status,
             reason,
+            ..
         } => {
             format!("{} {flow_id}: {reason}", mark(*status))
         }
+        RunEvent::DeviceLost { device, reason } => format!("device {device} lost: {reason}"),
         RunEvent::Interrupted => "interrupted".into(),
-        RunEvent::RunFinished { .. } => return None,
+        RunEvent::RunFinished { .. }
+        | RunEvent::FlowsAssigned { .. }
+        | RunEvent::StepRecorded { .. } => return None,
     })
 }
 
