@@ -118,6 +118,18 @@ fn plan_of(text: &str, engine: &Arc<Engine>) -> Plan {
 /// Runs `text` as one flow; returns per top-level step (id, hdc calls made during it, result),
 /// and every call's text for messages.
 fn run_counted(text: &str) -> (Vec<(String, Vec<String>, serde_json::Value)>, Vec<String>) {
+    run_flow_counted(text, true)
+}
+
+/// As [`run_counted`], without requiring the flow to pass.
+fn run_counted_any(text: &str) -> (Vec<(String, Vec<String>, serde_json::Value)>, Vec<String>) {
+    run_flow_counted(text, false)
+}
+
+fn run_flow_counted(
+    text: &str,
+    must_pass: bool,
+) -> (Vec<(String, Vec<String>, serde_json::Value)>, Vec<String>) {
     let r = rig();
     let plan = plan_of(text, &r.engine);
     let marks = Marks {
@@ -128,7 +140,9 @@ fn run_counted(text: &str) -> (Vec<(String, Vec<String>, serde_json::Value)>, Ve
     opts.devices = DeviceChoice::Serials(vec![r.serial.clone()]);
     let result = run::run(&plan, r.engine.clone(), r.ctx.clone(), &opts, &marks);
     let flow = &result.flows[0];
-    assert_eq!(flow.status, Status::Passed, "{:#?}", flow.error);
+    if must_pass {
+        assert_eq!(flow.status, Status::Passed, "{:#?}", flow.error);
+    }
     let calls = r.recorder.calls.lock().unwrap().clone();
     let marks = marks.marks.into_inner().unwrap();
     let mut steps = Vec::new();
@@ -258,6 +272,25 @@ fn reads_dump_for_themselves_and_a_screen_is_relayed_at_most_once() {
     assert_eq!(&counts[4..7], &[0, 0, 1], "{counts:?}");
     assert_eq!(counts[7], 1, "tap only: {:?}", steps[7].1);
     assert!(!steps[7].1[0].contains("dumpLayout"));
+}
+
+#[test]
+fn a_step_after_a_failed_one_observes_afresh() {
+    // The first missing click resolves on the wait's screen and fails; the ones after a
+    // failure dump again (the screen may have changed: that is why flows retry).
+    let flow = "name: misses\napp: com.tapflow.demo\nsteps:
+  - run_app: com.tapflow.demo
+  - wait_for_element: {element_id: title}
+  - click: {text: Missing}
+    optional: true
+  - click: {text: Missing}
+    optional: true
+  - click: {text: Missing}
+    optional: true
+";
+    let (steps, _) = run_counted_any(flow);
+    let counts: Vec<usize> = steps.iter().map(|(_, c, _)| c.len()).collect();
+    assert_eq!(&counts[2..], &[0, 1, 1], "{counts:?}");
 }
 
 #[test]

@@ -1,7 +1,8 @@
-//! Split runs hand each free device the longest expected flow left (`src/run/schedule.rs`):
-//! the previous run's durations when given, else step counts; results stay in plan order; a
-//! device that fails its check leaves its share to the devices that passed. Orders and
-//! placements are asserted, never timings (those are `benches/login.rs`'s `scaling`).
+//! Split runs give each flow, longest expected first, to the least loaded device
+//! (`src/run/schedule.rs`): the previous run's durations when given, else step counts; each
+//! device runs its share longest first; results stay in plan order; a device that fails its
+//! check leaves its share to the devices that passed. Orders and placements are asserted,
+//! never timings (those are `benches/login.rs`'s `scaling`).
 
 use std::sync::{Arc, Mutex};
 
@@ -83,10 +84,10 @@ fn ids(r: &RunResult) -> Vec<&str> {
 }
 
 #[test]
-fn the_previous_runs_longest_flows_start_first_and_results_keep_plan_order() {
+fn the_previous_runs_durations_split_the_flows_and_results_keep_plan_order() {
     let flows = [flow("a", 1), flow("b", 1), flow("c", 1), flow("d", 1)];
     let prev = Expected::from_durations([
-        ("a".to_string(), 100),
+        ("a".to_string(), 1_000),
         ("b".to_string(), 200),
         ("c".to_string(), 9_000),
         ("d".to_string(), 8_000),
@@ -94,11 +95,27 @@ fn the_previous_runs_longest_flows_start_first_and_results_keep_plan_order() {
     let (r, starts) = run_split(&flows, 2, &[], prev);
     assert_eq!(ids(&r), ["a", "b", "c", "d"], "plan order");
     assert!(r.flows.iter().all(|f| f.status == Status::Passed));
-    let mut first: Vec<&str> = starts[..2].iter().map(|(f, _)| f.as_str()).collect();
-    first.sort();
-    assert_eq!(first, ["c", "d"], "the two longest first: {starts:?}");
-    let devices: std::collections::BTreeSet<_> = starts[..2].iter().map(|(_, d)| d).collect();
-    assert_eq!(devices.len(), 2, "one on each device: {starts:?}");
+    // c (9 s) on the first device, d (8 s) on the second, then a (1 s) on the less loaded
+    // second, b on the first; round robin would have put a and c together (10 s vs 8.2 s).
+    let on = |id: &str| r.flows.iter().find(|f| f.id == id).unwrap().device.clone();
+    let (first, second) = (
+        Some(r.devices[0].serial.clone()),
+        Some(r.devices[1].serial.clone()),
+    );
+    assert_eq!(
+        [on("c"), on("b"), on("d"), on("a")],
+        [first.clone(), first.clone(), second.clone(), second.clone()]
+    );
+    // Each device runs its share longest first.
+    let order_on = |dev: &Option<String>| -> Vec<String> {
+        starts
+            .iter()
+            .filter(|(_, d)| Some(d) == dev.as_ref())
+            .map(|(f, _)| f.clone())
+            .collect()
+    };
+    assert_eq!(order_on(&first), ["c", "b"]);
+    assert_eq!(order_on(&second), ["d", "a"]);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Orchestration of a run: select flows (shard, tags), check devices, hand flows to devices
-//! (split: each free device takes the longest expected flow left, see [`super::schedule`]; or
-//! every flow on every device), run one thread per device, honour
+//! (split: longest expected first, each to the least loaded device, see [`super::schedule`];
+//! or every flow on every device), run one thread per device, honour
 //! fail-fast and cancellation. Everything it observes leaves as [`RunEvent`]s; the
 //! [`RunResult`] it returns is those events folded ([`super::aggregate`]), and the files
 //! (`result.json`, the reports) are written by reporters that listen to them.
@@ -19,7 +19,7 @@ use super::exec::{DeviceCtx, now_rfc3339, run_flow};
 use super::mask::Masker;
 use super::preflight;
 use super::result::*;
-use super::schedule::{Expected, Queue, longest_first};
+use super::schedule::{Expected, assign};
 use super::select::{Shard, TagFilter, sorted_positions};
 use super::worker::Caller;
 use crate::plan::{FlowPlan, Plan};
@@ -230,13 +230,10 @@ pub fn run(
         events.emit(&RunEvent::DeviceChecked { device: d.clone() });
     }
 
-    // 3. Assignment: every flow on every device (each device's own list), or split: one queue
-    //    of the flows, longest expected first, from which each device takes the next flow when
-    //    it is free (so a split flow's device is known when it starts). Slots stay in plan
-    //    order.
-    let mut per_device: Vec<std::collections::VecDeque<Job>> =
-        (0..devices.len()).map(|_| Default::default()).collect();
-    let mut split = Vec::new();
+    // 3. Assignment: every flow on every device, or split over the devices that passed their
+    //    check by expected duration (longest first, each to the least loaded device; each
+    //    device runs its flows longest first). Slots stay in plan order.
+    let mut per_device: Vec<Vec<Job>> = (0..devices.len()).map(|_| Vec::new()).collect();
     let not_ready = |f: &FlowPlan, dev: &DeviceResult| {
         let why = dev
             .error
@@ -249,44 +246,59 @@ pub fn run(
             format!("device {} failed its check{why}", dev.serial),
         )
     };
-    let any_ready = devices.iter().any(|d| d.ready);
-    for f in &runnable {
-        if opts.each_device {
-            for (d, dev) in devices.iter().enumerate() {
-                let slot = slots.len();
-                if dev.ready {
-                    slots.push(not_run(
-                        f,
-                        Some(&dev.serial),
-                        Status::NotRun,
-                        NOT_STARTED.into(),
-                    ));
-                    per_device[d].push_back(Job { slot, flow: f });
-                } else {
-                    slots.push(not_ready(f, dev));
-                    final_slots.push(slot);
-                }
-            }
-        } else if let Some(dev) = devices.first().filter(|_| !any_ready) {
-            final_slots.push(slots.len());
-            slots.push(not_ready(f, dev));
-        } else if !devices.is_empty() {
-            split.push(Job {
-                slot: slots.len(),
-                flow: f,
-            });
-            slots.push(not_run(f, None, Status::NotRun, NOT_STARTED.into()));
+    let ready: Vec<usize> = (0..devices.len()).filter(|d| devices[*d].ready).collect();
+    let split = if opts.each_device || ready.is_empty() {
+        Vec::new()
+    } else {
+        let expected = opts.expected.estimate(&runnable);
+        assign(&expected, ready.len())
+    };
+    let mut device_of = vec![None; runnable.len()];
+    for (k, flows) in split.iter().enumerate() {
+        for &i in flows {
+            device_of[i] = Some(ready[k]);
         }
     }
-    let expected = opts
-        .expected
-        .estimate(&split.iter().map(|j| j.flow).collect::<Vec<_>>());
-    let mut split: Vec<Option<Job>> = split.into_iter().map(Some).collect();
-    let queue = Queue::new(
-        longest_first(&expected)
-            .into_iter()
-            .filter_map(|i| split[i].take()),
-    );
+    let mut slot_of = vec![0; runnable.len()];
+    for (i, f) in runnable.iter().enumerate() {
+        let targets: Vec<usize> = if opts.each_device {
+            (0..devices.len()).collect()
+        } else if let Some(d) = device_of[i] {
+            vec![d]
+        } else {
+            // No device passed its check: the first one says why.
+            devices.first().map(|_| 0).into_iter().collect()
+        };
+        for d in targets {
+            let slot = slots.len();
+            let dev = &devices[d];
+            if dev.ready {
+                slots.push(not_run(
+                    f,
+                    Some(&dev.serial),
+                    Status::NotRun,
+                    NOT_STARTED.into(),
+                ));
+                if opts.each_device {
+                    per_device[d].push(Job { slot, flow: f });
+                } else {
+                    slot_of[i] = slot;
+                }
+            } else {
+                slots.push(not_ready(f, dev));
+                final_slots.push(slot);
+            }
+        }
+    }
+    // Each device runs its share in the order the split chose (longest first).
+    for (k, flows) in split.iter().enumerate() {
+        for &i in flows {
+            per_device[ready[k]].push(Job {
+                slot: slot_of[i],
+                flow: runnable[i],
+            });
+        }
+    }
     for (f, why) in &filtered {
         final_slots.push(slots.len());
         slots.push(not_run(f, None, Status::Skipped, why.clone()));
@@ -309,12 +321,11 @@ pub fn run(
     //    observed, and says that it did not finish.
     let failed = AtomicBool::new(false);
     std::thread::scope(|s| {
-        for (d, mut jobs) in per_device.into_iter().enumerate() {
-            let dev = &devices[d];
-            if !dev.ready || (opts.each_device && jobs.is_empty()) {
+        for (d, jobs) in per_device.into_iter().enumerate() {
+            if jobs.is_empty() {
                 continue;
             }
-            let queue = &queue;
+            let dev = &devices[d];
             let engine = engine.clone();
             let ctx = ctx.clone();
             let (failed, collector) = (&failed, collector.as_ref());
@@ -333,13 +344,9 @@ pub fn run(
                     every_step_screenshots: opts.every_step_screenshots,
                     masker,
                 };
-                // Once the device is gone, its own remaining flows are not run (not failed),
-                // and it takes no more flows from the shared queue (the others do).
+                // Once the device is gone, its remaining flows are not run (not failed).
                 let mut lost: Option<String> = None;
-                while let Some(job) = jobs
-                    .pop_front()
-                    .or_else(|| lost.is_none().then(|| queue.next()).flatten())
-                {
+                for job in jobs {
                     let skip = if let Some(why) = &lost {
                         Some(why.clone())
                     } else if opts.cancel.is_cancelled() {
@@ -411,15 +418,6 @@ pub fn run(
             });
         }
     });
-    // Flows left in the queue when every device that could take them was lost.
-    while let Some(job) = queue.next() {
-        events.emit(&RunEvent::FlowNotRun {
-            flow_id: job.flow.id.clone(),
-            slot: Some(job.slot),
-            status: Status::NotRun,
-            reason: "every device was lost before this flow started".into(),
-        });
-    }
     let interrupted = opts.cancel.is_cancelled();
     if interrupted {
         events.emit(&RunEvent::Interrupted);

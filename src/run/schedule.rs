@@ -1,8 +1,10 @@
-//! Which flow a device runs next when a run splits its flows across devices: the longest
-//! expected first, each device taking the next flow the moment it is free (greedy list
-//! scheduling, "longest processing time first"). No device idles while flows wait, and the
-//! long flows are not left for the end, where one of them would keep a single device busy
-//! while the others have nothing left to do.
+//! Which device runs which flows, in which order, when a run splits its flows across devices:
+//! longest expected first, each to the device with the least expected work so far ("longest
+//! processing time first" list scheduling, within 4/3 of the best split). Unlike round robin,
+//! one device does not get two long flows while another gets two short ones, and a long flow
+//! does not start last. The split is decided before the run starts, so it is reproducible
+//! (the same inputs give the same placement: reports and tests can rely on it), and a device
+//! lost mid-run leaves its own remaining flows `not_run` as before.
 //!
 //! A flow's expected duration is what it took in the previous run when a result is at hand
 //! ([`Expected::from_result_json`], fed by `tapflow run` from the latest `result.json` in the
@@ -11,7 +13,6 @@
 //! order matters, so a rough figure is enough.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 
 use serde_json::Value;
 
@@ -112,25 +113,23 @@ pub fn longest_first(expected: &[f64]) -> Vec<usize> {
     order
 }
 
-/// Flows waiting for a free device, handed out in [`longest_first`] order.
-pub struct Queue<T> {
-    items: Mutex<std::collections::VecDeque<T>>,
-}
-
-impl<T> Queue<T> {
-    pub fn new(items: impl IntoIterator<Item = T>) -> Self {
-        Self {
-            items: Mutex::new(items.into_iter().collect()),
-        }
+/// Splits flows over `devices` devices: per device, the indices of its flows in the order it
+/// runs them (longest expected first). Each flow, longest first, goes to the device with the
+/// least expected work so far (the first such device on a tie).
+pub fn assign(expected: &[f64], devices: usize) -> Vec<Vec<usize>> {
+    let mut lists = vec![Vec::new(); devices];
+    if devices == 0 {
+        return lists;
     }
-
-    /// The next flow for a device that just became free.
-    pub fn next(&self) -> Option<T> {
-        self.items
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .pop_front()
+    let mut load = vec![0.0f64; devices];
+    for i in longest_first(expected) {
+        let d = (0..devices)
+            .min_by(|a, b| load[*a].total_cmp(&load[*b]).then(a.cmp(b)))
+            .unwrap_or(0);
+        load[d] += expected[i];
+        lists[d].push(i);
     }
+    lists
 }
 
 #[cfg(test)]
@@ -191,11 +190,12 @@ mod tests {
     }
 
     #[test]
-    fn a_queue_hands_each_item_out_once() {
-        let q = Queue::new([1, 2, 3]);
-        assert_eq!(
-            (q.next(), q.next(), q.next(), q.next()),
-            (Some(1), Some(2), Some(3), None)
-        );
+    fn each_flow_goes_to_the_least_loaded_device_longest_first() {
+        // Round robin would give device 0 the 9 and the 8 (17 vs 3).
+        let est = [9.0, 1.0, 8.0, 1.0, 1.0];
+        assert_eq!(assign(&est, 2), vec![vec![0, 3], vec![2, 1, 4]]);
+        // Equal flows alternate, in plan order.
+        assert_eq!(assign(&[1.0; 4], 2), vec![vec![0, 2], vec![1, 3]]);
+        assert!(assign(&est, 0).is_empty());
     }
 }

@@ -77,6 +77,11 @@ impl Caller {
         &self.ctx
     }
 
+    /// Nothing is handed to the next call (a new flow starts on this device).
+    pub fn forget_screen(&self) {
+        self.carry.clear();
+    }
+
     /// Tells the next call that the step after it starts by looking at the screen, so its
     /// last action should bring the screen back (flow-level behaviour).
     pub fn next_looks_at_screen(&self, yes: bool) {

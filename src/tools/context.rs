@@ -159,6 +159,8 @@ pub struct Call<'a> {
     tree_carried: bool,
     /// A wait took the handed-over screen as its poll: if it ends on it, it may relay it once.
     relay: bool,
+    /// The tool returned a result (not an error): only then is its screen handed on.
+    succeeded: bool,
     /// The carry's generation when this call started (see [`Carry::abandon`]).
     carry_generation: u64,
     verify: bool,
@@ -193,6 +195,7 @@ impl<'a> Call<'a> {
             carried,
             tree_carried: false,
             relay: false,
+            succeeded: false,
             carry_generation,
             verify,
             pre_action: None,
@@ -334,6 +337,11 @@ impl<'a> Call<'a> {
         self.tree_seen = Some((h.at, 0));
         self.tree_carried = true;
         Some(h.tree.clone())
+    }
+
+    /// The tool returned its result: in a flow, its last screen may go to the next step.
+    pub fn succeeded(&mut self) {
+        self.succeeded = true;
     }
 
     /// Flows only: the next step starts by looking at the screen, so this step's last action
@@ -511,7 +519,7 @@ impl Drop for Call<'_> {
         };
         let relayed_before = self.carried.as_ref().is_some_and(|h| h.relayed);
         let own = match (&self.tree, self.tree_seen) {
-            (Some(t), Some((at, _))) if self.tree_is_current() => {
+            (Some(t), Some((at, _))) if self.succeeded && self.tree_is_current() => {
                 if !self.tree_carried {
                     Some(carry::Handed::new(t.clone(), at, false))
                 } else if self.relay && !relayed_before {

@@ -440,6 +440,11 @@ fn run_def(
     let include_cost = checked.include_cost;
     let mut call = Call::new(ctx, route, checked.verify);
     let outcome = (def.run)(checked.params, &mut call);
+    if outcome.is_ok() {
+        // Flows: only a call that succeeded hands its screen to the next step (a retry or a
+        // loop after a failure observes afresh).
+        call.succeeded();
+    }
     let cost = json!({
         "wall_ms": started.elapsed().as_millis() as u64,
         "device_round_trips": call.cost().round_trips,

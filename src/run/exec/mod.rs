@@ -114,6 +114,8 @@ struct FlowRun<'a, 'b> {
 
 /// Runs one flow on the device of `dev`.
 pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
+    // A flow starts from the device, not from the screen an earlier flow ended on.
+    dev.caller.forget_screen();
     let started = Instant::now();
     let started_local = chrono::Local::now();
     let started_at = now_rfc3339();

@@ -14,6 +14,8 @@
 //! The rules that keep this honest:
 //! - only a tree observed by the previous call is handed over, and only when that call sent no
 //!   action after observing it ([`Tracking`] counts every operation that may change the screen);
+//! - only a call that succeeded hands anything on (a retry, or a loop after a failure, observes
+//!   afresh);
 //! - a call hands on only its own observation, except a wait that ended on the screen handed
 //!   to it: it relays that screen once (the state it waited for is what the next step acts
 //!   on), never twice;
