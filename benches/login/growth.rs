@@ -60,7 +60,9 @@ fn compile_ms(n: usize) -> f64 {
     )
 }
 
-fn steps_ms(n: usize) -> f64 {
+/// A flow of `n` steps: (ms as `tapflow run` runs it, with every reporter; ms of the runner
+/// alone).
+fn steps_ms(n: usize) -> (f64, f64) {
     let tmp = tempfile::tempdir().expect("tmp");
     let world = World::with_latency(1, tmp.path(), Latency::None);
     let mut text = String::from("name: long\nsteps:\n  - run_app: com.tapflow.demo\n");
@@ -70,10 +72,23 @@ fn steps_ms(n: usize) -> f64 {
     let plan = plan_of(&[("long.yaml".into(), text)], &world.engine);
     let t0 = Instant::now();
     let r = world.run(&plan, tmp.path(), &NoEvents);
-    let took = ms(t0.elapsed());
+    let with_reports = ms(t0.elapsed());
     assert_eq!(r.flows[0].status, Status::Passed);
     assert_eq!(r.flows[0].steps.len(), n);
-    took
+    // The runner alone (no reporter listening, nothing written), to tell the two apart.
+    let mut opts = tapflow::run::RunOptions::new("plain");
+    opts.devices = tapflow::run::DeviceChoice::Serials(world.serials.clone());
+    let t0 = Instant::now();
+    let r = tapflow::run::run(
+        &plan,
+        world.engine.clone(),
+        world.ctx.clone(),
+        &opts,
+        &NoEvents,
+    );
+    let plain = ms(t0.elapsed());
+    assert_eq!(r.flows[0].status, Status::Passed);
+    (with_reports, plain)
 }
 
 /// A run result of `flows` copies of a real 20-step flow result.
@@ -120,17 +135,23 @@ pub fn growth() {
     );
 
     println!("\n### one long flow (latency none)\n");
-    println!("| steps | time | per step |");
-    println!("|---:|---:|---:|");
-    let mut per = Vec::new();
+    println!("| steps | with reports | per step | runner alone | per step |");
+    println!("|---:|---:|---:|---:|---:|");
+    let (mut per, mut per_plain) = (Vec::new(), Vec::new());
     for n in [100, 500, 1000] {
-        let t = steps_ms(n);
+        let (t, p) = steps_ms(n);
         per.push(t / n as f64);
-        println!("| {n} | {t:.0} ms | {:.3} ms |", t / n as f64);
+        per_plain.push(p / n as f64);
+        println!(
+            "| {n} | {t:.0} ms | {:.3} ms | {p:.0} ms | {:.3} ms |",
+            t / n as f64,
+            p / n as f64
+        );
     }
     println!(
-        "\nper-step time at 1 000 ÷ at 100: {:.2} (1.00 = flat)",
-        per[2] / per[0]
+        "\nper-step time at 1 000 ÷ at 100: {:.2} with reports, {:.2} runner alone (1.00 = flat)",
+        per[2] / per[0],
+        per_plain[2] / per_plain[0]
     );
 
     println!("\n### writing the result of 200 flows × 20 steps\n");

@@ -62,6 +62,7 @@ pub fn scaling() {
     for (i, (_, d)) in durations.iter().enumerate() {
         sums[i % DEVICES] += d;
     }
+    // What the 1-phone run spent outside its flows (device check, between flows).
     let flows_total: u64 = durations.iter().map(|(_, d)| d).sum();
     let overhead = one - flows_total as f64;
     let round_robin = *sums.iter().max().unwrap_or(&0) as f64 + overhead;
@@ -82,9 +83,5 @@ pub fn scaling() {
     println!(
         "| {DEVICES} phones, round robin (computed from the 1-phone durations) | {round_robin:.0} ms | {:.3} |",
         eff(round_robin)
-    );
-    println!(
-        "\nideal {DEVICES}-phone time (sum of flow durations / {DEVICES} + the 1-phone run's other time): {:.0} ms",
-        flows_total as f64 / DEVICES as f64 + overhead
     );
 }

@@ -161,6 +161,8 @@ pub struct Call<'a> {
     relay: bool,
     /// The tool returned a result (not an error): only then is its screen handed on.
     succeeded: bool,
+    /// A target is being looked up on the handed-over screen ([`Call::start_from_carried`]).
+    resolving_on_carried: bool,
     /// The carry's generation when this call started (see [`Carry::abandon`]).
     carry_generation: u64,
     verify: bool,
@@ -196,6 +198,7 @@ impl<'a> Call<'a> {
             tree_carried: false,
             relay: false,
             succeeded: false,
+            resolving_on_carried: false,
             carry_generation,
             verify,
             pre_action: None,
@@ -315,7 +318,22 @@ impl<'a> Call<'a> {
     /// after its last action, moments ago) instead of dumping, while this call has not acted.
     /// Tools whose result *is* the observation (`find_elements`, `get_ui_tree`) never do.
     pub fn start_from_carried(&mut self) -> bool {
-        self.carried_screen_inner().is_some()
+        let t = self.carried_screen_inner().is_some();
+        self.resolving_on_carried = t;
+        t
+    }
+
+    /// The call failed having looked its target up on a handed-over screen, before acting:
+    /// forgets that screen (and says so) so that the engine runs the tool once more, as a bare
+    /// call would, on a fresh observation.
+    pub fn missed_on_carried(&mut self) -> bool {
+        let missed = std::mem::take(&mut self.resolving_on_carried)
+            && self.epoch.load(Ordering::SeqCst) == 0;
+        if missed {
+            self.carried = None;
+            self.invalidate();
+        }
+        missed
     }
 
     /// Flows only, for waits: the handed-over screen as the first poll. A wait that ends on it

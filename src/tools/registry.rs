@@ -439,7 +439,13 @@ fn run_def(
     };
     let include_cost = checked.include_cost;
     let mut call = Call::new(ctx, route, checked.verify);
-    let outcome = (def.run)(checked.params, &mut call);
+    let mut outcome = (def.run)(checked.params.clone(), &mut call);
+    if outcome.is_err() && call.missed_on_carried() {
+        // Flows: a target looked up on the screen the previous step handed over, and the call
+        // failed before it acted: do what a bare call does, once, on a fresh observation (the
+        // screen may have moved on since).
+        outcome = (def.run)(checked.params, &mut call);
+    }
     if outcome.is_ok() {
         // Flows: only a call that succeeded hands its screen to the next step (a retry or a
         // loop after a failure observes afresh).
