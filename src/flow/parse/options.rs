@@ -12,7 +12,7 @@ impl Parser<'_> {
             "label" => opts.label = self.string(value, "`label`"),
             "deadline" => opts.deadline = self.duration(value, "`deadline`"),
             "optional" => opts.optional = self.boolean(value, "`optional`").is_some_and(|(b, _)| b),
-            "when" => opts.when = self.condition(value),
+            "when" => opts.when = self.condition(value).map(Box::new),
             "keep" => {
                 opts.keep = self.string(value, "`keep`");
                 if let Some(k) = &opts.keep
