@@ -117,19 +117,19 @@ fn plan_of(text: &str, engine: &Arc<Engine>) -> Plan {
 
 /// Runs `text` as one flow; returns per top-level step (id, hdc calls made during it, result),
 /// and every call's text for messages.
-fn run_counted(text: &str) -> (Vec<(String, Vec<String>, serde_json::Value)>, Vec<String>) {
+/// Per top-level step (id, the hdc calls made during it, its result), and every call.
+type Counted = (Vec<(String, Vec<String>, serde_json::Value)>, Vec<String>);
+
+fn run_counted(text: &str) -> Counted {
     run_flow_counted(text, true)
 }
 
 /// As [`run_counted`], without requiring the flow to pass.
-fn run_counted_any(text: &str) -> (Vec<(String, Vec<String>, serde_json::Value)>, Vec<String>) {
+fn run_counted_any(text: &str) -> Counted {
     run_flow_counted(text, false)
 }
 
-fn run_flow_counted(
-    text: &str,
-    must_pass: bool,
-) -> (Vec<(String, Vec<String>, serde_json::Value)>, Vec<String>) {
+fn run_flow_counted(text: &str, must_pass: bool) -> Counted {
     let r = rig();
     let plan = plan_of(text, &r.engine);
     let marks = Marks {
@@ -146,7 +146,7 @@ fn run_flow_counted(
     let calls = r.recorder.calls.lock().unwrap().clone();
     let marks = marks.marks.into_inner().unwrap();
     let mut steps = Vec::new();
-    for (i, s) in flow.steps.iter().enumerate() {
+    for s in &flow.steps {
         let start = marks
             .iter()
             .find(|(st, id, _)| *st && *id == s.id)
@@ -157,7 +157,6 @@ fn run_flow_counted(
             .find(|(st, id, _)| !*st && *id == s.id)
             .expect("finished")
             .2;
-        let _ = i;
         steps.push((
             s.id.clone(),
             calls[start..end].to_vec(),
