@@ -70,7 +70,9 @@ fn defaults_are_explicit_and_shorthands_expand() {
     assert_eq!(tool, "wait_for_element");
     assert_eq!(
         args,
-        &serde_json::json!({"text": "Home", "state": "found", "timeout_ms": 5000, "interval_ms": 300})
+        // interval_ms 0: a flow's own default (docs/flow-format.md, "Flow-level behaviours");
+        // a bare call's is 300.
+        &serde_json::json!({"text": "Home", "state": "found", "timeout_ms": 5000, "interval_ms": 0})
     );
     assert_eq!(c.plan.flows[0].steps[0].deadline_ms, Some(30_000));
 }

@@ -142,6 +142,18 @@ fn scratch_path_in(cmd: &str, ext: &str) -> String {
         .to_string()
 }
 
+/// The last scratch path in `cmd` (a command may first delete an earlier file).
+fn last_scratch_path_in(cmd: &str, ext: &str) -> String {
+    let re = regex::Regex::new(&format!(
+        r"'(/data/local/tmp/tapflow_[0-9a-f]{{32}}\.{ext})'"
+    ))
+    .unwrap();
+    re.captures_iter(cmd)
+        .last()
+        .unwrap_or_else(|| panic!("no scratch .{ext} path in {cmd:?}"))[1]
+        .to_string()
+}
+
 // ---------------------------------------------------------------- routing
 
 /// `(device_id, hdc_server, HARMONYOS_HDC_SERVER, expected flags)`
@@ -704,38 +716,58 @@ fn recv_writing(bytes: Vec<u8>) -> impl Fn(&[String]) -> Result<Output, Transpor
     }
 }
 
+/// A capture answered the way `snapshot_display` answers.
+fn jpeg_captured(argv: &[String]) -> Result<Output, TransportError> {
+    let p = last_scratch_path_in(&argv[3], "jpeg");
+    ok(&format!(
+        "process: display 0, file type: jpeg, width: 72, height: 128\nsuccess: snapshot display 0 , write to {p} as jpeg, width: 72, height: 128\n"
+    ))
+}
+
 #[test]
-fn jpeg_screenshot_is_capture_receive_delete() {
+fn jpeg_screenshot_is_capture_and_receive_and_the_next_capture_deletes_it() {
     let fake = Fake::new()
-        .reply_with(|argv| {
-            let p = scratch_path_in(&argv[3], "jpeg");
-            ok(&format!(
-                "process: display 0, file type: jpeg, width: 72, height: 128\nsuccess: snapshot display 0 , write to {p} as jpeg, width: 72, height: 128\n"
-            ))
-        })
+        .reply_with(jpeg_captured)
         .reply_with(recv_writing(test_image(image::ImageFormat::Jpeg)))
-        .reply("");
+        .reply_with(jpeg_captured)
+        .reply_with(recv_writing(test_image(image::ImageFormat::Jpeg)));
     let d = device(&fake);
-    let shot = d
-        .screenshot(&ScreenshotRequest {
-            format: ImageFormat::Jpeg,
-            display_id: None,
-            region: None,
-        })
-        .unwrap();
+    let request = ScreenshotRequest {
+        format: ImageFormat::Jpeg,
+        display_id: None,
+        region: None,
+    };
+    let shot = d.screenshot(&request).unwrap();
     let calls = fake.calls();
     let remote = scratch_path_in(&calls[0][3], "jpeg");
     assert_eq!(calls[0], shell(&format!("snapshot_display -f '{remote}'")));
     assert_eq!(calls[1][..5], hdc(&["file", "recv", &remote])[..]);
     assert!(calls[1][5].ends_with("screen.jpeg"), "{:?}", calls[1]);
-    assert_eq!(calls[2], shell(&format!("rm -f '{remote}'")));
-    assert_eq!(d.cost(), cost(3, 0));
+    assert_eq!(
+        d.cost(),
+        cost(2, 0),
+        "capture + receive, no round trip to delete"
+    );
     assert_eq!((shot.width, shot.height), (72, 128));
     assert_eq!(shot.format, ImageFormat::Jpeg);
     assert!(
         !std::path::Path::new(&calls[1][5]).exists(),
         "the host temp file is removed"
     );
+
+    // The next capture deletes the previous device file in the same shell.
+    d.screenshot(&request).unwrap();
+    let calls = fake.calls();
+    let second = last_scratch_path_in(&calls[2][3], "jpeg");
+    assert_ne!(second, remote);
+    assert_eq!(
+        calls[2],
+        shell(&format!(
+            "rm -f '{remote}' 2>/dev/null; snapshot_display -f '{second}'"
+        ))
+    );
+    assert_eq!(d.cost(), cost(4, 0));
+    fake.assert_script_used();
 }
 
 #[test]
@@ -745,8 +777,7 @@ fn png_screenshot_with_display_and_region() {
             let p = scratch_path_in(&argv[3], "png");
             ok(&format!("ScreenCap saved to {p}\n"))
         })
-        .reply_with(recv_writing(test_image(image::ImageFormat::Png)))
-        .reply("");
+        .reply_with(recv_writing(test_image(image::ImageFormat::Png)));
     let d = device(&fake);
     let shot = d
         .screenshot(&ScreenshotRequest {
@@ -761,7 +792,7 @@ fn png_screenshot_with_display_and_region() {
         calls[0],
         shell(&format!("uitest screenCap -p '{remote}' -d 1"))
     );
-    assert_eq!(calls[2], shell(&format!("rm -f '{remote}'")));
+    assert_eq!(calls.len(), 2);
     assert_eq!((shot.width, shot.height), (40, 80));
     let back = image::load_from_memory_with_format(&shot.bytes, image::ImageFormat::Png).unwrap();
     assert_eq!((back.width(), back.height()), (40, 80));
@@ -769,7 +800,7 @@ fn png_screenshot_with_display_and_region() {
 }
 
 #[test]
-fn failed_transfer_still_deletes_the_device_file() {
+fn failed_transfer_still_deletes_the_device_file_with_the_next_command() {
     let fake = Fake::new()
         .reply_with(|argv| {
             let p = scratch_path_in(&argv[3], "jpeg");
@@ -778,7 +809,7 @@ fn failed_transfer_still_deletes_the_device_file() {
             ))
         })
         .reply("[Fail]Error opening file: no such file or directory, path:/data/local/tmp/x.jpeg\n")
-        .reply("");
+        .reply("Current State: AWAKE  Reason: 1  Time: 2\n");
     let d = device(&fake);
     let e = d
         .screenshot(&ScreenshotRequest {
@@ -789,10 +820,26 @@ fn failed_transfer_still_deletes_the_device_file() {
         .unwrap_err();
     assert_eq!(e.code(), "SCREENSHOT_ERROR");
     assert!(e.device_says().unwrap().contains("Error opening file"));
+    assert_eq!(fake.calls().len(), 2);
+    // Any next shell command of the device carries the delete, and its answer is unchanged.
+    let power = d.power_state().unwrap();
+    assert!(power.awake);
     let calls = fake.calls();
-    assert_eq!(calls.len(), 3);
     assert!(calls[0][3].ends_with(".jpeg' -i 0"), "{:?}", calls[0]);
-    assert!(calls[2][3].starts_with("rm -f '/data/local/tmp/tapflow_"));
+    let remote = scratch_path_in(&calls[0][3], "jpeg");
+    assert_eq!(
+        calls[2],
+        shell(&format!(
+            "rm -f '{remote}' 2>/dev/null; hidumper -s PowerManagerService -a -s"
+        ))
+    );
+    // Sent once: the command after it carries nothing.
+    let fake2 = fake.reply("Current State: AWAKE  Reason: 1  Time: 2\n");
+    d.power_state().unwrap();
+    assert_eq!(
+        fake2.calls()[3],
+        shell("hidumper -s PowerManagerService -a -s")
+    );
 }
 
 #[test]

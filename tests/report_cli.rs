@@ -60,10 +60,12 @@ fn wait_until(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
 #[test]
 fn r9_a_killed_run_says_it_did_not_finish() {
     let dir = tempfile::tempdir().unwrap();
+    // As many steps as the long flow: a split run starts the flows with most steps first,
+    // plan order among equals (`src/run/schedule.rs`), so this one runs first.
     write(
         dir.path(),
         "flows/a_first.yaml",
-        "name: First\nsteps:\n  - press_key: Home\n",
+        "name: First\nsteps:\n  - press_key: Home\n  - press_key: Home\n",
     );
     write(
         dir.path(),

@@ -559,7 +559,7 @@ fn flows_split_across_devices_or_run_on_each() {
         .iter()
         .filter(|f| f.device.as_deref() == Some("A"))
         .count();
-    assert_eq!(on_a, 2);
+    assert_eq!(on_a, 2, "equal flows alternate");
     assert_eq!(r.status, Status::Passed);
     let (r, _d, _) = run_with(&p, devs(), |o| {
         o.devices = DeviceChoice::Serials(vec!["A".into(), "B".into()]);

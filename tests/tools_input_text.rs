@@ -8,8 +8,9 @@
 //! field and raises an IME window, Ctrl+A / Backspace / MoveEnd edit at the caret, `uitest text`
 //! types short ASCII key by key and pastes anything else through the clipboard, password fields
 //! show one `•` per character. Like the hdc backend, it answers `Device::act_then_tree` (an
-//! action and the dump observing it) in ONE round trip; the `no_chaining` knob makes it behave
-//! like a backend that cannot (the trait's default, two). Knobs inject the faults each rule is
+//! action and the dump observing it) and `Device::acts_then_tree` (several actions and the
+//! dump) in ONE round trip; the `no_chaining` knob makes it behave like a backend that cannot
+//! (the trait's defaults: one call per action). Knobs inject the faults each rule is
 //! about. (The shared
 //! `tests/common/fake_device.rs` has no focus or editing model, so it is not used here.)
 
@@ -102,6 +103,8 @@ struct Knobs {
     tap_error: Option<DeviceError>,
     /// `uitest text` is refused.
     text_error: Option<DeviceError>,
+    /// Key events are refused.
+    key_error: Option<DeviceError>,
     /// Typed or pasted text becomes visible only after this many further dumps.
     value_lag: u32,
     /// Key-by-key typing loses this character.
@@ -141,6 +144,8 @@ struct FormPhone {
     state: Mutex<State>,
     knobs: Mutex<Knobs>,
     cost: CostCounter,
+    /// Inside one chained round trip: the actions do not count trips of their own.
+    in_chain: std::sync::atomic::AtomicBool,
 }
 
 struct Spec {
@@ -251,6 +256,7 @@ impl FormPhone {
             }),
             knobs: Mutex::new(Knobs::default()),
             cost: CostCounter::default(),
+            in_chain: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -417,6 +423,13 @@ impl FormPhone {
 }
 
 impl FormPhone {
+    /// One round trip, unless the action travels in a chain that was counted once.
+    fn trip(&self) {
+        if !self.in_chain.load(std::sync::atomic::Ordering::SeqCst) {
+            self.cost.round_trip();
+        }
+    }
+
     /// One dump as the device answers it (the caller counts the round trip).
     fn dump(&self) -> DeviceResult<UiNode> {
         self.cost.ui_dump();
@@ -514,6 +527,57 @@ impl Device for FormPhone {
         });
         ActObserved { action, tree }
     }
+    /// Mirrors the hdc backend: every action and the dump after them are ONE round trip, and
+    /// the shell sends every action whatever the previous one answered.
+    fn acts_then_tree(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
+        if self.knobs().no_chaining {
+            // The trait's default: one call per action, the last one with its dump.
+            let (last, before) = actions.split_last().expect("actions");
+            let mut verdicts = Vec::new();
+            for a in before {
+                let v = self.act(a);
+                let refused = v.is_err();
+                verdicts.push(v);
+                if refused {
+                    return ActsObserved {
+                        actions: verdicts,
+                        tree: None,
+                    };
+                }
+            }
+            let seen = self.act_then_tree(last, scope);
+            verdicts.push(seen.action);
+            return ActsObserved {
+                actions: verdicts,
+                tree: seen.tree,
+            };
+        }
+        self.cost.round_trip();
+        self.in_chain
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        let verdicts: Vec<DeviceResult<()>> = actions.iter().map(|a| self.act(a)).collect();
+        self.in_chain
+            .store(false, std::sync::atomic::Ordering::SeqCst);
+        let tree = verdicts.iter().all(Result::is_ok).then(|| {
+            let n = {
+                let mut st = self.state.lock().unwrap();
+                st.chained += 1;
+                st.chained
+            };
+            let mut k = self.knobs();
+            if k.fail_chained.as_ref().is_some_and(|(at, _)| *at == n) {
+                let (_, e) = k.fail_chained.take().unwrap();
+                self.cost.ui_dump();
+                return Err(e);
+            }
+            drop(k);
+            self.dump()
+        });
+        ActsObserved {
+            actions: verdicts,
+            tree,
+        }
+    }
     fn windows(&self) -> DeviceResult<WindowTable> {
         self.cost.round_trip();
         Err(unsupported("windows"))
@@ -523,7 +587,7 @@ impl Device for FormPhone {
         Err(unsupported("missions"))
     }
     fn tap(&self, at: Point, _kind: TapKind) -> DeviceResult<()> {
-        self.cost.round_trip();
+        self.trip();
         let mut st = self.state.lock().unwrap();
         st.acts.push(Act::Tap(at));
         if let Some(e) = self.knobs.lock().unwrap().tap_error.clone() {
@@ -537,7 +601,7 @@ impl Device for FormPhone {
         Err(unsupported("gesture"))
     }
     fn input_text(&self, target: TextTarget, text: &str) -> DeviceResult<()> {
-        self.cost.round_trip();
+        self.trip();
         let mut st = self.state.lock().unwrap();
         st.acts.push(Act::Text(target, text.to_string()));
         if let Some(e) = self.knobs.lock().unwrap().text_error.clone() {
@@ -550,13 +614,16 @@ impl Device for FormPhone {
         self.type_text(&mut st, text)
     }
     fn key_event(&self, key: &KeyInput) -> DeviceResult<()> {
-        self.cost.round_trip();
+        self.trip();
         let KeyInput::Codes(codes) = key else {
             return Err(unsupported("named keys"));
         };
         let mut st = self.state.lock().unwrap();
         st.acts.push(Act::Key(codes.clone()));
         let knobs = self.knobs.lock().unwrap();
+        if let Some(e) = knobs.key_error.clone() {
+            return Err(e);
+        }
         let Some(aid) = st.focus else { return Ok(()) };
         let f = st.fields.get_mut(&aid).unwrap();
         match codes.as_slice() {
@@ -848,13 +915,13 @@ fn acceptance_handle_mode_digits_cost_at_most_six_round_trips() {
     e.phone.set_value(PIN, "0000");
     let r = e.ok(json!({"element_handle": handle(PIN, "pin"), "text": "123456"}));
     assert!(e.trips() <= 6, "round trips: {}", e.trips());
-    // dump; click + dump (chained); Ctrl+A; text + dump (chained).
-    assert_eq!(e.trips(), 4);
+    // dump; click + dump (chained); Ctrl+A + text + dump (chained).
+    assert_eq!(e.trips(), 3);
     assert_eq!(e.phone.cost().ui_dumps, 3);
     assert_eq!(
         e.phone.chained(),
         2,
-        "the click and the text each carry their observation"
+        "the click, and Ctrl+A with the text, each carry their observation"
     );
     assert_eq!(e.phone.value(PIN), "123456");
     assert_eq!(r["input_strategy"], "direct");
@@ -916,7 +983,7 @@ fn rule_other_ascii_uses_the_sentinel_and_backspace_after_observation() {
         "sentinel observation + final verification"
     );
     // The sentinel route costs Backspace (chained with its observation) more than the others.
-    assert_eq!(e.trips(), 5);
+    assert_eq!(e.trips(), 4);
     assert_eq!(e.phone.chained(), 3);
     let acts = e.phone.acts();
     assert_eq!(shape(&acts), "DTDKXDKD");
@@ -1011,7 +1078,7 @@ fn rule_unicode_uses_the_native_paste_route_byte_exact() {
         assert_eq!(r["input_strategy"], "native_paste", "{text}");
         assert_eq!(r["clipboard_modified"], true);
         assert_eq!(r["actual_text"], text);
-        assert_eq!(e.trips(), 4, "{text}");
+        assert_eq!(e.trips(), 3, "{text}");
         assert_eq!(
             texts(&e.phone.acts()),
             vec![text.to_string()],
@@ -1065,7 +1132,11 @@ fn rule_empty_text_in_replace_mode_clears_the_field() {
     assert_eq!(r["clipboard_modified"], false);
     assert_eq!(r["actual_text"], "");
     assert_eq!(r["before_text"], "to be cleared");
-    assert_eq!(e.trips(), 4, "dump; click + dump; Ctrl+A; Backspace + dump");
+    assert_eq!(
+        e.trips(),
+        3,
+        "dump; click + dump; Ctrl+A + Backspace + dump"
+    );
     assert_eq!(
         keys(&e.phone.acts()),
         vec![CTRL_A.to_vec(), vec![BACKSPACE]]
@@ -1230,8 +1301,8 @@ fn rule_verification_polls_until_the_exact_value_is_visible() {
     assert_eq!(r["verified"], true);
     assert_eq!(
         e.trips(),
-        6,
-        "4 + two plain dumps after the chained one saw the old value"
+        5,
+        "3 + two plain dumps after the chained one saw the old value"
     );
 }
 
@@ -1248,7 +1319,7 @@ fn rule_a_refused_dump_while_observing_is_ridden_out() {
     assert_eq!(r["verified"], true);
     assert_eq!(r["observations"], 1, "refused dumps are not observations");
     // The refused chained dump rides along with the text; the refused plain one is a trip.
-    assert_eq!(e.trips(), 6, "but they are round trips");
+    assert_eq!(e.trips(), 5, "but they are round trips");
 }
 
 #[test]
@@ -1390,7 +1461,7 @@ fn rule_search_mode_matches_exactly_one_element_and_is_verified_like_a_handle() 
     let e = env();
     let r = e.ok(json!({"element_id": "pin", "element_type": "TextInput", "bundle_name": BUNDLE, "text": "7"}));
     assert_eq!(r["resolved_via"], "search");
-    assert_eq!(e.trips(), 4);
+    assert_eq!(e.trips(), 3);
 
     let e = env();
     let (code, d) = e.err_with_partial(json!({"element_type": "TextInput", "text": "x"}));
@@ -1462,11 +1533,42 @@ fn rule_a_refused_text_command_keeps_the_partial_result() {
     assert_eq!(d["dispatched"], false);
 }
 
+/// The select-all key travels with the text (one round trip on hdc, where the shell sends the
+/// text whatever the key answered): a refused key fails the call at `prepare`, and
+/// `dispatched` says whether the text itself went out, never more.
+#[test]
+fn rule_a_refused_select_all_fails_the_call_and_dispatched_tells_the_truth() {
+    for chaining in [true, false] {
+        let e = env();
+        e.phone.knobs().no_chaining = !chaining;
+        e.phone.set_value(NAME, "old");
+        e.phone.knobs().key_error = Some(DeviceError::Command {
+            code: "KEY_EVENT_FAILED",
+            what: "key event".into(),
+            device_says: "Illegal argument".into(),
+        });
+        let (code, d) =
+            e.err_with_partial(json!({"element_handle": handle(NAME, "name"), "text": "abc"}));
+        assert_eq!(code, "INPUT_TEXT_FAILED", "chaining: {chaining}");
+        assert_eq!(d["stage"], "prepare");
+        assert_eq!(d["focus_verified"], true);
+        assert_eq!(d["verified"], false);
+        assert_eq!(d["device_says"], "Illegal argument");
+        let typed = !texts(&e.phone.acts()).is_empty();
+        assert_eq!(
+            d["dispatched"], typed,
+            "chaining: {chaining}: dispatched is what happened"
+        );
+        // The chained shell sent the text after the refused key; one call per action stops.
+        assert_eq!(typed, chaining);
+    }
+}
+
 #[test]
 fn rule_include_cost_reports_the_same_round_trips() {
     let e = env();
     let r = e.ok(json!({"element_handle": handle(PIN, "pin"), "text": "99", "include_cost": true}));
-    assert_eq!(r["cost"]["device_round_trips"], 4);
+    assert_eq!(r["cost"]["device_round_trips"], 3);
     assert_eq!(r["cost"]["ui_dumps"], 3);
 }
 
@@ -1483,7 +1585,7 @@ fn round_trips_per_route_with_and_without_chaining() {
             PIN,
             "",
             json!({"element_handle": h(PIN, "pin"), "text": "123456"}),
-            4,
+            3,
             6,
             3,
         ),
@@ -1492,7 +1594,7 @@ fn round_trips_per_route_with_and_without_chaining() {
             NAME,
             "",
             json!({"element_handle": h(NAME, "name"), "text": "中文🎉"}),
-            4,
+            3,
             6,
             3,
         ),
@@ -1501,7 +1603,7 @@ fn round_trips_per_route_with_and_without_chaining() {
             NAME,
             "",
             json!({"element_handle": h(NAME, "name"), "text": "security"}),
-            5,
+            4,
             8,
             4,
         ),
@@ -1510,7 +1612,7 @@ fn round_trips_per_route_with_and_without_chaining() {
             NAME,
             "x",
             json!({"element_handle": h(NAME, "name"), "text": ""}),
-            4,
+            3,
             6,
             3,
         ),
@@ -1519,7 +1621,7 @@ fn round_trips_per_route_with_and_without_chaining() {
             NAME,
             "ab",
             json!({"element_handle": h(NAME, "name"), "text": "cd", "mode": "append"}),
-            5,
+            4,
             8,
             4,
         ),
@@ -1528,7 +1630,7 @@ fn round_trips_per_route_with_and_without_chaining() {
             PIN,
             "12",
             json!({"element_handle": h(PIN, "pin"), "text": "34", "mode": "append"}),
-            4,
+            3,
             6,
             3,
         ),
@@ -1537,7 +1639,7 @@ fn round_trips_per_route_with_and_without_chaining() {
             NAME,
             "",
             json!({"element_id": "name", "text": "a b"}),
-            5,
+            4,
             8,
             4,
         ),
@@ -1698,10 +1800,10 @@ fn acceptance_on_the_hdc_backend_and_simulator_by_handle() {
 
     let hostile = "it's \"q\" $HOME `id` $(rm -rf /) ; && || > /dev/null \\ %s {{v}}";
     let cases = [
-        ("security", "sentinel_paste", 5),
-        ("12345", "direct", 4),
-        ("中文🎉", "native_paste", 4),
-        (hostile, "sentinel_paste", 5),
+        ("security", "sentinel_paste", 4),
+        ("12345", "direct", 3),
+        ("中文🎉", "native_paste", 3),
+        (hostile, "sentinel_paste", 4),
     ];
     for (text, strategy, trips) in cases {
         let provider_before = provider.cost().round_trips;

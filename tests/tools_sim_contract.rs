@@ -484,7 +484,16 @@ fn cases() -> Vec<Case> {
             "run_app",
             Launcher,
             |e| {
-                let r = e.ok("run_app", json!({"bundle_name": DEMO}));
+                let r = e.ok(
+                    "run_app",
+                    json!({"bundle_name": DEMO, "include_cost": true}),
+                );
+                assert_eq!(
+                    cost(&r),
+                    (2, 0),
+                    "bm dump -n; aa start + window table + pidof in one shell"
+                );
+                assert_eq!(r["window_checks"], 1);
                 assert_eq!(r["bundle_name"], DEMO);
                 assert_eq!(r["ability_name"], "EntryAbility");
                 assert_eq!(r["module_name"], "entry");
@@ -501,7 +510,12 @@ fn cases() -> Vec<Case> {
             "run_app",
             Launcher,
             |e| {
-                let r = e.ok("run_app", json!({"bundle_name": DEMO, "ability_name": "EntryAbility", "module_name": "entry"}));
+                let r = e.ok("run_app", json!({"bundle_name": DEMO, "ability_name": "EntryAbility", "module_name": "entry", "include_cost": true}));
+                assert_eq!(
+                    cost(&r),
+                    (1, 0),
+                    "the launch and its window check: one shell"
+                );
                 assert_eq!(r["auto_detected"], false);
                 assert_eq!(r["ability_name"], "EntryAbility");
                 assert_eq!(r["window_found"], true);
@@ -1138,6 +1152,11 @@ fn cases() -> Vec<Case> {
             Home,
             |e| {
                 let r = e.ok("screenshot", json!({"include_cost": true}));
+                assert_eq!(
+                    cost(&r),
+                    (2, 0),
+                    "capture + receive; the device file is deleted by the next command"
+                );
                 let path = r["local_path"].as_str().unwrap();
                 assert!(
                     Path::new(path).starts_with(e.tmp.path().join("shots")),

@@ -25,6 +25,7 @@ use super::setup;
 use crate::device::hdc::{HdcClient, HdcConfig};
 use crate::plan::{PlanOptions, RegistryCatalog};
 use crate::report;
+use crate::run::schedule::Expected;
 use crate::run::{
     self, CancelToken, DeviceChoice, Masker, RunOptions, RunResult, Shard, Status, TagFilter,
 };
@@ -269,8 +270,10 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
             return exit::USAGE;
         }
     };
+    let expected = previous_durations(&config, &run_id);
     let ctx = ToolContext::new(provider, config);
     let mut opts = RunOptions::new(run_id);
+    opts.expected = expected;
     opts.devices = choice;
     opts.each_device = args.each_device;
     opts.shard = args.shard;
@@ -431,6 +434,30 @@ fn run_directory(
         .ensure_dir(&dir.display().to_string())
         .map_err(|e| format!("report directory: {}", e.message))?;
     Ok((config, real))
+}
+
+/// The flow durations of the latest earlier run in the reports directory (run ids sort by
+/// time), read through the host-path policy, for handing out the longest flows first. Nothing
+/// readable there: no figures (flows are then ordered by their step counts).
+fn previous_durations(config: &ToolConfig, this_run: &str) -> Expected {
+    let Ok(entries) = std::fs::read_dir(&config.reports_dir) else {
+        return Expected::default();
+    };
+    let mut runs: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().is_some_and(|n| n != this_run))
+        .filter(|p| p.join("result.json").is_file())
+        .collect();
+    runs.sort();
+    let Some(latest) = runs.last() else {
+        return Expected::default();
+    };
+    let file = latest.join("result.json").display().to_string();
+    match config.paths.read_file(&file, 64 << 20) {
+        Ok((_, bytes)) => Expected::from_result_json(&String::from_utf8_lossy(&bytes)),
+        Err(_) => Expected::default(),
+    }
 }
 
 /// N in-process simulated devices behind one simulated hdc server, reached through the real

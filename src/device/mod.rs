@@ -79,6 +79,135 @@ pub trait Device: Send + Sync {
         let tree = action.is_ok().then(|| self.ui_tree(scope));
         ActObserved { action, tree }
     }
+
+    /// Performs several UI actions in order, then observes the tree, in ONE round trip where
+    /// the backend can chain them (hdc: one `hdc shell`, which runs every action whatever the
+    /// previous one answered); the default makes one call each and stops at the first refusal.
+    /// `actions` holds the verdict of every action that was sent, in order; the tree is only
+    /// observed when every action was sent and accepted.
+    fn acts_then_tree(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
+        let Some((last, before)) = actions.split_last() else {
+            return ActsObserved {
+                actions: Vec::new(),
+                tree: Some(self.ui_tree(scope)),
+            };
+        };
+        let mut verdicts = Vec::with_capacity(actions.len());
+        for a in before {
+            let v = self.act(a);
+            let refused = v.is_err();
+            verdicts.push(v);
+            if refused {
+                return ActsObserved {
+                    actions: verdicts,
+                    tree: None,
+                };
+            }
+        }
+        let seen = self.act_then_tree(last, scope);
+        verdicts.push(seen.action);
+        ActsObserved {
+            actions: verdicts,
+            tree: seen.tree,
+        }
+    }
+
+    /// The check before a device runs flows: its info, its power state and a dump of the
+    /// screen, in ONE round trip where the backend can chain them (hdc: one `hdc shell`);
+    /// the default asks one at a time and stops when the info does not answer.
+    fn check_ready(&self) -> Readiness {
+        let info = self.info();
+        if info.is_err() {
+            return Readiness {
+                info,
+                power: None,
+                tree: None,
+            };
+        }
+        Readiness {
+            info,
+            power: Some(self.power_state()),
+            tree: Some(self.ui_tree(&DumpScope::default())),
+        }
+    }
+
+    /// The window table and the pids of `bundle`'s processes, read together (one round trip
+    /// on hdc, where the pids stand in for reading every window owner's `/proc/<pid>/cmdline`:
+    /// the table's rows of those pids are the app's and carry its bundle name).
+    fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows> {
+        let table = self.windows()?;
+        let pids = self.pid_of(bundle)?.into_iter().collect();
+        Ok(AppWindows { table, pids })
+    }
+
+    /// Starts an ability and, when it started, reads the app's windows right after it (see
+    /// [`Device::app_windows`]) and, with `observe`, dumps the screen too: ONE round trip on
+    /// hdc (the launch and its first window check chained into one `hdc shell`).
+    fn start_app_checked(
+        &self,
+        bundle: &str,
+        ability: &str,
+        module: Option<&str>,
+        observe: Option<&DumpScope>,
+    ) -> AppStarted {
+        let started = self.start_app(bundle, ability, module);
+        let windows = started.is_ok().then(|| self.app_windows(bundle));
+        let tree = match observe {
+            Some(scope) if started.is_ok() => Some(self.ui_tree(scope)),
+            _ => None,
+        };
+        AppStarted {
+            started,
+            windows,
+            tree,
+        }
+    }
+}
+
+/// What [`Device::check_ready`] read: the device's info and, when that answered, its power
+/// state and the screen. Each part keeps its own verdict, so the caller can tell an unreachable
+/// device from a sleeping or locked one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Readiness {
+    pub info: DeviceResult<DeviceInfo>,
+    pub power: Option<DeviceResult<PowerState>>,
+    pub tree: Option<DeviceResult<UiNode>>,
+}
+
+/// What [`Device::acts_then_tree`] observed: the verdict of each action sent (a refused
+/// action may end the list early), and the tree when every action was sent and accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActsObserved {
+    pub actions: Vec<DeviceResult<()>>,
+    pub tree: Option<DeviceResult<UiNode>>,
+}
+
+impl ActsObserved {
+    /// The first refusal, or `Ok` when every action was accepted.
+    pub fn first_error(&self) -> DeviceResult<()> {
+        self.actions
+            .iter()
+            .find(|a| a.is_err())
+            .cloned()
+            .unwrap_or(Ok(()))
+    }
+}
+
+/// What [`Device::app_windows`] read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppWindows {
+    pub table: WindowTable,
+    /// The app's processes (empty when it does not run).
+    pub pids: Vec<u32>,
+}
+
+/// What [`Device::start_app_checked`] saw: whether the start was accepted and, only when it
+/// was, the windows read right after it and (when asked) the screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppStarted {
+    pub started: DeviceResult<()>,
+    pub windows: Option<DeviceResult<AppWindows>>,
+    pub tree: Option<DeviceResult<UiNode>>,
 }
 
 /// A UI action that [`Device::act_then_tree`] can chain with the dump observing its effect.

@@ -118,6 +118,12 @@ impl ToolCatalog for RegistryCatalog {
                 }
             }
         }
+        // A flow step's own defaults where they differ from a bare call's.
+        if let Some(def) = self.engine.get(tool) {
+            for (k, v) in def.flow_defaults() {
+                out.insert(k.clone(), v.clone());
+            }
+        }
         Value::Object(out)
     }
 

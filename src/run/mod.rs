@@ -10,6 +10,7 @@
 //! device check). Must not use `cli` or read the environment: callers pass [`RunOptions`].
 
 pub mod aggregate;
+pub mod balance;
 pub mod cancel;
 pub mod events;
 pub mod evidence;

@@ -20,7 +20,7 @@ use super::exec::{DeviceCtx, now_rfc3339, run_flow};
 use super::mask::Masker;
 use super::preflight;
 use super::result::*;
-use super::schedule::{Dropped, Health, Schedule};
+use super::schedule::{Dropped, Expected, Health, Schedule};
 use super::select::{Shard, TagFilter, sorted_positions};
 use super::worker::Caller;
 use crate::plan::{FlowPlan, Plan};
@@ -63,6 +63,9 @@ pub struct RunOptions {
     /// The text of the flow files by path (as in the plan's locations), so that a failed
     /// step's result can quote the lines around it.
     pub sources: BTreeMap<String, String>,
+    /// Expected flow durations (the previous run's, when at hand): split runs hand out the
+    /// longest first, each to the least loaded device.
+    pub expected: Expected,
 }
 
 impl RunOptions {
@@ -80,6 +83,7 @@ impl RunOptions {
             every_step_screenshots: false,
             command: None,
             sources: BTreeMap::new(),
+            expected: Expected::default(),
         }
     }
 }
@@ -193,7 +197,8 @@ pub fn run(
     //    own thread below and starts its flows as soon as its own check passed. Nothing to
     //    run: no check.
     let device_count = if runnable.is_empty() { 0 } else { routes.len() };
-    let schedule = Schedule::new(&runnable, device_count, opts.each_device);
+    let expected = opts.expected.estimate(&runnable);
+    let schedule = Schedule::new(&runnable, &expected, device_count, opts.each_device);
     for job in schedule.jobs() {
         let device = routes[job.device].device_id.as_deref();
         slots.push(not_run(

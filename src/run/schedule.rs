@@ -4,8 +4,10 @@
 //!
 //! The assignment is deterministic, a function of the plan and of which devices passed their
 //! check, never of timing:
-//! - **split** (default): flow `i` goes to device `i mod n`, as `tapflow plan` shows it. The
-//!   flows of a device that fails its check are dealt, in flow order, round robin over the
+//! - **split** (default): by expected duration ([`super::balance`]): longest expected first,
+//!   each to the device with the least expected work so far; each device runs its share
+//!   longest first. (With equal expectations this is round robin, as `tapflow plan` shows it.)
+//!   The flows of a device that fails its check are dealt, in flow order, round robin over the
 //!   devices that passed (in device order), once every device has been checked; each of those
 //!   devices runs its share after its own flows. With no device passing, they are `not_run`.
 //! - **each device**: every flow on every device; a device that fails its check has its flows
@@ -22,6 +24,8 @@ use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
+pub use super::balance::Expected;
+use super::balance::assign;
 use super::cancel::CancelToken;
 use super::result::{DeviceResult, INFRA_CODES, StepError};
 use crate::plan::FlowPlan;
@@ -88,22 +92,35 @@ impl State<'_> {
 }
 
 impl<'p> Schedule<'p> {
-    /// The initial assignment of `flows` to `devices` devices.
-    pub fn new(flows: &[&'p FlowPlan], devices: usize, each_device: bool) -> Self {
+    /// The initial assignment of `flows` to `devices` devices; `expected` holds each flow's
+    /// expected duration (any unit; only the order matters), for the split.
+    pub fn new(
+        flows: &[&'p FlowPlan],
+        expected: &[f64],
+        devices: usize,
+        each_device: bool,
+    ) -> Self {
         let mut queues: Vec<VecDeque<Job<'p>>> = (0..devices).map(|_| VecDeque::new()).collect();
         let mut slots = 0;
-        if devices > 0 {
-            for (i, flow) in flows.iter().enumerate() {
-                let targets: Vec<usize> = if each_device {
-                    (0..devices).collect()
-                } else {
-                    vec![i % devices]
-                };
-                for d in targets {
-                    queues[d].push_back(Job { slot: slots, flow });
+        if devices > 0 && each_device {
+            for flow in flows {
+                for q in queues.iter_mut() {
+                    q.push_back(Job { slot: slots, flow });
                     slots += 1;
                 }
             }
+        } else if devices > 0 {
+            // One slot per flow, in plan order; each device's queue in the order the
+            // balance chose (longest expected first).
+            for (d, share) in assign(expected, devices).into_iter().enumerate() {
+                for i in share {
+                    queues[d].push_back(Job {
+                        slot: i,
+                        flow: flows[i],
+                    });
+                }
+            }
+            slots = flows.len();
         }
         Schedule {
             each_device,
@@ -300,7 +317,7 @@ mod tests {
     fn split_is_round_robin_and_failed_devices_flows_are_dealt_to_those_that_passed() {
         let fs = flows(7);
         let refs: Vec<&FlowPlan> = fs.iter().collect();
-        let s = Schedule::new(&refs, 3, false);
+        let s = Schedule::new(&refs, &vec![1.0; refs.len()], 3, false);
         assert_eq!(s.slots(), 7);
         assert!(s.checked(0, Ok(())).is_empty());
         assert!(s.checked(2, Ok(())).is_empty());
@@ -317,7 +334,7 @@ mod tests {
     fn with_no_device_passing_the_flows_are_dropped_with_the_reason() {
         let fs = flows(3);
         let refs: Vec<&FlowPlan> = fs.iter().collect();
-        let s = Schedule::new(&refs, 2, false);
+        let s = Schedule::new(&refs, &vec![1.0; refs.len()], 2, false);
         assert!(s.checked(1, Err("B is locked".into())).is_empty());
         let dropped = s.checked(0, Err("A is gone".into()));
         let got: Vec<(String, usize, String)> = dropped
@@ -338,7 +355,7 @@ mod tests {
     fn each_device_drops_a_failed_devices_own_flows_at_once() {
         let fs = flows(2);
         let refs: Vec<&FlowPlan> = fs.iter().collect();
-        let s = Schedule::new(&refs, 2, true);
+        let s = Schedule::new(&refs, &vec![1.0; refs.len()], 2, true);
         assert_eq!(s.slots(), 4);
         let dropped = s.checked(1, Err("no".into()));
         let slots: Vec<usize> = dropped.iter().map(|d| d.job.slot).collect();
@@ -351,7 +368,7 @@ mod tests {
     fn a_device_starts_before_the_others_are_checked() {
         let fs = flows(4);
         let refs: Vec<&FlowPlan> = fs.iter().collect();
-        let s = Schedule::new(&refs, 2, false);
+        let s = Schedule::new(&refs, &vec![1.0; refs.len()], 2, false);
         s.checked(0, Ok(()));
         let never = CancelToken::new();
         // Device 1 is still being checked: device 0 gets its own flows right away.
@@ -414,7 +431,7 @@ mod tests {
     fn an_interrupted_wait_leaves_and_its_share_is_dropped() {
         let fs = flows(2);
         let refs: Vec<&FlowPlan> = fs.iter().collect();
-        let s = Schedule::new(&refs, 2, false);
+        let s = Schedule::new(&refs, &vec![1.0; refs.len()], 2, false);
         s.checked(0, Ok(()));
         let cancel = CancelToken::new();
         assert_eq!(s.next(0, &cancel).unwrap().flow.id, "f0");

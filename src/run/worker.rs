@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::cancel::CancelToken;
+use crate::tools::context::Carry;
 use crate::tools::{Engine, Envelope, ToolContext};
 
 /// How often a waiting device thread looks at the cancellation token.
@@ -50,14 +51,20 @@ impl Worker {
 pub struct Caller {
     engine: Arc<Engine>,
     ctx: ToolContext,
+    /// The screen one step hands to the next on this device (flows only; see
+    /// `tools::context::carry`).
+    carry: Arc<Carry>,
     worker: Option<Worker>,
 }
 
 impl Caller {
     pub fn new(engine: Arc<Engine>, ctx: ToolContext) -> Self {
+        let carry = Arc::new(Carry::default());
+        let ctx = ctx.with_carry(carry.clone());
         Caller {
             engine,
             ctx,
+            carry,
             worker: None,
         }
     }
@@ -68,6 +75,17 @@ impl Caller {
 
     pub fn context(&self) -> &ToolContext {
         &self.ctx
+    }
+
+    /// Nothing is handed to the next call (a new flow starts on this device).
+    pub fn forget_screen(&self) {
+        self.carry.clear();
+    }
+
+    /// Tells the next call that the step after it starts by looking at the screen, so its
+    /// last action should bring the screen back (flow-level behaviour).
+    pub fn next_looks_at_screen(&self, yes: bool) {
+        self.carry.set_observe_after(yes);
     }
 
     /// Runs `tool` until `deadline`; `None` = no deadline (still cancellable).
@@ -105,10 +123,13 @@ impl Caller {
                 Err(RecvTimeoutError::Timeout) => {
                     if cancel.is_cancelled() {
                         self.worker = None;
+                        // The abandoned call may still act on the device: hand nothing over.
+                        self.carry.abandon();
                         return CallOutcome::Cancelled;
                     }
                     if deadline.is_some_and(|d| Instant::now() >= d) {
                         self.worker = None;
+                        self.carry.abandon();
                         return CallOutcome::TimedOut;
                     }
                 }

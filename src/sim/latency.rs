@@ -11,6 +11,10 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+/// uitest's own wait between the tap and the typing of `uiInput inputText x y TEXT` (the focus
+/// settles): device time by design, part of the latency table in `docs/sim.md`.
+pub const INPUT_TEXT_FOCUS_WAIT: Duration = Duration::from_millis(500);
+
 /// The latency model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Latency {

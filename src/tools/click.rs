@@ -129,6 +129,11 @@ impl Tool for Click {
     type Params = Params;
     type Output = Output;
 
+    /// Flows: a target found by criteria or handle is looked up on the screen first.
+    fn looks_first(p: &Params) -> bool {
+        p.x.is_none() || p.y.is_none()
+    }
+
     fn check(p: &Params) -> Result<(), ToolError> {
         tap_kind(p.count)?;
         target(p).map(drop)
@@ -137,6 +142,8 @@ impl Tool for Click {
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let kind = tap_kind(p.count)?;
         let mode = target(&p)?;
+        // Flows: the target is resolved on the screen the previous step handed over.
+        call.start_from_carried();
         let r = tap(call, mode, kind)?;
         Ok(Output {
             x: r.point.x,

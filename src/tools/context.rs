@@ -13,10 +13,12 @@
 //! [`Call`] checks them before each device round trip and while it polls or waits.
 
 mod cancelling;
+pub mod carry;
 mod observing;
 pub mod signals;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -28,6 +30,7 @@ use crate::device::{
 use crate::tools::config::ToolConfig;
 use crate::tools::envelope::ToolError;
 use crate::ui::digest::{Evidence, TreeDigest};
+pub use carry::Carry;
 use observing::{Observing, Slot};
 pub use signals::Signals;
 
@@ -89,6 +92,9 @@ pub struct ToolContext {
     pub config: ToolConfig,
     /// Cancellation and progress of the call(s) run with this context (default: none).
     pub signals: Signals,
+    /// Flows only: the screen one step hands to the next on this device ([`carry`]). A bare
+    /// tool call has none.
+    pub carry: Option<Arc<Carry>>,
 }
 
 impl ToolContext {
@@ -97,6 +103,15 @@ impl ToolContext {
             provider,
             config,
             signals: Signals::default(),
+            carry: None,
+        }
+    }
+
+    /// The same context with a hand-over slot: the calls of one flow device thread.
+    pub fn with_carry(&self, carry: Arc<Carry>) -> Self {
+        Self {
+            carry: Some(carry),
+            ..self.clone()
         }
     }
 
@@ -129,6 +144,27 @@ pub struct Call<'a> {
     provider_cost_at_start: Cost,
     /// The latest UI observation, valid until the device is acted upon.
     tree: Option<Arc<UiNode>>,
+    /// When that observation arrived and the action count then (see [`carry::Tracking`]); for
+    /// a screen handed over by the previous step, when it arrived there and 0.
+    tree_seen: Option<(Instant, u64)>,
+    /// Operations that may have changed the screen so far (flows only; else stays 0).
+    epoch: Arc<AtomicU64>,
+    /// Flows only: the step after this one starts by looking at the screen, so the last action
+    /// brings it back (see [`carry`]).
+    observe_after: bool,
+    /// The screen the previous step handed over: the tree, when it arrived, and whether it was
+    /// already relayed once (see [`Call::carried_screen`]). Used only by the tools that ask.
+    carried: Option<carry::Handed>,
+    /// The current observation is the handed-over screen (not one of this call's own).
+    tree_carried: bool,
+    /// A wait took the handed-over screen as its poll: if it ends on it, it may relay it once.
+    relay: bool,
+    /// The tool returned a result (not an error): only then is its screen handed on.
+    succeeded: bool,
+    /// A target is being looked up on the handed-over screen ([`Call::start_from_carried`]).
+    resolving_on_carried: bool,
+    /// The carry's generation when this call started (see [`Carry::abandon`]).
+    carry_generation: u64,
     verify: bool,
     pre_action: Option<TreeDigest>,
     /// With `verify`: where the device parks the tree dumped with the action.
@@ -143,6 +179,11 @@ pub struct Call<'a> {
 
 impl<'a> Call<'a> {
     pub fn new(ctx: &'a ToolContext, route: DeviceRoute, verify: bool) -> Self {
+        let (observe_after, carried) = match &ctx.carry {
+            Some(c) => c.take(),
+            None => (false, None),
+        };
+        let carry_generation = ctx.carry.as_ref().map_or(0, |c| c.generation());
         Call {
             ctx,
             route,
@@ -150,6 +191,15 @@ impl<'a> Call<'a> {
             cost_at_start: None,
             provider_cost_at_start: ctx.provider.cost(),
             tree: None,
+            tree_seen: None,
+            epoch: Arc::new(AtomicU64::new(0)),
+            observe_after,
+            carried,
+            tree_carried: false,
+            relay: false,
+            succeeded: false,
+            resolving_on_carried: false,
+            carry_generation,
             verify,
             pre_action: None,
             post_action: None,
@@ -187,13 +237,19 @@ impl<'a> Call<'a> {
         }
         let mut d = self.ctx.provider.resolve(&self.route)?;
         self.cost_at_start = Some(d.cost());
+        if self.ctx.carry.is_some() {
+            d = Arc::new(carry::Tracking {
+                inner: d,
+                epoch: self.epoch.clone(),
+            });
+        }
         if self.ctx.signals.is_cancellable() {
             d = Arc::new(cancelling::Cancelling {
                 inner: d,
                 signals: self.ctx.signals.clone(),
             });
         }
-        if self.verify {
+        if self.verify || self.observe_after {
             let slot = Slot::default();
             self.post_action = Some(slot.clone());
             d = Arc::new(Observing { inner: d, slot });
@@ -227,11 +283,14 @@ impl<'a> Call<'a> {
         }
     }
 
-    /// The current UI tree: the observation already made in this step, or one fresh dump.
-    /// Always the whole screen; scoping to a bundle or window happens on the host, so that one
-    /// dump serves every scope a step needs.
+    /// The current UI tree: the observation already made in this step (in a flow, also the
+    /// one the previous step handed over), or one fresh dump. Always the whole screen; scoping
+    /// to a bundle or window happens on the host, so that one dump serves every scope a step
+    /// needs. An observation older than an action of this step is never reused.
     pub fn ui_tree(&mut self) -> Result<Arc<UiNode>, ToolError> {
-        if let Some(t) = &self.tree {
+        if let Some(t) = &self.tree
+            && self.tree_is_current()
+        {
             return Ok(t.clone());
         }
         self.fresh_ui_tree()
@@ -241,8 +300,78 @@ impl<'a> Call<'a> {
     pub fn fresh_ui_tree(&mut self) -> Result<Arc<UiNode>, ToolError> {
         let device = self.device()?;
         let tree = Arc::new(device.ui_tree(&DumpScope::default()).map_err(tree_error)?);
-        self.tree = Some(tree.clone());
+        self.keep(tree.clone());
         Ok(tree)
+    }
+
+    /// Makes `tree`, just observed on the routed device, the call's current observation (for
+    /// observations a tool got through other device operations, e.g. a launch's chained dump).
+    pub fn keep(&mut self, tree: Arc<UiNode>) {
+        self.tree = Some(tree);
+        self.tree_seen = Some((Instant::now(), self.epoch.load(Ordering::SeqCst)));
+        self.tree_carried = false;
+    }
+
+    /// No operation that may change the screen ran since the current observation was made
+    /// (a handed-over screen counts as made before this call's first action).
+    fn tree_is_current(&self) -> bool {
+        let seen_epoch = self.tree_seen.map_or(0, |(_, e)| e);
+        seen_epoch == self.epoch.load(Ordering::SeqCst)
+    }
+
+    /// Flows only, for tools that act on what they find (`click`, `long_press`, `input_text`,
+    /// `scroll_until_visible`): start from the screen the previous step handed over (observed
+    /// after its last action, moments ago) instead of dumping, while this call has not acted.
+    /// Tools whose result *is* the observation (`find_elements`, `get_ui_tree`) never do.
+    pub fn start_from_carried(&mut self) -> bool {
+        let t = self.carried_screen_inner().is_some();
+        self.resolving_on_carried = t;
+        t
+    }
+
+    /// The call failed having looked its target up on a handed-over screen, before acting:
+    /// forgets that screen (and says so) so that the engine runs the tool once more, as a bare
+    /// call would, on a fresh observation.
+    pub fn missed_on_carried(&mut self) -> bool {
+        let missed = std::mem::take(&mut self.resolving_on_carried)
+            && self.epoch.load(Ordering::SeqCst) == 0;
+        if missed {
+            self.carried = None;
+            self.invalidate();
+        }
+        missed
+    }
+
+    /// Flows only, for waits: the handed-over screen as the first poll. A wait that ends on it
+    /// hands it on once more (the state it waited for is what the next step builds on); a
+    /// screen relayed once already is not relayed again.
+    pub fn carried_screen(&mut self) -> Option<Arc<UiNode>> {
+        let t = self.carried_screen_inner()?;
+        self.relay = true;
+        Some(t)
+    }
+
+    fn carried_screen_inner(&mut self) -> Option<Arc<UiNode>> {
+        if self.epoch.load(Ordering::SeqCst) != 0 {
+            return None;
+        }
+        let h = self.carried.as_ref()?;
+        // Its age counts from when it arrived; it counts as seen before this call acted.
+        self.tree = Some(h.tree.clone());
+        self.tree_seen = Some((h.at, 0));
+        self.tree_carried = true;
+        Some(h.tree.clone())
+    }
+
+    /// The tool returned its result: in a flow, its last screen may go to the next step.
+    pub fn succeeded(&mut self) {
+        self.succeeded = true;
+    }
+
+    /// Flows only: the next step starts by looking at the screen, so this step's last action
+    /// should bring it back in the same round trip.
+    pub fn observe_after(&self) -> bool {
+        self.observe_after
     }
 
     /// One fresh observation that must arrive before `deadline` (for waits that poll):
@@ -275,7 +404,14 @@ impl<'a> Call<'a> {
         }
         match seen {
             None => Ok(None),
-            Some(Ok(t)) => Ok(Some(Ok(t))),
+            Some(Ok(t)) => {
+                // The latest observation is the call's current one (and, in a flow, what the
+                // next step may start from).
+                if self.ctx.carry.is_some() {
+                    self.keep(Arc::new(t.clone()));
+                }
+                Ok(Some(Ok(t)))
+            }
             Some(Err(e)) if e.is_transient() => Ok(Some(Err(tree_error(e)))),
             Some(Err(e)) => Err(tree_error(e)),
         }
@@ -291,10 +427,27 @@ impl<'a> Call<'a> {
         let seen = device.act_then_tree(action, &DumpScope::default());
         let tree = seen.tree.map(|t| t.map(Arc::new));
         if let Some(Ok(t)) = &tree {
-            self.tree = Some(t.clone());
+            self.keep(t.clone());
         }
         Ok(Acted {
             action: seen.action,
+            tree,
+        })
+    }
+
+    /// Performs `actions` in order and observes the whole screen after the last one, in ONE
+    /// round trip where the backend can chain them (hdc). Like [`Call::act_then_observe`];
+    /// each action's verdict is kept (see [`crate::device::ActsObserved`]).
+    pub fn acts_then_observe(&mut self, actions: &[UiAction]) -> Result<ActedAll, ToolError> {
+        let device = self.device()?;
+        self.invalidate();
+        let seen = device.acts_then_tree(actions, &DumpScope::default());
+        let tree = seen.tree.map(|t| t.map(Arc::new));
+        if let Some(Ok(t)) = &tree {
+            self.keep(t.clone());
+        }
+        Ok(ActedAll {
+            actions: seen.actions,
             tree,
         })
     }
@@ -312,6 +465,8 @@ impl<'a> Call<'a> {
     /// Forget the cached observation (the device was acted upon).
     pub fn invalidate(&mut self) {
         self.tree = None;
+        self.tree_seen = None;
+        self.tree_carried = false;
     }
 
     /// Call right before acting on the device: with `verify`, records the pre-action digest
@@ -325,7 +480,7 @@ impl<'a> Call<'a> {
                 Err(e) => self.evidence_error = Some(format!("pre-action observation failed: {e}")),
             }
         }
-        if self.verify && self.evidence_error.is_none() {
+        if (self.verify && self.evidence_error.is_none()) || self.observe_after {
             self.device()?;
             if let Some(slot) = &self.post_action {
                 let mut p = slot.lock().unwrap_or_else(|p| p.into_inner());
@@ -354,7 +509,7 @@ impl<'a> Call<'a> {
             };
             match tree {
                 Ok(tree) => {
-                    self.tree = Some(tree.clone());
+                    self.keep(tree.clone());
                     let pre = self.pre_action.take();
                     self.evidence = Some(Evidence::of(&tree, pre.as_ref()));
                 }
@@ -362,6 +517,9 @@ impl<'a> Call<'a> {
                     self.evidence_error = Some(format!("post-action observation failed: {e}"))
                 }
             }
+        } else if let Some(Ok(tree)) = chained {
+            // Brought back for the next step (flows): the screen right after the action.
+            self.keep(Arc::new(tree));
         }
         Ok(())
     }
@@ -376,12 +534,44 @@ impl<'a> Call<'a> {
     }
 }
 
+/// In a flow, a finishing call hands its last observation to the next step on the device,
+/// when nothing that may change the screen ran after it (see [`carry`]).
+impl Drop for Call<'_> {
+    fn drop(&mut self) {
+        let Some(carry) = &self.ctx.carry else {
+            return;
+        };
+        let relayed_before = self.carried.as_ref().is_some_and(|h| h.relayed);
+        let own = match (&self.tree, self.tree_seen) {
+            (Some(t), Some((at, _))) if self.succeeded && self.tree_is_current() => {
+                if !self.tree_carried {
+                    Some(carry::Handed::new(t.clone(), at, false))
+                } else if self.relay && !relayed_before {
+                    Some(carry::Handed::new(t.clone(), at, true))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        carry.leave(self.carry_generation, own);
+    }
+}
+
 /// What [`Call::act_then_observe`] saw: whether the device accepted the action (an `Err` when
 /// it refused it *or* when it is unknown whether it ran, so `dispatched` is never claimed on
 /// doubt) and, only when it accepted it, the tree dumped right after it or why that failed.
 #[derive(Debug, Clone)]
 pub struct Acted {
     pub action: DeviceResult<()>,
+    pub tree: Option<DeviceResult<Arc<UiNode>>>,
+}
+
+/// What [`Call::acts_then_observe`] saw: the verdict of every action sent (a refusal may end
+/// the list early) and, when all were accepted, the tree dumped after the last one.
+#[derive(Debug, Clone)]
+pub struct ActedAll {
+    pub actions: Vec<DeviceResult<()>>,
     pub tree: Option<DeviceResult<Arc<UiNode>>>,
 }
 

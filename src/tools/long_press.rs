@@ -83,12 +83,19 @@ impl Tool for LongPress {
     type Params = Params;
     type Output = Output;
 
+    /// Flows: a target found by criteria or handle is looked up on the screen first.
+    fn looks_first(p: &Params) -> bool {
+        p.x.is_none() || p.y.is_none()
+    }
+
     fn check(p: &Params) -> Result<(), ToolError> {
         target(p).map(drop)
     }
 
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let mode = target(&p)?;
+        // Flows: the target is resolved on the screen the previous step handed over.
+        call.start_from_carried();
         let r = tap(call, mode, TapKind::Long)?;
         Ok(Output {
             x: r.point.x,

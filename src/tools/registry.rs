@@ -61,9 +61,19 @@ pub trait Tool: 'static {
     /// here (empty = just this tool), for the "unknown step" hint: `("tapOn", "")`,
     /// `("doubleTapOn", "with `count: 2`")` ("tapflow calls this `click` (with `count: 2`)").
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[];
+    /// Flows only: defaults that differ from a bare call's, as `(parameter, JSON value)`;
+    /// `docs/flow-format.md` ("Flow-level behaviours") says which and why. The plan shows them.
+    const FLOW_DEFAULTS: &'static [(&'static str, &'static str)] = &[];
 
     type Params: DeserializeOwned + JsonSchema;
     type Output: Serialize + JsonSchema;
+
+    /// Flows only: whether a call with these parameters starts by looking at the screen (a
+    /// target found by criteria or handle, a wait, a find). The step before it then brings the
+    /// screen back with its last action, in the same round trip (`tools::context::carry`).
+    fn looks_first(_params: &Self::Params) -> bool {
+        false
+    }
 
     /// The tool's device-free argument rules (one mode only, conditional requirements, ranges,
     /// key names, file extensions, …), on decoded parameters. [`Engine::call`] runs them before
@@ -88,6 +98,7 @@ pub trait Tool: 'static {
 
 type Runner =
     Box<dyn Fn(Map<String, Value>, &mut Call<'_>) -> Result<Value, ToolError> + Send + Sync>;
+type Looks = Box<dyn Fn(&Map<String, Value>) -> bool + Send + Sync>;
 type Checker = Box<dyn Fn(&Map<String, Value>) -> Result<(), ToolError> + Send + Sync>;
 type Budget = Box<dyn Fn(&Map<String, Value>, &ToolConfig) -> Option<u64> + Send + Sync>;
 
@@ -113,6 +124,9 @@ pub struct ToolDef {
     codes: FieldCodes,
     input_schema: Value,
     result_schema: Value,
+    /// Flows only: [`Tool::FLOW_DEFAULTS`], parsed.
+    flow_defaults: Map<String, Value>,
+    looks_first: Looks,
     check: Checker,
     budget: Budget,
     run: Runner,
@@ -131,6 +145,19 @@ impl ToolDef {
                 T::NAME
             );
         }
+        let flow_defaults = T::FLOW_DEFAULTS
+            .iter()
+            .map(|(k, v)| {
+                assert!(
+                    input["properties"].get(*k).is_some(),
+                    "{}: flow default `{k}` is not a parameter",
+                    T::NAME
+                );
+                let v: Value = serde_json::from_str(v)
+                    .unwrap_or_else(|e| panic!("{}: flow default `{k}`: {e}", T::NAME));
+                (k.to_string(), v)
+            })
+            .collect();
         ToolDef {
             name: T::NAME,
             title: T::TITLE,
@@ -144,6 +171,12 @@ impl ToolDef {
             codes: T::CODES,
             input_schema: input,
             result_schema: result,
+            flow_defaults,
+            looks_first: Box::new(|map| {
+                decode::deserialize::<T::Params>(map.clone())
+                    .map(|p| T::looks_first(&p))
+                    .unwrap_or(false)
+            }),
             check: Box::new(|map| T::check(&decode::deserialize(map.clone())?)),
             budget: Box::new(|map, config| {
                 let params: T::Params = decode::deserialize(map.clone()).ok()?;
@@ -165,6 +198,21 @@ impl ToolDef {
     /// The published input schema (JSON Schema 2020-12, no `$ref`).
     pub fn input_schema(&self) -> &Value {
         &self.input_schema
+    }
+
+    /// Flows only: the defaults that differ from a bare call's ([`Tool::FLOW_DEFAULTS`]).
+    pub fn flow_defaults(&self) -> &Map<String, Value> {
+        &self.flow_defaults
+    }
+
+    /// Flows only: whether a step with these arguments (as the plan has them) starts by
+    /// looking at the screen ([`Tool::looks_first`]). Arguments known only at run time
+    /// (`{{ … }}` where a number is expected) count as not looking.
+    pub fn looks_first(&self, args: &Value) -> bool {
+        match args {
+            Value::Object(map) => (self.looks_first)(map),
+            _ => false,
+        }
     }
 
     /// The schema of `structuredContent.result` on success.
@@ -395,7 +443,18 @@ fn run_def(
     };
     let include_cost = checked.include_cost;
     let mut call = Call::new(ctx, route, checked.verify);
-    let outcome = (def.run)(checked.params, &mut call);
+    let mut outcome = (def.run)(checked.params.clone(), &mut call);
+    if outcome.is_err() && call.missed_on_carried() {
+        // Flows: a target looked up on the screen the previous step handed over, and the call
+        // failed before it acted: do what a bare call does, once, on a fresh observation (the
+        // screen may have moved on since).
+        outcome = (def.run)(checked.params, &mut call);
+    }
+    if outcome.is_ok() {
+        // Flows: only a call that succeeded hands its screen to the next step (a retry or a
+        // loop after a failure observes afresh).
+        call.succeeded();
+    }
     platform.set(call.platform());
     let cost = json!({
         "wall_ms": started.elapsed().as_millis() as u64,

@@ -1,11 +1,16 @@
 //! `run_app`: launch an app's ability and verify that its window appears.
 //!
 //! The ability is the explicit `ability_name`, else (with `auto_detect`) the main ability
-//! (`query_package` candidates: main element, launcher, visible page, any page). After
-//! `aa start`, the window table is polled until a visible window of the bundle shows up or the
-//! launch-verification deadline passes (no fixed sleep). A window that has not appeared by then
-//! is reported as `window_found: false` — the launch command itself succeeded.
+//! (`query_package` candidates: main element, launcher, visible page, any page). `aa start`
+//! and the first window check travel in ONE round trip (`Device::start_app_checked`: the window
+//! table and the app's pids read right after the start); when the window is not there yet,
+//! the check (one round trip: `Device::app_windows`) is repeated until a visible window of the
+//! bundle shows up or the launch-verification deadline passes (no fixed sleep). A window that
+//! has not appeared by then is reported as `window_found: false` — the launch command itself
+//! succeeded. Round trips: 1 with an explicit ability, 2 with detection (`bm dump -n` first),
+//! when the window is there at once.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
@@ -13,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::device::model::WindowInfo;
+use crate::device::{AppWindows, DumpScope};
 use crate::tools::app_ops::bundle_to_send;
 use crate::tools::config::ToolConfig;
 use crate::tools::context::{Call, sleep_within};
@@ -162,51 +168,40 @@ impl Tool for RunApp {
         };
         let device = call.device()?;
         call.before_action()?;
-        device
-            .start_app(&bundle, &ability, module.as_deref())
-            .map_err(|e| {
-                ToolError::from_device_op(e, crate::codes::RUN_APP_FAILED)
-                    .with_details(json!({ "ability_name": ability }))
-            })?;
+        // In a flow whose next step starts by looking at the screen, the launch brings it back
+        // in the same shell (flow-level behaviour, see `docs/flow-format.md`).
+        let whole = DumpScope::default();
+        let observe = call.observe_after().then_some(&whole);
+        let launched = device.start_app_checked(&bundle, &ability, module.as_deref(), observe);
+        launched.started.map_err(|e| {
+            ToolError::from_device_op(e, crate::codes::RUN_APP_FAILED)
+                .with_details(json!({ "ability_name": ability }))
+        })?;
         call.invalidate();
+        let mut screen = launched.tree.and_then(Result::ok).map(Arc::new);
 
         let timeout = p
             .window_timeout_ms
             .unwrap_or(call.config().launch_verify_timeout_ms);
         let deadline = Instant::now() + Duration::from_millis(timeout);
-        let mut checks = 0;
-        let mut pid: Option<u32> = None;
+        let mut checks = 1;
+        let mut seen = launched
+            .windows
+            .expect("read whenever the start was accepted");
         let window = loop {
-            checks += 1;
-            let table = device.windows()?;
-            let by_name = table.windows.iter().find(|w| {
-                w.visible
-                    && w.bundle_name
-                        .as_deref()
-                        .is_some_and(|b| same_bundle(b, &bundle))
-            });
-            let found = match by_name {
-                Some(w) => Some(w.clone()),
-                // The table may not name bundles: fall back to the app's pid.
-                None if table.windows.iter().all(|w| w.bundle_name.is_none()) => {
-                    if pid.is_none() {
-                        pid = device.pid_of(&bundle)?;
-                    }
-                    pid.and_then(|pid| {
-                        table
-                            .windows
-                            .iter()
-                            .find(|w| w.visible && w.pid == pid as i64)
-                            .cloned()
-                    })
-                }
-                None => None,
-            };
+            let found = window_of(&seen?, &bundle);
             if found.is_some() || !sleep_within(POLL, deadline) {
                 break found;
             }
+            checks += 1;
+            // The screen that came with the launch is older than this check: not handed on.
+            screen = None;
+            seen = device.app_windows(&bundle);
         };
         call.after_action()?;
+        if let Some(tree) = screen {
+            call.keep(tree);
+        }
         Ok(Output {
             bundle_name: bundle,
             ability_name: ability,
@@ -219,4 +214,24 @@ impl Tool for RunApp {
             window_checks: checks,
         })
     }
+}
+
+/// The app's first visible window: named by its bundle, or owned by one of its processes
+/// (then named after the bundle, which is what reading its `/proc/<pid>/cmdline` would say).
+fn window_of(seen: &AppWindows, bundle: &str) -> Option<WindowInfo> {
+    let mut w = seen
+        .table
+        .windows
+        .iter()
+        .find(|w| {
+            w.visible
+                && (w
+                    .bundle_name
+                    .as_deref()
+                    .is_some_and(|b| same_bundle(b, bundle))
+                    || (w.pid > 0 && seen.pids.iter().any(|p| i64::from(*p) == w.pid)))
+        })?
+        .clone();
+    w.bundle_name.get_or_insert_with(|| bundle.to_string());
+    Some(w)
 }

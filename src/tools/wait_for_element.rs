@@ -6,6 +6,16 @@
 //! confirmed by one more dump `interval_ms` later. `timeout_ms = 0` returns `WAIT_TIMEOUT`
 //! at once without touching the device. A transient dump failure (refused or unparsable dump)
 //! counts as a poll that saw nothing and waiting continues; other device errors end the call.
+//!
+//! `interval_ms` is measured from the START of one poll to the start of the next (and to the
+//! start of the confirmation): a dump that itself took longer than the interval (a UI dump
+//! costs a device hundreds of milliseconds) has served as the wait, so the next poll follows
+//! at once instead of sleeping the whole interval again ([`wait_before`]).
+//!
+//! In a flow (only), the first poll may be the screen the previous step ended with, observed
+//! after its last action moments before this call (`Call::carried_screen`; see
+//! `docs/flow-format.md`, "Flow-level behaviours"). It is not a dump of this call: `polls`
+//! counts dumps only.
 
 use std::time::{Duration, Instant};
 
@@ -171,8 +181,16 @@ impl Tool for WaitForElement {
     };
     const SHORTHAND: Option<&'static str> = Some("text");
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("extendedWaitUntil", "")];
+    /// Flows poll back to back without the second confirmation (`docs/flow-format.md`,
+    /// "Flow-level behaviours"): the next step re-observes before it acts.
+    const FLOW_DEFAULTS: &'static [(&'static str, &'static str)] = &[("interval_ms", "0")];
     type Params = Params;
     type Output = Output;
+
+    /// Flows: starts by looking at the screen.
+    fn looks_first(_p: &Params) -> bool {
+        true
+    }
 
     fn check(p: &Params) -> Result<(), ToolError> {
         selector(p).map(drop)
@@ -192,13 +210,23 @@ impl Tool for WaitForElement {
         }
         let deadline = started + Duration::from_millis(p.timeout_ms as u64);
         let interval = Duration::from_millis(p.interval_ms as u64);
+        // In a flow, the screen the previous step ended with (after its last action, moments
+        // ago) is the first poll; it is no dump of this call, so `polls` does not count it.
+        let mut carried = call.carried_screen();
+        let mut next_is_carried = carried.is_some();
         // One poll: the matches when the wait is satisfied, `None` otherwise (a transient dump
         // failure counts as a poll that saw nothing); `Err` at the deadline or on device loss.
-        let poll = |call: &mut Call<'_>, polls: &mut Polls| {
-            let Some(obs) = call.observe(deadline)? else {
-                return Err(polls.timeout(p.state, started));
+        let mut poll = |call: &mut Call<'_>, polls: &mut Polls| {
+            let obs = match carried.take() {
+                Some(tree) => Ok(tree),
+                None => {
+                    let Some(obs) = call.observe(deadline)? else {
+                        return Err(polls.timeout(p.state, started));
+                    };
+                    polls.count += 1;
+                    obs.map(std::sync::Arc::new)
+                }
             };
-            polls.count += 1;
             match obs {
                 Err(e) => {
                     polls.last_error = Some(e);
@@ -216,10 +244,18 @@ impl Tool for WaitForElement {
             }
         };
         loop {
+            // A handed-over screen arrived before this call started: its interval runs from
+            // the start of the call.
+            let poll_started = if std::mem::take(&mut next_is_carried) {
+                started
+            } else {
+                Instant::now()
+            };
             if let Some(mut found) = poll(call, &mut polls)? {
-                // A satisfied poll is confirmed by one more, `interval_ms` later.
+                // A satisfied poll is confirmed by one more, `interval_ms` after it started.
                 let confirmed = interval.is_zero() || {
-                    if !sleep_within(interval, deadline) {
+                    let wait = wait_before(poll_started, interval, Instant::now());
+                    if !sleep_within(wait, deadline) {
                         return Err(polls.timeout(p.state, started));
                     }
                     match poll(call, &mut polls)? {
@@ -244,9 +280,45 @@ impl Tool for WaitForElement {
                     });
                 }
             }
-            if !sleep_within(interval, deadline) {
+            let wait = wait_before(poll_started, interval, Instant::now());
+            if !sleep_within(wait, deadline) {
                 return Err(polls.timeout(p.state, started));
             }
         }
+    }
+}
+
+/// How long to wait at `now` before the poll that follows one started at `previous`:
+/// `interval` is measured start to start, so the time the previous poll itself took counts,
+/// and a poll that took the whole interval or longer is followed at once.
+fn wait_before(previous: Instant, interval: Duration, now: Instant) -> Duration {
+    (previous + interval).saturating_duration_since(now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interval_runs_from_the_start_of_the_previous_poll() {
+        let t0 = Instant::now();
+        let interval = Duration::from_millis(300);
+        // A poll that answered after 40 ms: the rest of the interval is waited.
+        let after_fast = t0 + Duration::from_millis(40);
+        assert_eq!(
+            wait_before(t0, interval, after_fast),
+            Duration::from_millis(260)
+        );
+        // A dump that took 290 ms of the 300: 10 ms left.
+        let after_dump = t0 + Duration::from_millis(290);
+        assert_eq!(
+            wait_before(t0, interval, after_dump),
+            Duration::from_millis(10)
+        );
+        // A dump longer than the interval has served as the wait: the next poll follows at once.
+        let after_slow = t0 + Duration::from_millis(450);
+        assert_eq!(wait_before(t0, interval, after_slow), Duration::ZERO);
+        // interval_ms = 0 never waits.
+        assert_eq!(wait_before(t0, Duration::ZERO, t0), Duration::ZERO);
     }
 }

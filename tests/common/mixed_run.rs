@@ -10,6 +10,9 @@
 //! | `e_passes` | SER1 | passes; an optional step fails in each of 3 `repeat` passes |
 //! | `f_never` | SER2 | not run: its device was lost |
 //! | `g_skipped` | — | skipped: excluded by tag |
+//!
+//! The run is given equal expected durations, so the split (`src/run/schedule.rs`) alternates
+//! in plan order; each fault goes to the device that runs its step.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -113,17 +116,26 @@ struct Faults {
 
 impl run::EventSink for Faults {
     fn emit(&self, e: &RunEvent) {
-        if let RunEvent::StepStarted { step_id, .. } = e {
+        // Faults go to whichever device runs the step (the split is by expected duration).
+        if let RunEvent::StepStarted {
+            step_id, device, ..
+        } = e
+        {
+            let on = if device == "SER1" {
+                &self.ser1
+            } else {
+                &self.ser2
+            };
             match step_id.as_str() {
-                "b_flaky.1" => self.ser2.failing_dumps.store(1, Ordering::SeqCst),
-                "c_hostile.2" => *self.ser1.log_text.lock().unwrap() = hostile_hilog(),
-                "c_hostile.3" => self.ser1.log_text.lock().unwrap().clear(),
+                "b_flaky.1" => on.failing_dumps.store(1, Ordering::SeqCst),
+                "c_hostile.2" => *on.log_text.lock().unwrap() = hostile_hilog(),
+                "c_hostile.3" => on.log_text.lock().unwrap().clear(),
                 "d_lost.2" => {
                     self.provider
                         .disconnected
                         .lock()
                         .unwrap()
-                        .insert("SER2".into(), true);
+                        .insert(device.clone(), true);
                 }
                 _ => {}
             }
@@ -155,6 +167,13 @@ pub fn run_into(dir: &Path) -> ReportedRun {
     let ctx = ToolContext::new(provider.clone(), config);
     let mut opts = RunOptions::new("mixed-run");
     opts.devices = DeviceChoice::Serials(vec!["SER1".into(), "SER2".into()]);
+    // Equal expected durations: the split alternates in plan order (SER1: a, c, e; SER2: b,
+    // d, f), each device from a fresh screen for its first flow.
+    opts.expected =
+        tapflow::run::schedule::Expected::from_durations(FLOWS.iter().map(|(name, _)| {
+            let id = name.trim_start_matches("flows/").trim_end_matches(".yaml");
+            (id.to_string(), 1_000)
+        }));
     opts.tags = TagFilter {
         include: Vec::new(),
         exclude: vec!["slow".into()],

@@ -1,24 +1,33 @@
-//! A UI action and the dump that observes its effect, chained into ONE `hdc shell` round trip
-//! (`echo m0; uitest uiInput …; echo m1; uitest dumpLayout -p P && cat P; rm -f P`).
+//! UI actions and the dump that observes their effect, chained into ONE `hdc shell` round trip
+//! (`echo m0; uitest uiInput …; echo m1; uitest dumpLayout -p P && cat P; rm -f P`; several
+//! actions each get their own section before the dump).
 //!
 //! Tools that must see what an action did (input_text's verification, `verify: true`
-//! evidence, waits after a tap) save a full round trip per observation this way. The action's
-//! own answer and the dump are judged separately: a failed dump never hides that the action
-//! was accepted, and a refused action never yields a tree.
+//! evidence, waits after a tap) save a full round trip per observation this way. Each action's
+//! own answer and the dump are judged separately: a failed dump never hides that an action was
+//! accepted, and a refused action never yields a tree. The shell runs every action of the
+//! chain whatever the previous one answered (`;`): the first refusal is the one reported.
 
 use crate::device::error::{DeviceError, DeviceResult};
 use crate::device::hdc::classify::{Op, Scan, command_failed, outcome};
 use crate::device::hdc::device::HdcDevice;
 use crate::device::hdc::quote::ShellCommand;
 use crate::device::hdc::{commands, parse, sections, validate};
-use crate::device::{ActObserved, DumpScope, UiAction};
+use crate::device::{ActsObserved, DumpScope, UiAction};
 
 impl HdcDevice {
-    pub(super) fn act_and_dump(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
-        let (op, cmd) = match action_command(action) {
-            Ok(pair) => pair,
-            Err(e) => return refused(e),
-        };
+    pub(super) fn act_and_dump(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
+        let mut ops = Vec::with_capacity(actions.len());
+        let mut cmds = Vec::with_capacity(actions.len() + 1);
+        for a in actions {
+            match action_command(a) {
+                Ok((op, cmd)) => {
+                    ops.push(op);
+                    cmds.push(cmd);
+                }
+                Err(e) => return refused(e),
+            }
+        }
         if let Some(b) = &scope.bundle
             && let Err(e) = validate::bundle_name(b)
         {
@@ -26,38 +35,48 @@ impl HdcDevice {
         }
         let dump_op = Op::new(crate::device::hdc::ui_dump::UI_TREE_FETCH_ERROR, "UI dump");
         let path = self.config().scratch_path("json");
-        let chained = sections::chain(vec![cmd, commands::dump_layout(&path, scope)]);
+        cmds.push(commands::dump_layout(&path, scope));
+        let chained = sections::chain(cmds);
         let deadline = self.config().command_timeout + self.config().dump_timeout;
+        let first_op = ops.first().cloned().unwrap_or_else(|| dump_op.clone());
         // Transport-level failures (timeout, device gone) leave it unknown whether the action
         // ran: it is reported as not accepted, never as dispatched.
-        let text = match self.shell(&chained, deadline, &op, Scan::Edges) {
+        let text = match self.shell(&chained, deadline, &first_op, Scan::Edges) {
             Ok(text) => text,
             Err(e) => return refused(e),
         };
         self.cost_counter().ui_dump();
-        let mut parts = sections::split(&text, 2).into_iter();
-        let (action_part, dump_part) = (parts.next().flatten(), parts.next().flatten());
-        let action = match action_part {
-            Some(answer) => outcome(&op, parse::outcome::ui_input(&answer)),
-            None => Err(command_failed(
-                &op,
-                "the device gave no answer for the action",
-            )),
-        };
-        let tree = action.is_ok().then(|| match dump_part {
+        let mut parts = sections::split(&text, ops.len() + 1);
+        let dump_part = parts.pop().flatten();
+        let verdicts: Vec<DeviceResult<()>> = ops
+            .iter()
+            .zip(parts)
+            .map(|(op, part)| match part {
+                Some(answer) => outcome(op, parse::outcome::ui_input(&answer)),
+                None => Err(command_failed(
+                    op,
+                    "the device gave no answer for the action",
+                )),
+            })
+            .collect();
+        let tree = verdicts.iter().all(Result::is_ok).then(|| match dump_part {
             Some(answer) => self.finish_dump(&answer, scope, &dump_op),
             None => Err(command_failed(
                 &dump_op,
                 "the device gave no answer for the dump",
             )),
         });
-        ActObserved { action, tree }
+        ActsObserved {
+            actions: verdicts,
+            tree,
+        }
     }
 }
 
-fn refused(e: DeviceError) -> ActObserved {
-    ActObserved {
-        action: Err(e),
+/// Nothing was sent (or it is unknown whether anything ran): one refusal stands for all.
+fn refused(e: DeviceError) -> ActsObserved {
+    ActsObserved {
+        actions: vec![Err(e)],
         tree: None,
     }
 }

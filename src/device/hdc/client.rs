@@ -8,6 +8,7 @@ use crate::device::error::{DeviceError, DeviceResult};
 use crate::device::hdc::classify::{Op, Scan, check_text};
 use crate::device::hdc::config::HdcConfig;
 use crate::device::hdc::device::HdcDevice;
+use crate::device::hdc::leftovers::Leftovers;
 use crate::device::hdc::parse;
 use crate::device::hdc::route::HdcRoute;
 use crate::device::hdc::runner::Runner;
@@ -20,6 +21,8 @@ pub use crate::codes::DEVICE_LIST_FAILED;
 pub struct HdcClient {
     runner: Runner,
     config: HdcConfig,
+    /// Shared by every device handle this client (and its clones) creates.
+    leftovers: Leftovers,
 }
 
 impl HdcClient {
@@ -28,6 +31,7 @@ impl HdcClient {
         Self {
             runner: Runner::new(transport, CostCounter::default(), config.transient_retry),
             config,
+            leftovers: Leftovers::default(),
         }
     }
 
@@ -131,6 +135,7 @@ impl HdcClient {
             self.runner.transport().clone(),
             self.config.clone(),
         )
+        .sharing_leftovers(self.leftovers.clone())
     }
 }
 

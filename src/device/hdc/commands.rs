@@ -49,6 +49,19 @@ pub fn info() -> ShellCommand {
     sections::chain(parts)
 }
 
+/// The device check in one round trip: the sections of [`info`] (keys, screen), then the
+/// power state, then a dump of the whole screen (as [`dump_layout`] to `path`).
+pub fn check_ready(path: &str) -> ShellCommand {
+    let mut parts: Vec<ShellCommand> = INFO_KEYS
+        .iter()
+        .map(|k| ShellCommand::new("param").word("get").arg(k))
+        .collect();
+    parts.push(render_screen());
+    parts.push(power());
+    parts.push(dump_layout(path, &DumpScope::default()));
+    sections::chain(parts)
+}
+
 pub fn render_screen() -> ShellCommand {
     ShellCommand::new("hidumper")
         .word("-s")
@@ -283,6 +296,31 @@ pub fn bm_dump_bundle(bundle: &str) -> ShellCommand {
 
 pub fn pidof(bundle: &str) -> ShellCommand {
     ShellCommand::new("pidof").arg(bundle)
+}
+
+/// The window table and the app's pids in one round trip (sections: table, pids). The pids
+/// name the app's rows, which spares reading every owner's `/proc/<pid>/cmdline`.
+pub fn app_windows(bundle: &str) -> ShellCommand {
+    sections::chain(vec![window_table(), pidof(bundle)])
+}
+
+/// `aa start`, then the app's windows (as [`app_windows`]), then optionally a dump (as
+/// [`dump_layout`]), in one round trip. Sections: start, table, pids[, dump].
+pub fn launch_checked(
+    bundle: &str,
+    ability: &str,
+    module: Option<&str>,
+    dump: Option<(&str, &DumpScope)>,
+) -> ShellCommand {
+    let mut parts = vec![
+        aa_start(bundle, ability, module),
+        window_table(),
+        pidof(bundle),
+    ];
+    if let Some((path, scope)) = dump {
+        parts.push(dump_layout(path, scope));
+    }
+    sections::chain(parts)
 }
 
 const LEVELS: [char; 5] = ['D', 'I', 'W', 'E', 'F'];

@@ -12,6 +12,7 @@ use crate::device::error::{DeviceError, DeviceResult};
 use crate::device::hdc::classify::{Op, Scan, command_failed, outcome};
 use crate::device::hdc::commands;
 use crate::device::hdc::config::HdcConfig;
+use crate::device::hdc::leftovers::{self, Leftovers};
 use crate::device::hdc::parse;
 use crate::device::hdc::quote::ShellCommand;
 use crate::device::hdc::route::HdcRoute;
@@ -20,7 +21,9 @@ use crate::device::hdc::sections;
 use crate::device::hdc::validate;
 use crate::device::model::*;
 use crate::device::transport::{Cost, CostCounter, Transport};
-use crate::device::{ActObserved, Device, UiAction};
+use crate::device::{
+    ActObserved, ActsObserved, AppStarted, AppWindows, Device, Readiness, UiAction,
+};
 
 /// One HarmonyOS device reached through hdc.
 #[derive(Debug, Clone)]
@@ -29,6 +32,8 @@ pub struct HdcDevice {
     route: HdcRoute,
     runner: Runner,
     config: HdcConfig,
+    /// Device files to delete with the next command (see [`Leftovers`]).
+    leftovers: Leftovers,
 }
 
 impl HdcDevice {
@@ -56,7 +61,19 @@ impl HdcDevice {
             route,
             runner: Runner::new(transport, cost, config.transient_retry),
             config,
+            leftovers: Leftovers::default(),
         }
+    }
+
+    /// The same device, sharing `leftovers` with other handles (its client's), so a file left
+    /// by one handle is deleted by the next command of any of them.
+    pub fn sharing_leftovers(mut self, leftovers: Leftovers) -> Self {
+        self.leftovers = leftovers;
+        self
+    }
+
+    pub(super) fn leftovers(&self) -> &Leftovers {
+        &self.leftovers
     }
 
     pub fn route(&self) -> &HdcRoute {
@@ -71,7 +88,8 @@ impl HdcDevice {
         self.runner.cost()
     }
 
-    /// `hdc <route> shell "<cmd>"`.
+    /// `hdc <route> shell "<cmd>"`, with the delete of files left by earlier commands (a
+    /// received screenshot) in front of it: no round trip of their own.
     pub(super) fn shell(
         &self,
         cmd: &ShellCommand,
@@ -79,7 +97,19 @@ impl HdcDevice {
         op: &Op,
         scan: Scan,
     ) -> DeviceResult<String> {
-        self.runner.shell(&self.route, cmd, timeout, op, scan)
+        let pending = self.leftovers.take(&self.serial);
+        if pending.is_empty() {
+            return self.runner.shell(&self.route, cmd, timeout, op, scan);
+        }
+        let with_delete = leftovers::prefixed(&pending, cmd);
+        let answer = self
+            .runner
+            .shell(&self.route, &with_delete, timeout, op, scan);
+        if answer.is_err() {
+            // The command may never have reached the device: delete them next time.
+            self.leftovers.restore(&self.serial, pending);
+        }
+        answer
     }
 
     /// `hdc <route> <sub…>` (install, uninstall, file recv).
@@ -156,7 +186,33 @@ impl Device for HdcDevice {
     }
 
     fn act_then_tree(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
-        self.act_and_dump(action, scope)
+        let seen = self.act_and_dump(std::slice::from_ref(action), scope);
+        ActObserved {
+            action: seen.first_error(),
+            tree: seen.tree,
+        }
+    }
+
+    fn acts_then_tree(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
+        self.act_and_dump(actions, scope)
+    }
+
+    fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows> {
+        self.read_app_windows(bundle)
+    }
+
+    fn check_ready(&self) -> Readiness {
+        self.check_ready_chained()
+    }
+
+    fn start_app_checked(
+        &self,
+        bundle: &str,
+        ability: &str,
+        module: Option<&str>,
+        observe: Option<&DumpScope>,
+    ) -> AppStarted {
+        self.launch_checked(bundle, ability, module, observe)
     }
 
     fn windows(&self) -> DeviceResult<WindowTable> {

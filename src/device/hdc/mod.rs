@@ -10,12 +10,14 @@
 //! through [`HdcConfig`]).
 
 mod act_observe;
+mod app_launch;
 pub mod classify;
 pub mod client;
 pub mod commands;
 pub mod config;
 pub mod device;
 mod info;
+pub mod leftovers;
 pub mod parse;
 pub mod quote;
 pub mod route;

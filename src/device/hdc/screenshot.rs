@@ -1,10 +1,12 @@
-//! `screenshot`: capture on the device, `hdc file recv` to a host temporary file, delete the
-//! device file, then decode on the host (to learn the real size) and crop a region if asked.
+//! `screenshot`: capture on the device, `hdc file recv` to a host temporary file, then decode on
+//! the host (to learn the real size) and crop a region if asked.
 //!
-//! JPEG comes from `snapshot_display -f x.jpeg`, PNG from `uitest screenCap -p x.png`. Three
-//! round trips (capture, receive, delete): binary data cannot travel through `hdc shell`'s text
-//! channel intact, so the receive is a separate hdc sub-command. A cropped region is re-encoded
-//! in the format that was asked for.
+//! JPEG comes from `snapshot_display -f x.jpeg`, PNG from `uitest screenCap -p x.png`. Two round
+//! trips (capture, receive): binary data cannot travel through `hdc shell`'s text channel
+//! intact, so the receive is a separate hdc sub-command. The device file is deleted by the next
+//! shell command sent to the device (the next capture, usually), in front of it
+//! ([`super::leftovers`]), instead of by a third round trip of its own. A cropped region is
+//! re-encoded in the format that was asked for.
 
 use std::io::Cursor;
 
@@ -56,16 +58,8 @@ impl HdcDevice {
             )
             .and_then(|t| outcome(&op, parse::outcome::file_transfer(&t)));
         // The device file is deleted whatever the transfer did, so captures never pile up in
-        // /data/local/tmp. A failed delete does not spoil a good screenshot; it is only logged.
-        let delete_op = Op::new(SCREENSHOT_ERROR, "delete the screenshot on the device");
-        if let Err(e) = self.shell(
-            &commands::remove(&remote),
-            config.command_timeout,
-            &delete_op,
-            Scan::Whole,
-        ) {
-            tracing::warn!(target: "tapflow::hdc", remote = %remote, error = %e, "could not delete device screenshot");
-        }
+        // /data/local/tmp: by the next command to this device, in front of it.
+        self.leftovers().add(self.serial_str(), remote);
         received?;
 
         let bytes = std::fs::read(&local).map_err(|e| DeviceError::Io {

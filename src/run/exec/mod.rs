@@ -100,6 +100,8 @@ struct FlowRun<'a, 'b> {
     flow_deadline: Option<Instant>,
     /// Running hooks: the flow deadline no longer applies and only `abort` stops them.
     in_hooks: bool,
+    /// The step after the current one starts by looking at the screen.
+    next_looks: bool,
     crash_baseline: Option<CrashBaseline>,
     /// When the flow started (host clock): the default start of its log windows.
     started_local: chrono::DateTime<chrono::Local>,
@@ -112,6 +114,8 @@ struct FlowRun<'a, 'b> {
 
 /// Runs one flow on the device of `dev`.
 pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
+    // A flow starts from the device, not from the screen an earlier flow ended on.
+    dev.caller.forget_screen();
     let started = Instant::now();
     let started_local = chrono::Local::now();
     let started_at = now_rfc3339();
@@ -135,6 +139,7 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
         masker,
         flow_deadline: (fp.timeout_ms > 0).then(|| started + Duration::from_millis(fp.timeout_ms)),
         in_hooks: false,
+        next_looks: false,
         crash_baseline,
         started_local,
         section: Section::Setup,
@@ -396,7 +401,7 @@ impl FlowRun<'_, '_> {
     fn sequence_inner(&mut self, steps: &[PlanStep], top: bool) -> (Vec<StepResult>, Flow) {
         let mut out = Vec::with_capacity(steps.len());
         let mut outcome = Flow::Continue;
-        for step in steps {
+        for (i, step) in steps.iter().enumerate() {
             if outcome != Flow::Continue {
                 let why = match outcome {
                     Flow::Interrupted => "the run was interrupted",
@@ -407,6 +412,7 @@ impl FlowRun<'_, '_> {
                 out.push(r);
                 continue;
             }
+            self.next_looks = steps.get(i + 1).is_some_and(|n| self.looks_first(n));
             let r = self.step(step);
             outcome = flow_of(&r);
             if top {
@@ -420,6 +426,21 @@ impl FlowRun<'_, '_> {
             out.push(r);
         }
         (out, outcome)
+    }
+
+    /// Flow-level behaviour: whether `step` starts by looking at the screen (a plain tool step
+    /// whose tool says so for these arguments), so the step before it should bring the screen
+    /// back with its last action (see `tools::context::carry`).
+    fn looks_first(&self, step: &PlanStep) -> bool {
+        match &step.action {
+            Action::Tool { tool, args } if step.when.is_none() => self
+                .dev
+                .caller
+                .engine()
+                .get(tool)
+                .is_some_and(|t| t.looks_first(args)),
+            _ => false,
+        }
     }
 
     /// The flow source around a failed step's line (masked), when the text is known.

@@ -89,6 +89,7 @@ impl FlowRun<'_, '_> {
             if let Value::Object(o) = &mut real {
                 o.insert("include_cost".into(), Value::Bool(true));
             }
+            self.dev.caller.next_looks_at_screen(self.next_looks);
             let mut outcome = self
                 .dev
                 .caller

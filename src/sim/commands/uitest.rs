@@ -366,8 +366,8 @@ fn ui_input(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             };
             ctx.spend(Cost::UiInput);
             ctx.phone().click(x, y, now);
-            // uitest waits 500 ms for the focus to settle before typing.
-            ctx.spend(Cost::Wait(Duration::from_millis(500)));
+            // uitest waits for the focus to settle before typing.
+            ctx.spend(Cost::Wait(crate::sim::latency::INPUT_TEXT_FOCUS_WAIT));
             type_text(ctx, &p[2]);
             done(String::new())
         }

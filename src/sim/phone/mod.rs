@@ -54,6 +54,12 @@ pub use types::{KeyPress, LayoutOptions, MissionRow, WindowRow, keycode};
 pub use vfs::Vfs;
 pub use want::{Want, WantParam};
 
+/// The demo app (`com.tapflow.demo`) as every phone installs it: its screens, actions and
+/// delays, for tools that reason about it (the login benchmark reads its login delay here).
+pub fn demo_app() -> model::AppSpec {
+    loader::parse_app(loader::DEMO_YAML).expect("the embedded demo app is valid (tested)")
+}
+
 use indexmap::IndexMap;
 use logs::LogBuffer;
 use state::{AppProcess, InstalledApp, Pending};

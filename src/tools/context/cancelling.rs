@@ -163,4 +163,48 @@ impl Device for Cancelling {
         }
         self.inner.act_then_tree(action, scope)
     }
+
+    fn acts_then_tree(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
+        if let Err(e) = self.check() {
+            return ActsObserved {
+                actions: vec![Err(e)],
+                tree: None,
+            };
+        }
+        self.inner.acts_then_tree(actions, scope)
+    }
+
+    fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows> {
+        self.check()?;
+        self.inner.app_windows(bundle)
+    }
+
+    fn start_app_checked(
+        &self,
+        bundle: &str,
+        ability: &str,
+        module: Option<&str>,
+        observe: Option<&DumpScope>,
+    ) -> AppStarted {
+        if let Err(e) = self.check() {
+            return AppStarted {
+                started: Err(e),
+                windows: None,
+                tree: None,
+            };
+        }
+        self.inner
+            .start_app_checked(bundle, ability, module, observe)
+    }
+
+    fn check_ready(&self) -> Readiness {
+        if let Err(e) = self.check() {
+            return Readiness {
+                info: Err(e),
+                power: None,
+                tree: None,
+            };
+        }
+        self.inner.check_ready()
+    }
 }

@@ -132,4 +132,31 @@ impl Device for Observing {
         }
         seen
     }
+    /// Like [`Observing::act_then_tree`]: the tree after the last action is the post-action
+    /// tree when armed.
+    fn acts_then_tree(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
+        let armed = std::mem::take(&mut self.lock().armed);
+        let seen = self.inner.acts_then_tree(actions, scope);
+        if armed && scope == &DumpScope::default() {
+            self.lock().tree = seen.tree.clone();
+        }
+        seen
+    }
+    fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows> {
+        self.inner.app_windows(bundle)
+    }
+    fn start_app_checked(
+        &self,
+        bundle: &str,
+        ability: &str,
+        module: Option<&str>,
+        observe: Option<&DumpScope>,
+    ) -> AppStarted {
+        self.inner
+            .start_app_checked(bundle, ability, module, observe)
+    }
+
+    fn check_ready(&self) -> Readiness {
+        self.inner.check_ready()
+    }
 }

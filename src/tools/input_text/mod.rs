@@ -11,9 +11,11 @@
 //!
 //! Every action that is followed by an observation (the focus click, the text, the sentinel's
 //! Backspace) travels with that observation in one round trip ([`crate::device::Device::
-//! act_then_tree`]; later observations, if the first is not final, are plain dumps). Round trips
-//! when every first observation succeeds: 4 (dump; click + dump; select/caret key; text + dump);
-//! the sentinel route adds Backspace + dump (5). Coordinate mode: 1.
+//! act_then_tree`]; later observations, if the first is not final, are plain dumps), and the
+//! select/caret key, which needs no observation of its own, travels with the text
+//! ([`crate::device::Device::acts_then_tree`]). Round trips when every first observation
+//! succeeds: 3 (dump; click + dump; key + text + dump); the sentinel route adds Backspace +
+//! dump (4). Coordinate mode: 1.
 //! Every failure after validation carries the partial result in `error.details`.
 
 pub mod cleanup;
@@ -191,6 +193,11 @@ impl Tool for InputText {
     type Params = Params;
     type Output = Output;
 
+    /// Flows: handle and search modes look the field up on the screen first.
+    fn looks_first(p: &Params) -> bool {
+        p.x.is_none() || p.y.is_none()
+    }
+
     fn check(p: &Params) -> Result<(), ToolError> {
         checked(p).map(drop)
     }
@@ -206,6 +213,8 @@ impl Tool for InputText {
         let platform = call.device()?.platform();
         let strategy = Strategy::for_platform(&text, platform);
         let mut out = Output::new(&text, mode, strategy);
+        // Flows: the field is resolved on the screen the previous step handed over.
+        call.start_from_carried();
         let outcome = match &target {
             TargetMode::Point(at) => at_point(call, *at, &text, platform, &mut out),
             _ => into_field(call, &target, &text, mode, strategy, platform, &mut out),
@@ -384,24 +393,36 @@ fn into_field(
         InputMode::Replace => keys.select_all.clone(),
         InputMode::Append => vec![keys.move_end],
     };
-    // Nothing needs observing between this key and the text: it goes alone.
-    call.act_only(&UiAction::Key(KeyInput::Codes(prepare)))?
-        .action
-        .map_err(|e| ToolError::from_device_op(e, crate::codes::INPUT_TEXT_FAILED))?;
-
-    // The text (or Backspace) and the first observation of its effect travel together; the
-    // verification budget starts when they have returned.
-    out.stage = "dispatch".into();
+    // Nothing needs observing between this key and the text: the key, the text (or
+    // Backspace) and the first observation of their effect travel together (one round trip
+    // on hdc); the verification budget starts when they have returned.
     let action = match strategy.payload(text) {
         Some(payload) => UiAction::Text(TextTarget::Focused, payload),
         None => UiAction::Key(KeyInput::Codes(vec![keys.backspace])),
     };
     let budget = call.config().input_verify_timeout_ms;
-    let acted = poll::act_observing(call, &action, budget)?;
-    acted
-        .action
+    let prepare = UiAction::Key(KeyInput::Codes(prepare));
+    let acted = poll::acts_observing(call, &[prepare, action], budget)?;
+    let mut verdicts = acted.actions.into_iter();
+    let prepared = verdicts.next().unwrap_or(Ok(()));
+    let typed = verdicts.next();
+    // The text's own verdict decides `dispatched`; a refused select/caret key fails the call
+    // even when the device typed the text after it (hdc chains them with `;`).
+    if let Some(Ok(())) = &typed {
+        out.dispatched = true;
+        out.clipboard_modified = strategy.may_modify_clipboard();
+    }
+    prepared.map_err(|e| ToolError::from_device_op(e, crate::codes::INPUT_TEXT_FAILED))?;
+    out.stage = "dispatch".into();
+    typed
+        .unwrap_or_else(|| {
+            Err(crate::device::DeviceError::Io {
+                what: "text input".into(),
+                detail: "the text was not sent".into(),
+            })
+        })
         .map_err(|e| ToolError::from_device_op(e, crate::codes::INPUT_TEXT_FAILED))?;
-    out.dispatched = true;
+    let first_observation = acted.tree;
     out.clipboard_modified = strategy.may_modify_clipboard();
 
     let deadline = poll::deadline_in(budget);
@@ -413,7 +434,7 @@ fn into_field(
             &handle,
             &with_sentinel,
             deadline,
-            acted.tree,
+            first_observation,
             &mut out.observations,
         )?;
         out.actual_text = seen.actual(&with_sentinel);
@@ -434,7 +455,7 @@ fn into_field(
             &handle,
             &expected,
             deadline,
-            acted.tree,
+            first_observation,
             &mut out.observations,
         )?;
         out.actual_text = seen.actual(&expected);

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::device::model::{ElementHandle, UiNode};
 use crate::device::{DeviceResult, UiAction};
-use crate::tools::context::{Acted, Call, sleep_within, tree_error};
+use crate::tools::context::{Acted, ActedAll, Call, sleep_within, tree_error};
 use crate::tools::envelope::ToolError;
 use crate::tools::input_text::field::{self, FieldView};
 
@@ -31,6 +31,31 @@ pub fn act_observing(
     } else {
         call.act_then_observe(action)
     }
+}
+
+/// [`act_observing`] for several actions sent in order (one round trip where the backend can
+/// chain them); a zero budget sends them alone, each until one is refused.
+pub fn acts_observing(
+    call: &mut Call<'_>,
+    actions: &[UiAction],
+    budget_ms: u64,
+) -> Result<ActedAll, ToolError> {
+    if budget_ms > 0 {
+        return call.acts_then_observe(actions);
+    }
+    let mut verdicts = Vec::new();
+    for a in actions {
+        let v = call.act_only(a)?.action;
+        let refused = v.is_err();
+        verdicts.push(v);
+        if refused {
+            break;
+        }
+    }
+    Ok(ActedAll {
+        actions: verdicts,
+        tree: None,
+    })
 }
 
 /// Observes until `check` returns `Some` (→ `Ok(Some)`) or `deadline` passes (→ `Ok(None)`).
