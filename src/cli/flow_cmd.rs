@@ -128,6 +128,7 @@ fn compile_inputs(
         default_step_timeout_ms: project
             .step_timeout_ms
             .unwrap_or(defaults.default_step_timeout_ms),
+        default_wait_ms: project.wait_ms.unwrap_or(defaults.default_wait_ms),
     };
     let catalog = catalog();
     Ok(sources.compile(catalog.as_ref(), &opts))

@@ -133,6 +133,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
             .step_timeout
             .or(project.step_timeout_ms)
             .unwrap_or(defaults.default_step_timeout_ms),
+        default_wait_ms: project.wait_ms.unwrap_or(defaults.default_wait_ms),
     };
     let compiled = sources.compile(&catalog, &popts);
     if compiled.has_errors() {

@@ -111,6 +111,10 @@ pub struct StepResult {
     pub kind: StepKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
+    /// The step as progress lines show it, as the flow wrote it (`assert_visible Hello, bob!`,
+    /// `assert_not_visible greeting (gone)`), secrets masked.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub title: Option<String>,
     pub status: Status,
     /// Why it was skipped / not run, or that an optional step's failure was tolerated.
     #[serde(skip_serializing_if = "Option::is_none")]

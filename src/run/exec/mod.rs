@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 mod blocks;
 mod condition;
+mod implicit_wait;
 mod tool;
 
 use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
@@ -210,6 +211,8 @@ fn setup_steps(fp: &FlowPlan, iso: &crate::plan::model::Isolation) -> Vec<PlanSt
         out.push(PlanStep {
             id: format!("{}.setup.{}", fp.id, out.len() + 1),
             label: Some(format!("clean state: {tool} {}", iso.bundle)),
+            written_as: None,
+            wait_ms: 0,
             action: Action::Tool {
                 tool: tool.into(),
                 args: json!({ "bundle_name": iso.bundle }),
@@ -258,6 +261,7 @@ fn blank(step: &PlanStep) -> StepResult {
             Action::Tool { tool, .. } => Some(tool.clone()),
             _ => None,
         },
+        title: None,
         status: Status::Passed,
         reason: None,
         optional: step.optional,
@@ -300,6 +304,13 @@ impl FlowRun<'_, '_> {
         }
         match &step.action {
             Action::Tool { tool, args } => {
+                // As the flow wrote it: `assert_visible`, not the tool behind it.
+                let name = step.written_as.as_deref().unwrap_or(tool);
+                let gone = if step.written_as.as_deref() == Some("assert_not_visible") {
+                    " (gone)"
+                } else {
+                    ""
+                };
                 // The parameter the tool's flow shorthand fills, as the tool declares it;
                 // else the first text argument.
                 let main = self
@@ -311,8 +322,8 @@ impl FlowRun<'_, '_> {
                     .and_then(|k| args.get(k).filter(|v| !v.is_null()))
                     .or_else(|| args.as_object()?.values().find(|v| v.is_string()));
                 match main {
-                    Some(v) => format!("{tool} {}", shown(v)),
-                    None => tool.clone(),
+                    Some(v) => format!("{name} {}{gone}", shown(v)),
+                    None => format!("{name}{gone}"),
                 }
             }
             Action::Repeat { .. } => "repeat".into(),
@@ -378,6 +389,7 @@ impl FlowRun<'_, '_> {
         let mut r = blank(step);
         r.started_at = Some(now_rfc3339());
         let title = self.title(step);
+        r.title = Some(title.clone());
         let is_tool = matches!(step.action, Action::Tool { .. });
         let mut ran_tool = false;
         if is_tool {

@@ -80,10 +80,7 @@ impl FlowRun<'_, '_> {
             if flow_bound {
                 deadline = self.flow_deadline();
             }
-            let outcome = self
-                .dev
-                .caller
-                .call(tool, self.with_device(real), deadline, &token);
+            let outcome = self.call_waiting(step, tool, self.with_device(real), deadline, &token);
             let mut attempt = Attempt {
                 number: n,
                 status: Status::Passed,
