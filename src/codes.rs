@@ -178,6 +178,7 @@ codes! {
         UNRESOLVED_VARIABLE => "A `{{ … }}` had no value at run time (e.g. a kept result of a step that did not run).",
         INVALID_REPEAT => "`repeat.times` is not a whole number up to 10 000, or `while` held 10 000 times.",
         INTERRUPTED => "The run was cancelled (Ctrl-C) during the step.",
+        APP_CRASHED => "A step failed and the app had crashed meanwhile (a new faultlogger file since the flow started): the exception's first line is the message, the step's own error is `details.cause`, the crash file is attached as evidence.",
         SCREEN_OFF => "Device check before the first flow: the screen is off (wake the device).",
         LOG_MARKER_NOT_FOUND => "`tapflow sim demo`: the demo's log marker did not appear in hilog.",
     }

@@ -37,12 +37,22 @@ fn plan_of(text: &str) -> Plan {
 }
 
 fn run_on_sim(plan: &Plan, run_dir: Option<&std::path::Path>) -> RunResult {
+    run_with(plan, run_dir, None, |_| {})
+}
+
+fn run_with(
+    plan: &Plan,
+    run_dir: Option<&std::path::Path>,
+    faults: Option<&str>,
+    tweak: impl FnOnce(&mut ToolConfig),
+) -> RunResult {
     let cwd = std::env::temp_dir();
-    let (provider, serials) = sim_provider(1, None, 7, Latency::None, &cwd).unwrap();
-    let config = ToolConfig {
+    let (provider, serials) = sim_provider(1, faults, 7, Latency::None, &cwd).unwrap();
+    let mut config = ToolConfig {
         screenshots_dir: cwd.clone(),
         ..ToolConfig::rooted_at(cwd)
     };
+    tweak(&mut config);
     let ctx = ToolContext::new(provider, config);
     let mut opts = RunOptions::new("authoring-test");
     opts.devices = DeviceChoice::Serials(serials);
@@ -174,4 +184,135 @@ steps:
         "{d}"
     );
     assert!(!d.contains("wait_for_element"), "{d}");
+}
+
+/// Seen 3a: `click: Log in` with `Login` on screen said ELEMENT_NOT_FOUND and nothing more.
+#[test]
+fn a_missing_element_names_the_selector_and_its_near_misses() {
+    let text = "name: Near miss
+app: com.tapflow.demo
+clean_state: true
+defaults: {wait: 300ms}
+steps:
+  - click: Log in
+";
+    let r = run_on_sim(&plan_of(text), None);
+    let e = flow(&r).steps[0].error.clone().unwrap();
+    assert_eq!(e.code, "ELEMENT_NOT_FOUND");
+    assert!(e.message.contains("\"Log in\""), "{}", e.message);
+    assert!(
+        e.message.contains("did you mean text `Login` (whitespace)"),
+        "{}",
+        e.message
+    );
+    let near = e.details["near_misses"].as_array().unwrap();
+    assert!(!near.is_empty() && near.len() <= 3, "{near:?}");
+    assert_eq!(near[0]["value"], "Login");
+    assert!(tapflow::run::help::for_code(&e.code).is_some());
+
+    // A wait that times out names what it waited for, and what was close.
+    let text = "name: Near miss wait
+app: com.tapflow.demo
+clean_state: true
+steps:
+  - assert_visible: {text: Remember Me, timeout_ms: 800}
+";
+    let r = run_on_sim(&plan_of(text), None);
+    let e = flow(&r).steps[0].error.clone().unwrap();
+    assert_eq!(e.code, "WAIT_TIMEOUT");
+    assert!(e.message.contains("\"Remember Me\""), "{}", e.message);
+    assert!(e.message.contains("`Remember me` (case)"), "{}", e.message);
+}
+
+const CRASH_FLOW: &str = "name: Crash
+app: com.tapflow.demo
+clean_state: true
+steps:
+  - input_text: {element_id: username, text: bob}
+  - click: Login
+  - click: Crash
+  - click: Items
+    wait: 1s
+";
+
+/// Seen 3b: after the app crashed, the failing step said WAIT_TIMEOUT / ELEMENT_NOT_FOUND and
+/// named neither the element nor the crash.
+#[test]
+fn a_crash_is_reported_as_the_cause_with_the_exception_and_the_crash_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run_on_sim(&plan_of(CRASH_FLOW), Some(dir.path()));
+    let f = flow(&r);
+    assert_eq!(f.status, Status::Failed);
+    let step = &f.steps[3];
+    let e = step.error.clone().unwrap();
+    assert_eq!(e.code, "APP_CRASHED", "{e:?}");
+    assert!(
+        e.message
+            .contains("TypeError: Cannot read property name of undefined"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.details["cause"]["code"], "ELEMENT_NOT_FOUND");
+    assert!(
+        e.details["crash_file"]
+            .as_str()
+            .unwrap()
+            .starts_with("jscrash")
+    );
+    assert!(
+        step.evidence.iter().any(|ev| ev.kind == "crash"),
+        "{:?}",
+        step.evidence
+    );
+    assert_eq!(f.error.as_ref().unwrap().code, "APP_CRASHED");
+}
+
+/// Seen 2: `input_text: {element_id: pass, text: …}` failed with TEXT_NOT_READABLE; the
+/// workaround typed at coordinates, unverified.
+#[test]
+fn a_password_field_takes_input_by_element_id_and_says_what_was_verified() {
+    let text = "name: Password
+app: com.tapflow.demo
+clean_state: true
+env:
+  PASSWORD: {default: hunter2-secret, secret: true}
+steps:
+  - input_text: {element_id: password, text: \"{{ PASSWORD }}\"}
+    keep: pw
+    expect: {length_verified: true}
+  - input_text: {element_id: password, text: \"{{ PASSWORD }}\"}
+    expect: {verified: true}
+";
+    let r = run_on_sim(&plan_of(text), None);
+    let f = flow(&r);
+    let first = &f.steps[0];
+    assert_eq!(first.status, Status::Passed, "{}", describe(f));
+    let res = first.result.as_ref().unwrap();
+    assert_eq!(res["verified"], false);
+    assert_eq!(res["masked_length"], 14);
+    // `expect: {verified: true}` cannot hold for a field that hides its value.
+    let second = f.steps[1].error.clone().unwrap();
+    assert_eq!(second.code, "EXPECTATION_FAILED");
+    assert!(
+        !serde_json::to_string(&r)
+            .unwrap()
+            .contains("hunter2-secret")
+    );
+}
+
+#[test]
+fn a_password_that_lost_characters_fails() {
+    // Digits are typed key by key, so the simulator's faults can drop them.
+    let text = "name: Password dropped
+app: com.tapflow.demo
+clean_state: true
+steps:
+  - input_text: {element_id: password, text: \"12345678\"}
+";
+    let r = run_with(&plan_of(text), None, Some("drop-chars=0.5"), |c| {
+        c.input_verify_timeout_ms = 1_500;
+    });
+    let f = flow(&r);
+    let e = f.steps[0].error.clone().unwrap();
+    assert_eq!(e.code, "TEXT_NOT_READABLE", "{}", describe(f));
 }

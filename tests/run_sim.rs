@@ -141,7 +141,9 @@ steps:
     let f = &r.flows[0];
     assert_eq!(f.status, Status::Failed, "{}", describe(&r));
     let err = f.error.as_ref().unwrap();
-    assert_eq!(err.code, "WAIT_TIMEOUT");
+    // The app crashed before the wait: the crash is the cause (issue 7).
+    assert_eq!(err.code, "APP_CRASHED");
+    assert_eq!(err.details["cause"]["code"], "WAIT_TIMEOUT");
     let loc = err.location.as_ref().unwrap();
     assert_eq!(
         (loc.file.as_str(), loc.line, loc.column),

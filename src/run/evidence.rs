@@ -45,6 +45,13 @@ pub struct StepWindow {
 /// Crash files present when the flow started (only newer ones are evidence).
 pub struct CrashBaseline(Option<BTreeSet<String>>);
 
+impl CrashBaseline {
+    /// The crash file names known at the start (`None` when they could not be listed).
+    pub fn known(&self) -> Option<&BTreeSet<String>> {
+        self.0.as_ref()
+    }
+}
+
 /// Writes evidence files and keeps the manifest; shared by all device threads.
 pub struct EvidenceCollector {
     run_dir: PathBuf,

@@ -359,11 +359,19 @@ pub fn pick_one(
     let all = describe_all(tree, sel);
     let count = all.len();
     if count == 0 {
+        // What is on screen that is close to what was asked (same dump, no extra cost).
+        let near = crate::ui::near::near_misses(tree, sel, 3);
         return Err(ToolError::new(
             crate::codes::ELEMENT_NOT_FOUND,
-            format!("no visible element matches {what}: {}", sel.describe()),
+            format!(
+                "no visible element matches {what}: {}{}",
+                sel.describe(),
+                crate::ui::near::suggestion(&near)
+            ),
         )
-        .with_details(json!({ "match_count": 0, "criteria": sel.describe() })));
+        .with_details(
+            json!({ "match_count": 0, "criteria": sel.describe(), "near_misses": near }),
+        ));
     }
     match index {
         Some(i) if i >= count => Err(ToolError::new(

@@ -20,6 +20,7 @@ use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::search::require_criteria;
 use crate::tools::target::{ElementInfo, SearchArgs, describe_all};
+use crate::ui::near::{NearMiss, near_misses, suggestion};
 use crate::ui::selector::{Selector, TextMatch};
 
 pub struct WaitForElement;
@@ -88,6 +89,10 @@ struct Polls {
     count: u32,
     last_match_count: Option<usize>,
     last_error: Option<ToolError>,
+    /// What the last dump showed close to the selector (`found` waits that saw nothing).
+    near_misses: Vec<NearMiss>,
+    /// The selector, as messages name it.
+    criteria: String,
 }
 
 impl Polls {
@@ -96,11 +101,13 @@ impl Polls {
         ToolError::new(
             crate::codes::WAIT_TIMEOUT,
             format!(
-                "the element was not {} within the time budget ({elapsed}ms elapsed)",
+                "{} was not {} within the time budget ({elapsed}ms elapsed){}",
+                self.criteria,
                 match state {
                     WaitState::Found => "found",
                     WaitState::Gone => "gone",
-                }
+                },
+                suggestion(&self.near_misses)
             ),
         )
         .with_details(json!({
@@ -110,6 +117,8 @@ impl Polls {
             "polls": self.count,
             "last_match_count": self.last_match_count,
             "last_error": self.last_error,
+            "criteria": self.criteria,
+            "near_misses": self.near_misses,
         }))
     }
 }
@@ -186,7 +195,10 @@ impl Tool for WaitForElement {
         let sel = selector(&p)?;
         let index = p.index.unwrap_or(0);
         let started = call.started();
-        let mut polls = Polls::default();
+        let mut polls = Polls {
+            criteria: sel.describe(),
+            ..Polls::default()
+        };
         if p.timeout_ms == 0 {
             return Err(polls.timeout(p.state, started));
         }
@@ -207,6 +219,9 @@ impl Tool for WaitForElement {
                 Ok(tree) => {
                     let found = describe_all(&tree, &sel);
                     polls.last_match_count = Some(found.len());
+                    if p.state == WaitState::Found && found.is_empty() {
+                        polls.near_misses = near_misses(&tree, &sel, 3);
+                    }
                     let ok = match p.state {
                         WaitState::Found => found.len() > index,
                         WaitState::Gone => found.is_empty(),

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod digest;
 pub mod handle;
 pub mod matching;
+pub mod near;
 pub mod selector;
 pub mod windows;
 

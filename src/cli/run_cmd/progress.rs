@@ -94,6 +94,9 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
                     "\n[{device}]        {location}: {}: {}",
                     e.code, e.message
                 ));
+                if let Some(help) = crate::run::help::for_code(&e.code) {
+                    s.push_str(&format!("\n[{device}]        help: {help}"));
+                }
             }
             s
         }
@@ -250,6 +253,9 @@ fn summary(r: &RunResult, dir: &Path) -> String {
                 .as_ref()
                 .map_or_else(String::new, |l| format!("{l}: "));
             println!("  {at}{}: {}", e.code, e.message);
+            if let Some(help) = crate::run::help::for_code(&e.code) {
+                println!("  help: {help}");
+            }
         }
         for s in run_failed_steps(f) {
             for ev in &s.evidence {

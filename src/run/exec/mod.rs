@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 
 mod blocks;
 mod condition;
+mod crash_cause;
 mod implicit_wait;
+mod password;
 mod tool;
 
 use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
@@ -96,6 +98,8 @@ struct FlowRun<'a, 'b> {
     /// Running hooks: the flow deadline no longer applies and only `abort` stops them.
     in_hooks: bool,
     crash_baseline: Option<CrashBaseline>,
+    /// Crash files already reported as the cause of a failed step.
+    blamed: crash_cause::Blamed,
 }
 
 /// Runs one flow on the device of `dev`.
@@ -121,6 +125,7 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
         flow_deadline: (fp.timeout_ms > 0).then(|| started + Duration::from_millis(fp.timeout_ms)),
         in_hooks: false,
         crash_baseline,
+        blamed: Default::default(),
     };
     let mut result = FlowResult {
         id: fp.id.clone(),

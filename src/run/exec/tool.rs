@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{FlowRun, codes, location, ms, now_rfc3339};
+use super::{FlowRun, codes, location, ms, now_rfc3339, password};
 use crate::plan::model::PlanStep;
 use crate::run::events::RunEvent;
 use crate::run::evidence::StepWindow;
@@ -80,7 +80,10 @@ impl FlowRun<'_, '_> {
             if flow_bound {
                 deadline = self.flow_deadline();
             }
-            let outcome = self.call_waiting(step, tool, self.with_device(real), deadline, &token);
+            let outcome = password::accept_masked(
+                tool,
+                self.call_waiting(step, tool, self.with_device(real), deadline, &token),
+            );
             let mut attempt = Attempt {
                 number: n,
                 status: Status::Passed,
@@ -191,6 +194,11 @@ impl FlowRun<'_, '_> {
                 r.error = Some(self.flow_timeout(step));
                 break;
             }
+        }
+        if r.status == Status::Failed
+            && let Some(e) = r.error.take()
+        {
+            r.error = Some(self.crash_cause(step, e));
         }
         r.duration_ms = ms(started.elapsed());
         if r.status == Status::Failed

@@ -139,6 +139,14 @@ pub struct Output {
     /// Where the call ended: `resolve`, `focus`, `prepare`, `dispatch`, `observe_sentinel`,
     /// `cleanup`, `verify`, `done` (handle/search) or `dispatched` (coordinates).
     pub stage: String,
+    /// Flow steps only (absent from a bare call): the number of mask characters a password
+    /// field showed after typing; the step passes when it equals the typed length.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub masked_length: Option<usize>,
+    /// Flow steps only (absent from a bare call): a password field showed exactly as many
+    /// mask characters as were typed (`verified` stays false: nothing was read back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length_verified: Option<bool>,
 }
 
 impl Output {
@@ -169,6 +177,8 @@ impl Output {
             observations: 0,
             elapsed_ms: 0,
             stage: "resolve".into(),
+            masked_length: None,
+            length_verified: None,
         }
     }
 }
