@@ -40,8 +40,8 @@ pub struct DemoArgs {
     /// Where the screenshot is written.
     #[arg(long, value_name = "DIR", default_value = "reports/demo")]
     pub out: PathBuf,
-    /// How long to wait for the home page after logging in.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    /// How long to wait for the home page after logging in: milliseconds or a duration (`10s`).
+    #[arg(long, value_name = "DURATION", default_value = "10000", value_parser = super::duration_arg)]
     pub wait_ms: u64,
 }
 

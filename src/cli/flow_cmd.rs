@@ -137,7 +137,8 @@ fn compile_inputs(
 pub(crate) fn print_diagnostics(c: &Compiled, format: Format) {
     match format {
         Format::Text => {
-            let text = flow::render_text(&c.diagnostics, &c.sources);
+            let text =
+                flow::diag::render_text_styled(&c.diagnostics, &c.sources, super::term::color());
             if !text.is_empty() {
                 eprint!("{text}");
             }

@@ -9,6 +9,7 @@ pub mod mcp_cmd;
 pub mod run_cmd;
 pub mod setup;
 pub mod sim_cmd;
+pub mod term;
 pub mod tools_cmd;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,12 @@ pub mod exit {
     pub const INTERRUPTED: i32 = 130;
 }
 
+/// Every duration flag: milliseconds (`1500`) or the flow files' duration syntax (`30s`,
+/// `1m30s`, `500ms`).
+pub fn duration_arg(s: &str) -> Result<u64, String> {
+    crate::flow::duration::parse_ms(s)
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "tapflow",
@@ -39,6 +46,10 @@ pub struct Cli {
     /// Path of the hdc executable (default: `hdc` on PATH).
     #[arg(long, global = true, env = "TAPFLOW_HDC")]
     pub hdc: Option<std::path::PathBuf>,
+    /// Colour diagnostics and progress: `auto` (a terminal, unless NO_COLOR is set), `always`,
+    /// `never`.
+    #[arg(long, global = true, value_enum, default_value_t = term::ColorChoice::Auto)]
+    pub color: term::ColorChoice,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -65,6 +76,7 @@ pub enum Command {
 
 /// Entry point of the `tapflow` binary; returns the process exit code.
 pub fn main() -> i32 {
+    term::quiet_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -72,6 +84,7 @@ pub fn main() -> i32 {
             return e.exit_code();
         }
     };
+    term::init_color(cli.color, std::env::var_os("NO_COLOR"));
     match cli.command {
         Command::Sim(args) => sim_cmd::run(args),
         Command::Validate(args) => flow_cmd::run_validate(args),

@@ -71,11 +71,13 @@ pub struct RunArgs {
     /// Stop starting flows after the first failed flow (default: continue).
     #[arg(long)]
     pub fail_fast: bool,
-    /// Default deadline of each step, in ms (a flow's `step_timeout` wins).
-    #[arg(long, value_name = "MS")]
+    /// Default deadline of each step: milliseconds or a duration as in flow files (`30s`,
+    /// `1m30s`); a flow's `step_timeout` wins.
+    #[arg(long, value_name = "DURATION", value_parser = super::duration_arg)]
     pub step_timeout: Option<u64>,
-    /// Default deadline of each flow, in ms (a flow's `timeout` wins).
-    #[arg(long, value_name = "MS")]
+    /// Default deadline of each flow: milliseconds or a duration (`10m`); a flow's `timeout`
+    /// wins.
+    #[arg(long, value_name = "DURATION", value_parser = super::duration_arg)]
     pub flow_timeout: Option<u64>,
     /// Set a flow variable (repeatable): --env USER=demo.
     #[arg(long = "env", short = 'e', value_name = "NAME=VALUE", value_parser = parse_env)]

@@ -145,7 +145,17 @@ pub fn sort_and_dedup(diags: &mut Vec<Diagnostic>) {
 /// Renders diagnostics for a terminal (no colour): a header with `file:line:col`, the source
 /// lines, the underlined text with its label, and the suggestion.
 pub fn render_text(diags: &[Diagnostic], sources: &SourceMap) -> String {
-    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+    render_text_styled(diags, sources, false)
+}
+
+/// [`render_text`], with miette's colours when `color` (a terminal that wants them).
+pub fn render_text_styled(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(100)
         .with_links(false)
         .with_context_lines(1);

@@ -17,13 +17,14 @@ fn secs(ms: u64) -> String {
     }
 }
 
-fn mark(s: Status) -> &'static str {
+fn mark(s: Status) -> String {
+    use crate::cli::term::paint;
     match s {
-        Status::Passed => "PASS",
-        Status::Failed => "FAIL",
-        Status::Skipped => "SKIP",
-        Status::NotRun => "NOT RUN",
-        Status::Interrupted => "INTR",
+        Status::Passed => paint("PASS", "32"),
+        Status::Failed => paint("FAIL", "1;31"),
+        Status::Skipped => paint("SKIP", "33"),
+        Status::NotRun => paint("NOT RUN", "33"),
+        Status::Interrupted => paint("INTR", "1;33"),
     }
 }
 
