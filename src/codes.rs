@@ -179,6 +179,7 @@ codes! {
         INVALID_REPEAT => "`repeat.times` is not a whole number up to 10 000, or `while` held 10 000 times.",
         INTERRUPTED => "The run was cancelled (Ctrl-C) during the step.",
         APP_CRASHED => "A step failed and the app had crashed meanwhile (a new faultlogger file since the flow started): the exception's first line is the message, the step's own error is `details.cause`, the crash file is attached as evidence.",
+        RUN_STOPPED => "Reports of a run that stopped (killed or crashed) while a flow was running: that flow's JUnit error type; the steps it finished are listed.",
         SCREEN_OFF => "Device check before the first flow: the screen is off (wake the device).",
         LOG_MARKER_NOT_FOUND => "`tapflow sim demo`: the demo's log marker did not appear in hilog.",
     }

@@ -16,6 +16,7 @@ pub mod logs;
 pub mod mcp;
 pub mod plan;
 pub mod project;
+pub mod report;
 pub mod run;
 pub mod sim;
 pub mod suggest;

@@ -212,6 +212,17 @@ const USES: &[(&str, &str, &str)] = &[
         "an evidence kind (a file name part), not a tool call",
     ),
     (
+        "src/report/html/view.rs",
+        "screenshot",
+        "an evidence kind shown inline in the HTML report, not a tool call",
+    ),
+    (
+        "src/run/exec/tool.rs",
+        "logs_query start_time end_time time_expr input_file input_files include_cost",
+        "flow-level behaviours (docs/flow-format.md): logs_query's window defaults to the flow's own \
+         time span unless the step names one or reads host files; every flow step asks for its cost",
+    ),
+    (
         "src/cli/demo_cmd.rs",
         "screenshot",
         "a demo step's label, printed as it runs",
@@ -337,6 +348,8 @@ const NOT_CODES: &[&str] = &[
     "INPUT_VERIFY_TIMEOUT_MS",
     "CARGO_PKG_VERSION",
     "LOGIN_SUCCESS",
+    "GITHUB_STEP_SUMMARY",
+    "RUN_DIR",
 ];
 
 #[test]

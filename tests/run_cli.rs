@@ -44,7 +44,13 @@ fn the_demo_command_passes() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("result.json")).unwrap())
             .unwrap();
     assert_eq!(r["status"], "passed");
-    assert!(dir.path().join("artifacts/manifest.json").exists());
+    for f in ["manifest.json", "junit.xml", "report.html"] {
+        assert!(dir.path().join(f).exists(), "{f}");
+    }
+    assert!(
+        all.contains("report: "),
+        "the summary names the HTML report: {all}"
+    );
 }
 
 fn write_flow(dir: &Path, name: &str, body: &str) -> String {
@@ -226,6 +232,12 @@ steps:
     assert_eq!(f["steps"][0]["status"], "passed");
     assert_eq!(f["steps"][1]["status"], "interrupted");
     assert_eq!(f["finally"][0]["status"], "passed");
+    // Every report is written for an interrupted run too.
+    for f in ["junit.xml", "report.html", "manifest.json"] {
+        assert!(report.join(f).is_file(), "{f}");
+    }
+    let junit = std::fs::read_to_string(report.join("junit.xml")).unwrap();
+    assert!(junit.contains(r#"type="INTERRUPTED""#), "{junit}");
 }
 
 #[test]
@@ -277,6 +289,14 @@ steps:
             .unwrap()
             .contains("was lost")
     );
+    // The reports are written when a device is lost, the lost flow an error, the next skipped.
+    let junit = std::fs::read_to_string(report.join("junit.xml")).unwrap();
+    assert!(junit.contains("<error "), "{junit}");
+    assert!(
+        junit.contains("<skipped message=\"not run: device"),
+        "{junit}"
+    );
+    assert!(report.join("report.html").is_file());
 }
 
 #[test]

@@ -90,7 +90,16 @@ fn run_with(
     opts.run_dir = Some(dir.path().to_path_buf());
     tweak(&mut opts);
     let events = CollectEvents::default();
-    let r = run::run(p, Arc::new(Engine::new()), ctx, &opts, &events);
+    // With a run directory, the reporters write result.json and the reports; without one,
+    // the runner alone (nothing written).
+    let r = match &opts.run_dir {
+        Some(d) => {
+            let out = tapflow::report::Outputs::in_run_dir(d);
+            tapflow::report::run_with_reports(p, Arc::new(Engine::new()), ctx, &opts, &events, &out)
+                .result
+        }
+        None => run::run(p, Arc::new(Engine::new()), ctx, &opts, &events),
+    };
     (r, dir, events.take())
 }
 
@@ -119,11 +128,13 @@ fn a_passing_flow_records_every_step() {
     assert!(f.steps[1].result.is_some());
     assert!(f.steps[0].bounds.is_some(), "{:?}", f.steps[0].result);
     assert_eq!(r.totals.steps, 3);
-    // result.json and the manifest are written and parse back.
+    // result.json and the manifest are written and parse back (only the time of the last
+    // write differs from the runner's own fold of the events).
     let text = std::fs::read_to_string(dir.path().join("result.json")).unwrap();
-    let back: RunResult = serde_json::from_str(&text).unwrap();
+    let mut back: RunResult = serde_json::from_str(&text).unwrap();
+    back.updated_at = r.updated_at.clone();
     assert_eq!(back, r);
-    assert!(dir.path().join("artifacts/manifest.json").exists());
+    assert!(dir.path().join("manifest.json").exists());
     assert!(matches!(events.first(), Some(RunEvent::RunStarted { .. })));
     assert!(matches!(events.last(), Some(RunEvent::RunFinished { .. })));
 }
@@ -162,10 +173,9 @@ steps:
     let kinds: Vec<&str> = failed.evidence.iter().map(|e| e.kind.as_str()).collect();
     assert!(kinds.contains(&"screenshot"), "{kinds:?}");
     assert!(kinds.contains(&"ui_tree"), "{kinds:?}");
-    let manifest: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("artifacts/manifest.json")).unwrap(),
-    )
-    .unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("manifest.json")).unwrap())
+            .unwrap();
     let entries = manifest["artifacts"].as_array().unwrap();
     assert_eq!(entries.len(), failed.evidence.len());
     for (ev, m) in failed.evidence.iter().zip(entries) {
@@ -343,7 +353,16 @@ steps:
         std::thread::sleep(Duration::from_millis(300));
         cancel.cancel();
     });
-    let r = run::run(&p, Arc::new(Engine::new()), ctx, &opts, &run::NoEvents);
+    let out = tapflow::report::Outputs::in_run_dir(dir.path());
+    let r = tapflow::report::run_with_reports(
+        &p,
+        Arc::new(Engine::new()),
+        ctx,
+        &opts,
+        &run::NoEvents,
+        &out,
+    )
+    .result;
     canceller.join().unwrap();
     assert!(started.elapsed() < Duration::from_secs(10));
     assert!(r.interrupted);
@@ -393,13 +412,26 @@ fn the_result_is_written_after_every_flow() {
         path: dir.path().join("result.json"),
         seen: Default::default(),
     };
-    let r = run::run(&p, Arc::new(Engine::new()), ctx, &opts, &peek);
+    let out = tapflow::report::Outputs::in_run_dir(dir.path());
+    let live = tapflow::report::LiveResult::new(
+        out.policy.clone(),
+        out.result_json().display().to_string(),
+        run::Masker::for_plan(&p),
+    );
+    let both = run::Fanout(vec![&live, &peek]);
+    let r = run::run(&p, Arc::new(Engine::new()), ctx, &opts, &both);
     assert!(r.complete);
+    // When the second flow starts, the file says the run is still going: the first flow
+    // passed, the second is in progress, nothing claims an end.
     let partial = peek.seen.lock().unwrap().take().unwrap();
     assert!(!partial.complete);
-    assert_eq!(partial.flows.len(), 1);
+    assert_eq!(partial.status, Status::Running);
+    assert!(partial.finished_at.is_none());
+    assert_eq!(partial.flows.len(), 2);
     assert_eq!(partial.flows[0].id, "f00");
     assert_eq!(partial.flows[0].status, Status::Passed);
+    assert_eq!(partial.flows[1].id, "f01");
+    assert_eq!(partial.flows[1].status, Status::Running);
 }
 
 #[test]

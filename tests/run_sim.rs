@@ -74,7 +74,21 @@ fn run_on_sim(
     let mut opts = RunOptions::new("sim-test");
     opts.devices = DeviceChoice::Serials(serials);
     opts.run_dir = run_dir.map(Path::to_path_buf);
-    run::run(plan, Arc::new(Engine::new()), ctx, &opts, &run::NoEvents)
+    match run_dir {
+        Some(d) => {
+            let out = tapflow::report::Outputs::in_run_dir(d);
+            tapflow::report::run_with_reports(
+                plan,
+                Arc::new(Engine::new()),
+                ctx,
+                &opts,
+                &run::NoEvents,
+                &out,
+            )
+            .result
+        }
+        None => run::run(plan, Arc::new(Engine::new()), ctx, &opts, &run::NoEvents),
+    }
 }
 
 fn describe(r: &RunResult) -> String {
@@ -173,10 +187,9 @@ steps:
     )
     .unwrap();
     assert!(hilog.contains("com.tapflow.demo"), "{hilog}");
-    let manifest: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("artifacts/manifest.json")).unwrap(),
-    )
-    .unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("manifest.json")).unwrap())
+            .unwrap();
     assert_eq!(
         manifest["artifacts"].as_array().unwrap().len(),
         step.evidence.len()

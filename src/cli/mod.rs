@@ -6,6 +6,7 @@ pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
 pub mod mcp_cmd;
+pub mod report_cmd;
 pub mod run_cmd;
 pub mod setup;
 pub mod sim_cmd;
@@ -64,6 +65,9 @@ pub enum Command {
     Plan(flow_cmd::PlanArgs),
     /// Run flows on devices (or simulated devices) and write the run's result and evidence.
     Run(Box<run_cmd::RunArgs>),
+    /// Render a run's reports again from its result.json, verify its artifacts, or merge the
+    /// run directories of CI shards.
+    Report(report_cmd::ReportArgs),
     /// List the tools (`--json`: the MCP tools/list entries).
     Tools(tools_cmd::ToolsArgs),
     /// Call one tool with JSON arguments and print its envelope.
@@ -90,6 +94,7 @@ pub fn main() -> i32 {
         Command::Validate(args) => flow_cmd::run_validate(args),
         Command::Plan(args) => flow_cmd::run_plan(args),
         Command::Run(args) => run_cmd::run(*args, cli.hdc),
+        Command::Report(args) => report_cmd::run(args),
         Command::Tools(args) => tools_cmd::list(args),
         Command::Tool(args) => tools_cmd::call(args, cli.hdc),
         Command::Devices(args) => devices_cmd::run(args, cli.hdc),

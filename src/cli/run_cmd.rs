@@ -24,6 +24,7 @@ use super::flow_cmd::{
 use super::setup;
 use crate::device::hdc::{HdcClient, HdcConfig};
 use crate::plan::{PlanOptions, RegistryCatalog};
+use crate::report;
 use crate::run::{
     self, CancelToken, DeviceChoice, Masker, RunOptions, RunResult, Shard, Status, TagFilter,
 };
@@ -94,6 +95,66 @@ pub struct RunArgs {
     /// Plain progress lines even on a terminal.
     #[arg(long)]
     pub no_progress: bool,
+    /// Write the JUnit report to PATH (default: junit.xml in the run directory).
+    #[arg(long, value_name = "PATH")]
+    pub junit: Option<PathBuf>,
+    /// Write the HTML report to PATH (default: report.html in the run directory).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_html")]
+    pub html: Option<PathBuf>,
+    /// Write no HTML report.
+    #[arg(long)]
+    pub no_html: bool,
+    /// Screenshots as evidence: `on-failure` (default) or `every-step` (a thumbnail per step in
+    /// the HTML report, a film strip of the flow).
+    #[arg(long, value_name = "WHEN", default_value = "on-failure", value_parser = ["on-failure", "every-step"])]
+    pub screenshots: String,
+    /// GitHub Actions: append a Markdown summary to $GITHUB_STEP_SUMMARY and print an
+    /// `::error file=…,line=…::` annotation for every failed flow.
+    #[arg(long)]
+    pub github_summary: bool,
+}
+
+/// The command line as reports show it (display only, never run): the value of every
+/// `--env NAME=VALUE` is masked (it may be a secret), arguments with spaces or quotes quoted.
+pub fn masked_command_line(args: &[String]) -> String {
+    let mut out = Vec::with_capacity(args.len());
+    let mut mask_next = false;
+    for a in args {
+        let shown = if mask_next {
+            mask_next = false;
+            mask_value(a)
+        } else if a == "--env" || a == "-e" {
+            mask_next = true;
+            a.clone()
+        } else if let Some(v) = a.strip_prefix("--env=") {
+            format!("--env={}", mask_value(v))
+        } else if let Some(v) = a
+            .strip_prefix("-e")
+            .filter(|v| !v.is_empty() && !a.starts_with("--"))
+        {
+            format!("-e{}", mask_value(v))
+        } else {
+            a.clone()
+        };
+        out.push(shown);
+    }
+    out.iter()
+        .map(|a| {
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)) {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn mask_value(kv: &str) -> String {
+    match kv.split_once('=') {
+        Some((k, _)) => format!("{k}=******"),
+        None => kv.to_string(),
+    }
 }
 
 fn parse_latency(s: &str) -> Result<Latency, String> {
@@ -200,24 +261,87 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>) -> i32 {
         exclude: args.exclude_tags.clone(),
     };
     opts.fail_fast = args.fail_fast;
-    opts.run_dir = Some(run_dir.clone());
+    let outputs = outputs(&args, &run_dir, &cwd);
+    opts.run_dir = Some(outputs.run_dir.clone());
+    opts.every_step_screenshots = args.screenshots == "every-step";
+    opts.command = Some(masked_command_line(&std::env::args().collect::<Vec<_>>()));
+    opts.sources = sources
+        .flows
+        .iter()
+        .chain(&sources.subflows)
+        .map(|f| (f.name().to_string(), f.text().to_string()))
+        .collect();
     install_ctrl_c(opts.cancel.clone(), opts.abort.clone());
 
     // Every secret of the plan, in every form, for everything printed from here on.
     let masker = Masker::for_plan(&compiled.plan);
     run::mask::log_masker().set(masker.clone());
     let fancy = !args.no_progress && std::io::stderr().is_terminal();
-    let result = if fancy {
+    let reported = if fancy {
         let sink = BarProgress::new(masker.clone());
-        let r = run::run(&compiled.plan, engine, ctx, &opts, &sink);
+        let r = report::run_with_reports(&compiled.plan, engine, ctx, &opts, &sink, &outputs);
         sink.finish();
         r
     } else {
         let sink = PlainProgress(masker.clone());
-        run::run(&compiled.plan, engine, ctx, &opts, &sink)
+        report::run_with_reports(&compiled.plan, engine, ctx, &opts, &sink, &outputs)
     };
-    print_summary(&result, &run_dir, &masker);
-    exit_code(&result)
+    let result = &reported.result;
+    print_summary(result, &outputs.run_dir, &masker);
+    for e in &reported.written.errors {
+        eprintln!("tapflow run: {e}");
+    }
+    if let Some(j) = &reported.written.junit {
+        println!("junit: {}", j.display());
+    }
+    if let Some(h) = &reported.written.html {
+        println!("report: {}", h.display());
+    }
+    if args.github_summary {
+        github_outputs(result, reported.written.html.as_deref(), &masker);
+    }
+    exit_code(result)
+}
+
+/// Where the reports go: the run directory, and `--junit`/`--html` where given. The policy
+/// allows exactly those places (paths the user typed on the command line).
+fn outputs(args: &RunArgs, run_dir: &Path, cwd: &Path) -> report::Outputs {
+    let mut o = report::Outputs::in_run_dir(&cwd.join(run_dir));
+    let mut roots = vec![o.run_dir.clone()];
+    if let Some(j) = &args.junit {
+        o.junit = report::write::absolute(&cwd.join(j));
+        roots.extend(o.junit.parent().map(report::write::existing_ancestor));
+    }
+    if args.no_html {
+        o.html = None;
+    } else if let Some(h) = &args.html {
+        let h = report::write::absolute(&cwd.join(h));
+        roots.extend(h.parent().map(report::write::existing_ancestor));
+        o.html = Some(h);
+    }
+    o.policy = crate::hostfs::PathPolicy::new(cwd, roots);
+    o
+}
+
+/// `--github-summary`: the Markdown summary appended to `$GITHUB_STEP_SUMMARY` and the
+/// `::error` annotations on stdout.
+fn github_outputs(result: &RunResult, html: Option<&Path>, masker: &Masker) {
+    for line in report::github::annotations(result) {
+        println!("{}", masker.text(&line));
+    }
+    match std::env::var_os("GITHUB_STEP_SUMMARY") {
+        Some(path) if !path.is_empty() => {
+            if let Err(e) =
+                report::write::append_github_summary(result, Path::new(&path), html, masker)
+            {
+                eprintln!("tapflow run: {e}");
+            }
+        }
+        _ => eprintln!(
+            "tapflow run: --github-summary: GITHUB_STEP_SUMMARY is not set (not on GitHub \
+             Actions?); annotations printed, no summary written"
+        ),
+    }
 }
 
 /// The exit code of a finished run: 130 interrupted; 1 when a flow failed because of the app

@@ -2,12 +2,14 @@
 //! [`crate::tools::Engine::call`] for every tool step (no second implementation of any step),
 //! interprets the control steps (repeat, retry blocks, inlined sub-flows, conditions, hooks),
 //! enforces deadlines and retries against the wall clock, collects evidence on failure,
-//! runs devices in parallel (one thread each), emits typed [`events::RunEvent`]s and builds a
-//! serialisable [`result::RunResult`].
+//! runs devices in parallel (one thread each), emits typed [`events::RunEvent`]s and folds
+//! them into a serialisable [`result::RunResult`] ([`aggregate`]). It writes no file but the
+//! evidence it collects: `result.json` and the reports are written by `crate::report`.
 //!
 //! Owns `src/run/**`. Uses `plan`, `tools` (and `device`/`logs` types for evidence and the
 //! device check). Must not use `cli` or read the environment: callers pass [`RunOptions`].
 
+pub mod aggregate;
 pub mod cancel;
 pub mod events;
 pub mod evidence;
@@ -21,9 +23,10 @@ pub mod select;
 pub mod values;
 pub mod worker;
 
+pub use aggregate::ResultBuilder;
 pub use cancel::CancelToken;
-pub use events::{CollectEvents, EventSink, NoEvents, RunEvent};
+pub use events::{CollectEvents, EventSink, Fanout, NoEvents, RunEvent, RunHeader, Section};
 pub use mask::Masker;
 pub use result::{FlowResult, RunResult, Status, StepResult};
-pub use runner::{DeviceChoice, RunOptions, new_run_id, run, write_result};
+pub use runner::{DeviceChoice, RunOptions, new_run_id, run};
 pub use select::{Shard, TagFilter};

@@ -1,7 +1,13 @@
 //! The run result: everything a report needs, per run, per device, per flow (including flows
 //! that did not run, and why), per step (every attempt, arguments as run with secrets masked,
-//! the tool's result, the error with its code and source location, the target's bounds,
-//! evidence paths). Serialised as `result.json`; reports (JUnit, HTML) are written from it.
+//! the tool's result, the error with its code, source location and the flow source around it,
+//! the target's bounds, evidence with its hash and an excerpt). Serialised as `result.json`;
+//! every report (JUnit, HTML, manifest, GitHub summary) is rendered from it alone, so that
+//! `tapflow report RUN_DIR` can render them again.
+//!
+//! While a run goes on, `result.json` says `"status": "running"` and `"complete": false`; the
+//! flow in progress has status `running` and the flows not started yet `not_run`. A file that
+//! still says so after the process ended belongs to a run that was killed or crashed.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -17,7 +23,7 @@ pub const INFRA_CODES: &[&str] = &[
 ];
 
 /// Version of the `result.json` shape.
-pub const RESULT_SCHEMA_VERSION: u32 = 1;
+pub const RESULT_SCHEMA_VERSION: u32 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -31,6 +37,10 @@ pub enum Status {
     NotRun,
     /// Was running when the run was interrupted.
     Interrupted,
+    /// Still going (a run or a flow, in a `result.json` written while the run goes on). Found
+    /// in a file whose run has ended, it means the process stopped without finishing: it was
+    /// killed or crashed.
+    Running,
 }
 
 impl Status {
@@ -41,6 +51,7 @@ impl Status {
             Status::Skipped => "skipped",
             Status::NotRun => "not_run",
             Status::Interrupted => "interrupted",
+            Status::Running => "running",
         }
     }
 }
@@ -59,6 +70,17 @@ impl std::fmt::Display for Location {
     }
 }
 
+/// One line of a flow file, as shown around a failure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceLine {
+    /// 1-based.
+    pub line: usize,
+    pub text: String,
+    /// The line the failure points at.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub marked: bool,
+}
+
 /// A failure: the tool's (or the runner's) code, message and details, where it happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepError {
@@ -68,6 +90,30 @@ pub struct StepError {
     pub details: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+}
+
+impl StepError {
+    /// An error with no details, location or source.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        StepError {
+            code: code.into(),
+            message: message.into(),
+            details: Value::Null,
+            location: None,
+        }
+    }
+
+    /// Whether the device or the host tooling failed, not the app under test.
+    pub fn is_infrastructure(&self) -> bool {
+        INFRA_CODES.contains(&self.code.as_str())
+    }
+}
+
+/// What a tool step cost on the device, over all its attempts (from the tools' `cost`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepCost {
+    pub device_round_trips: u64,
+    pub ui_dumps: u64,
 }
 
 /// One try of a tool step.
@@ -95,12 +141,34 @@ pub enum StepKind {
     Iteration,
 }
 
-/// An artifact collected for a step (paths relative to the run directory).
+/// An artifact collected for a step (paths relative to the run directory). The hash and size
+/// are taken when the file is written; the manifest is rendered from them and `tapflow report
+/// --verify` checks the files against them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EvidenceRef {
     /// `screenshot`, `ui_tree`, `hilog`, `crash`.
     pub kind: String,
     pub path: String,
+    #[serde(default)]
+    pub sha256: String,
+    #[serde(default)]
+    pub bytes: u64,
+    /// Which pass of the enclosing `repeat`/`retry` blocks it belongs to (`2`, `2.1`), when the
+    /// step runs inside one: every pass keeps its own files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass: Option<String>,
+    /// Pixel size of a screenshot (to draw the target's bounds on it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+    /// What a report shows of a text artifact (masked, clipped): the UI tree around the
+    /// target, the last hilog lines, the head of a crash file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<String>,
+    /// Lines in the file (text artifacts), so a report can say how much the excerpt leaves out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -111,10 +179,10 @@ pub struct StepResult {
     pub kind: StepKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
-    /// The step as progress lines show it, as the flow wrote it (`assert_visible Hello, bob!`,
-    /// `assert_not_visible greeting (gone)`), secrets masked.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub title: Option<String>,
+    /// A short human title, as the flow wrote the step (the label, else the step's name and its
+    /// main argument: `assert_visible Hello, bob!`, `assert_not_visible greeting (gone)`; masked).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
     pub status: Status,
     /// Why it was skipped / not run, or that an optional step's failure was tolerated.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -129,11 +197,17 @@ pub struct StepResult {
     pub args: Option<Value>,
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub attempts: Vec<Attempt>,
+    /// Device round trips and UI dumps, over all attempts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<StepCost>,
     /// The tool's result (last attempt), secrets masked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<StepError>,
+    /// The flow source around the step's line when it failed (secrets masked), for reports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub source: Vec<SourceLine>,
     /// The bounds (`[l,t][r,b]`) of the element the step acted on, where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bounds: Option<String>,
@@ -147,6 +221,9 @@ pub struct StepResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FlowResult {
     pub id: String,
+    /// The run it ran in, when this result was merged from shards (`tapflow report --merge`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
     pub name: String,
     pub file: String,
     pub tags: Vec<String>,
@@ -198,8 +275,33 @@ pub struct Totals {
     pub skipped: usize,
     pub not_run: usize,
     pub interrupted: usize,
+    /// Flows in progress (only in a file written while the run goes on, or of a killed run).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub running: usize,
     pub steps: usize,
     pub steps_failed: usize,
+}
+
+/// Which flows of the plan a run was asked to run, so that shards can be merged and checked
+/// to cover the plan exactly once.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coverage {
+    /// Every flow id of the compiled plan, before sharding and tags.
+    pub plan_flows: Vec<String>,
+    /// The flow ids this run's shard selected (tags may still have skipped some).
+    pub selected: Vec<String>,
+}
+
+/// One shard of a merged run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergedShard {
+    pub run_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// The shard's run directory, as given to `tapflow report --merge`.
+    pub dir: String,
+    pub status: Status,
+    pub complete: bool,
 }
 
 /// The whole run.
@@ -208,17 +310,31 @@ pub struct RunResult {
     pub schema_version: u32,
     pub run_id: String,
     pub tapflow_version: String,
+    /// The command line that started the run (values of `--env` masked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
     pub started_at: String,
-    pub finished_at: String,
+    /// When the run ended; absent while it is running (and in the file of a killed run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    /// When this file was last written (while running: how far the run got).
+    #[serde(default)]
+    pub updated_at: String,
     pub duration_ms: u64,
+    /// `running` until the run ends, then `passed`, `failed` or `interrupted`.
     pub status: Status,
-    /// False while the run is still going (the file is rewritten after every flow), true once
-    /// it ended (normally or interrupted).
+    /// False while the run is still going (the file is rewritten as it progresses), true once
+    /// it ended (normally or interrupted). False in a file whose process is gone: killed.
     pub complete: bool,
     pub interrupted: bool,
     /// `I/N` when the run was a shard.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    #[serde(default)]
+    pub coverage: Coverage,
+    /// The shards this result was merged from (`tapflow report --merge`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<MergedShard>,
     pub devices: Vec<DeviceResult>,
     pub flows: Vec<FlowResult>,
     pub totals: Totals,
@@ -240,6 +356,7 @@ impl RunResult {
                 Status::Skipped => t.skipped += 1,
                 Status::NotRun => t.not_run += 1,
                 Status::Interrupted => t.interrupted += 1,
+                Status::Running => t.running += 1,
             }
             for s in f
                 .setup
@@ -251,7 +368,9 @@ impl RunResult {
                 count_steps(s, &mut t);
             }
         }
-        self.status = if self.interrupted || t.interrupted > 0 {
+        self.status = if !self.complete {
+            Status::Running
+        } else if self.interrupted || t.interrupted > 0 {
             Status::Interrupted
         } else if t.failed > 0 || t.not_run > 0 {
             Status::Failed
@@ -297,6 +416,10 @@ impl RunResult {
         }
         out
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn count_steps(s: &StepResult, t: &mut Totals) {

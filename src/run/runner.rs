@@ -1,16 +1,19 @@
 //! Orchestration of a run: select flows (shard, tags), check devices, assign flows to devices
 //! (split round robin, or every flow on every device), run one thread per device, honour
-//! fail-fast and cancellation, and assemble and write the [`RunResult`] (`result.json`,
-//! `artifacts/manifest.json`) — also when the run was interrupted.
+//! fail-fast and cancellation. Everything it observes leaves as [`RunEvent`]s; the
+//! [`RunResult`] it returns is those events folded ([`super::aggregate`]), and the files
+//! (`result.json`, the reports) are written by reporters that listen to them.
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use super::aggregate::{NOT_STARTED, ResultBuilder};
 use super::cancel::CancelToken;
-use super::events::{EventSink, RunEvent};
-use super::evidence::{EvidenceCollector, write_atomic};
+use super::events::{EventSink, RunEvent, RunHeader};
+use super::evidence::EvidenceCollector;
 use super::exec::{DeviceCtx, now_rfc3339, run_flow};
 use super::mask::Masker;
 use super::preflight;
@@ -49,6 +52,14 @@ pub struct RunOptions {
     pub cancel: CancelToken,
     /// Second cancellation: stop hooks too.
     pub abort: CancelToken,
+    /// Take a screenshot after every tool step (a film strip in the HTML report), not only
+    /// for failed ones (`--screenshots every-step`).
+    pub every_step_screenshots: bool,
+    /// The command line, as reports show it (values of `--env` masked by the caller).
+    pub command: Option<String>,
+    /// The text of the flow files by path (as in the plan's locations), so that a failed
+    /// step's result can quote the lines around it.
+    pub sources: BTreeMap<String, String>,
 }
 
 impl RunOptions {
@@ -63,6 +74,9 @@ impl RunOptions {
             run_dir: None,
             cancel: CancelToken::new(),
             abort: CancelToken::new(),
+            every_step_screenshots: false,
+            command: None,
+            sources: BTreeMap::new(),
         }
     }
 }
@@ -80,7 +94,22 @@ struct Job<'p> {
     flow: &'p FlowPlan,
 }
 
-/// Runs `plan`. Never panics on device trouble: everything ends up in the result.
+/// Records every event in a [`ResultBuilder`] (the runner's own result), then passes it on.
+struct Recorder<'a> {
+    builder: Mutex<ResultBuilder>,
+    out: &'a dyn EventSink,
+}
+
+impl EventSink for Recorder<'_> {
+    fn emit(&self, e: &RunEvent) {
+        lock(&self.builder).apply(e);
+        self.out.emit(e);
+    }
+}
+
+/// Runs `plan`. Never panics on device trouble: everything ends up in the result. Writes no
+/// file but evidence (under `opts.run_dir`): `result.json` and the reports are written by
+/// reporters listening to the events (`crate::report`).
 pub fn run(
     plan: &Plan,
     engine: Arc<Engine>,
@@ -88,6 +117,10 @@ pub fn run(
     opts: &RunOptions,
     events: &dyn EventSink,
 ) -> RunResult {
+    let events = &Recorder {
+        builder: Mutex::new(ResultBuilder::new()),
+        out: events,
+    };
     let started = Instant::now();
     let started_at = now_rfc3339();
     let collector = opts.run_dir.as_deref().map(EvidenceCollector::new);
@@ -104,7 +137,8 @@ pub fn run(
         .map(|(_, f)| f)
         .collect();
     let mut runnable = Vec::new();
-    let mut slots: Vec<Option<FlowResult>> = Vec::new();
+    let mut slots: Vec<FlowResult> = Vec::new();
+    let mut final_slots: Vec<usize> = Vec::new();
     let mut filtered = Vec::new();
     for f in &selected {
         match opts.tags.rejects(&f.tags) {
@@ -145,6 +179,17 @@ pub fn run(
             .iter()
             .map(|r| r.device_id.clone().unwrap_or_else(|| "auto".into()))
             .collect(),
+        header: Box::new(RunHeader {
+            run_id: opts.run_id.clone(),
+            tapflow_version: env!("CARGO_PKG_VERSION").to_string(),
+            command: opts.command.clone(),
+            started_at,
+            shard: opts.shard.map(|s| s.to_string()),
+            coverage: Coverage {
+                plan_flows: plan.flows.iter().map(|f| f.id.clone()).collect(),
+                selected: selected.iter().map(|f| f.id.clone()).collect(),
+            },
+        }),
     });
     let devices: Vec<DeviceResult> = if runnable.is_empty() {
         Vec::new()
@@ -166,12 +211,10 @@ pub fn run(
                         api_level: None,
                         software_version: None,
                         ready: false,
-                        error: Some(StepError {
-                            code: crate::codes::INTERNAL_ERROR.into(),
-                            message: "the device check failed unexpectedly".into(),
-                            details: serde_json::Value::Null,
-                            location: None,
-                        }),
+                        error: Some(StepError::new(
+                            crate::codes::INTERNAL_ERROR,
+                            "the device check failed unexpectedly",
+                        )),
                     })
                 })
                 .collect()
@@ -194,91 +237,59 @@ pub fn run(
         for d in targets {
             let slot = slots.len();
             let dev = &devices[d];
-            slots.push(if dev.ready {
-                None
+            if dev.ready {
+                slots.push(not_run(
+                    f,
+                    Some(&dev.serial),
+                    Status::NotRun,
+                    NOT_STARTED.into(),
+                ));
+                per_device[d].push(Job { slot, flow: f });
             } else {
                 let why = dev
                     .error
                     .as_ref()
                     .map_or_else(String::new, |e| format!(": {}", e.message));
-                Some(not_run(
+                slots.push(not_run(
                     f,
                     Some(&dev.serial),
                     Status::NotRun,
                     format!("device {} failed its check{why}", dev.serial),
-                ))
-            });
-            if dev.ready {
-                per_device[d].push(Job { slot, flow: f });
+                ));
+                final_slots.push(slot);
             }
         }
     }
     for (f, why) in &filtered {
-        slots.push(Some(not_run(f, None, Status::Skipped, why.clone())));
+        final_slots.push(slots.len());
+        slots.push(not_run(f, None, Status::Skipped, why.clone()));
     }
-    for r in slots.iter().flatten() {
+    events.emit(&RunEvent::FlowsAssigned {
+        flows: slots.clone(),
+    });
+    for &i in &final_slots {
+        let r = &slots[i];
         events.emit(&RunEvent::FlowNotRun {
             flow_id: r.id.clone(),
+            slot: Some(i),
             status: r.status,
             reason: r.reason.clone().unwrap_or_default(),
         });
     }
 
-    // 4. One thread per device. After every flow the result so far is written, so a run that
-    //    is killed outright still leaves what it observed (`complete: false`).
-    let base = RunResult {
-        schema_version: RESULT_SCHEMA_VERSION,
-        run_id: opts.run_id.clone(),
-        tapflow_version: env!("CARGO_PKG_VERSION").to_string(),
-        started_at,
-        finished_at: String::new(),
-        duration_ms: 0,
-        status: Status::Passed,
-        complete: false,
-        interrupted: false,
-        shard: opts.shard.map(|s| s.to_string()),
-        devices,
-        flows: Vec::new(),
-        totals: Totals::default(),
-        artifacts_manifest: "artifacts/manifest.json".into(),
-    };
-    let slots = Mutex::new(slots);
-    let snapshot = |complete: bool| -> RunResult {
-        let mut r = base.clone();
-        r.flows = lock(&slots).iter().flatten().cloned().collect();
-        r.finished_at = now_rfc3339();
-        r.duration_ms = started.elapsed().as_millis() as u64;
-        r.interrupted = opts.cancel.is_cancelled();
-        r.complete = complete;
-        r.finish_totals();
-        if r.flows.is_empty() && !r.interrupted {
-            // Nothing selected is not a failure of any flow.
-            r.status = Status::Passed;
-        }
-        r
-    };
-    let save = |r: &RunResult| -> bool {
-        match (&opts.run_dir, &collector) {
-            (Some(dir), Some(col)) => {
-                let _ = col.write_manifest(&opts.run_id);
-                write_result(r, dir, &masker).is_ok()
-            }
-            _ => false,
-        }
-    };
-    let writing = Mutex::new(());
-    save(&snapshot(false));
+    // 4. One thread per device. Every flow's start, top-level step and end is an event, so a
+    //    reporter can keep `result.json` current: a run killed outright still leaves what it
+    //    observed, and says that it did not finish.
     let failed = AtomicBool::new(false);
     std::thread::scope(|s| {
         for (d, jobs) in per_device.into_iter().enumerate() {
             if jobs.is_empty() {
                 continue;
             }
-            let dev = &base.devices[d];
+            let dev = &devices[d];
             let engine = engine.clone();
             let ctx = ctx.clone();
-            let (failed, collector, slots) = (&failed, collector.as_ref(), &slots);
-            let (snapshot, save, writing) = (&snapshot, &save, &writing);
+            let (failed, collector) = (&failed, collector.as_ref());
             let masker = masker.clone();
             s.spawn(move || {
                 let mut dctx = DeviceCtx {
@@ -289,96 +300,100 @@ pub fn run(
                     cancel: opts.cancel.clone(),
                     abort: opts.abort.clone(),
                     evidence: collector,
+                    slot: 0,
+                    sources: &opts.sources,
+                    every_step_screenshots: opts.every_step_screenshots,
                     masker,
                 };
                 // Once the device is gone, its remaining flows are not run (not failed).
                 let mut lost: Option<String> = None;
                 for job in jobs {
-                    let r = if let Some(why) = &lost {
-                        not_run(job.flow, Some(&dev.serial), Status::NotRun, why.clone())
+                    let skip = if let Some(why) = &lost {
+                        Some(why.clone())
                     } else if opts.cancel.is_cancelled() {
-                        not_run(
-                            job.flow,
-                            Some(&dev.serial),
-                            Status::NotRun,
-                            "the run was interrupted before this flow started".into(),
-                        )
+                        Some("the run was interrupted before this flow started".into())
                     } else if opts.fail_fast && failed.load(Ordering::SeqCst) {
-                        not_run(
+                        Some("fail-fast: an earlier flow failed".into())
+                    } else {
+                        None
+                    };
+                    if let Some(reason) = skip {
+                        events.emit(&RunEvent::FlowNotRun {
+                            flow_id: job.flow.id.clone(),
+                            slot: Some(job.slot),
+                            status: Status::NotRun,
+                            reason,
+                        });
+                        continue;
+                    }
+                    dctx.slot = job.slot;
+                    // A bug in the runner must not lose the run: a panicking flow is
+                    // recorded as failed and the device thread goes on.
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        run_flow(&mut dctx, job.flow)
+                    }))
+                    .unwrap_or_else(|panic| {
+                        let what = panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        let mut r = not_run(
                             job.flow,
                             Some(&dev.serial),
-                            Status::NotRun,
-                            "fail-fast: an earlier flow failed".into(),
-                        )
-                    } else {
-                        // A bug in the runner must not lose the run: a panicking flow is
-                        // recorded as failed and the device thread goes on.
-                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            run_flow(&mut dctx, job.flow)
-                        }))
-                        .unwrap_or_else(|panic| {
-                            let what = panic
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_default();
-                            let mut r = not_run(
-                                job.flow,
-                                Some(&dev.serial),
-                                Status::Failed,
-                                "the runner failed unexpectedly".into(),
-                            );
-                            r.error = Some(StepError {
-                                code: crate::codes::INTERNAL_ERROR.into(),
-                                message: format!("the runner failed unexpectedly: {what}"),
-                                details: serde_json::Value::Null,
-                                location: None,
-                            });
-                            r
-                        });
-                        if r.status == Status::Failed {
-                            failed.store(true, Ordering::SeqCst);
-                        }
-                        if let Some(e) = r.error.as_ref().filter(|e| {
-                            matches!(
-                                e.code.as_str(),
-                                crate::codes::DEVICE_DISCONNECTED | crate::codes::DEVICE_NOT_FOUND
-                            )
-                        }) {
-                            lost = Some(format!(
-                                "device {} was lost during an earlier flow ({}: {})",
-                                dev.serial, e.code, e.message
-                            ));
-                        }
-                        events.emit(&RunEvent::FlowFinished {
-                            device: dev.serial.clone(),
-                            flow: Box::new(r.clone()),
-                        });
+                            Status::Failed,
+                            "the runner failed unexpectedly".into(),
+                        );
+                        r.error = Some(StepError::new(
+                            crate::codes::INTERNAL_ERROR,
+                            format!("the runner failed unexpectedly: {what}"),
+                        ));
                         r
-                    };
-                    lock(slots)[job.slot] = Some(r);
-                    let _one_writer = lock(writing);
-                    save(&snapshot(false));
+                    });
+                    if r.status == Status::Failed {
+                        failed.store(true, Ordering::SeqCst);
+                    }
+                    let lost_now = r.error.as_ref().filter(|e| {
+                        matches!(
+                            e.code.as_str(),
+                            crate::codes::DEVICE_DISCONNECTED | crate::codes::DEVICE_NOT_FOUND
+                        )
+                    });
+                    if let Some(e) = lost_now {
+                        let why = format!(
+                            "device {} was lost during an earlier flow ({}: {})",
+                            dev.serial, e.code, e.message
+                        );
+                        events.emit(&RunEvent::DeviceLost {
+                            device: dev.serial.clone(),
+                            reason: format!("{}: {}", e.code, e.message),
+                        });
+                        lost = Some(why);
+                    }
+                    events.emit(&RunEvent::FlowFinished {
+                        device: dev.serial.clone(),
+                        slot: job.slot,
+                        flow: Box::new(r),
+                    });
                 }
             });
         }
     });
-    let result = snapshot(true);
-    if result.interrupted {
+    let interrupted = opts.cancel.is_cancelled();
+    if interrupted {
         events.emit(&RunEvent::Interrupted);
     }
-    let result_path = save(&result)
-        .then(|| {
-            opts.run_dir
-                .as_ref()
-                .map(|d| d.join("result.json").display().to_string())
-        })
-        .flatten();
+    let mut last = lock(&events.builder).snapshot();
+    last.complete = true;
+    last.interrupted = interrupted;
+    last.finish_totals();
     events.emit(&RunEvent::RunFinished {
-        status: result.status,
-        result_path,
+        status: last.status,
+        interrupted,
+        finished_at: now_rfc3339(),
+        duration_ms: started.elapsed().as_millis() as u64,
     });
-    result
+    lock(&events.builder).snapshot()
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -388,6 +403,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 fn not_run(f: &FlowPlan, device: Option<&str>, status: Status, reason: String) -> FlowResult {
     FlowResult {
         id: f.id.clone(),
+        run_id: None,
         name: f.name.clone(),
         file: f.file.clone(),
         tags: f.tags.clone(),
@@ -402,12 +418,4 @@ fn not_run(f: &FlowPlan, device: Option<&str>, status: Status, reason: String) -
         on_failure: Vec::new(),
         finally: Vec::new(),
     }
-}
-
-/// Writes `result.json` into `dir` (atomically), masked by `masker`.
-pub fn write_result(result: &RunResult, dir: &Path, masker: &Masker) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let value = masker.to_value(result).map_err(std::io::Error::other)?;
-    let text = serde_json::to_string_pretty(&value).map_err(std::io::Error::other)?;
-    write_atomic(&dir.join("result.json"), text.as_bytes())
 }

@@ -89,6 +89,8 @@ pub struct FakeDevice {
     /// The next screenshot fails with exactly this error.
     pub next_screenshot_error: Mutex<Option<DeviceError>>,
     pub installed: Mutex<Vec<String>>,
+    /// What `logs` answers (hilog text); empty by default.
+    pub log_text: Mutex<String>,
 }
 
 impl FakeDevice {
@@ -122,6 +124,7 @@ impl FakeDevice {
                 "com.example.hidden".to_string(),
                 "com.ohos.settings".to_string(),
             ]),
+            log_text: Mutex::new(String::new()),
         })
     }
 
@@ -783,7 +786,7 @@ impl Device for FakeDevice {
     }
     fn logs(&self, _query: &LogQuery) -> DeviceResult<String> {
         self.trip();
-        Ok(String::new())
+        Ok(self.log_text.lock().unwrap().clone())
     }
     fn clear_logs(&self) -> DeviceResult<()> {
         self.trip();

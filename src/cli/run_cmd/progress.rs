@@ -25,6 +25,7 @@ fn mark(s: Status) -> String {
         Status::Skipped => paint("SKIP", "33"),
         Status::NotRun => paint("NOT RUN", "33"),
         Status::Interrupted => paint("INTR", "1;33"),
+        Status::Running => paint("RUN", "36"),
     }
 }
 
@@ -40,6 +41,7 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             run_id,
             flows,
             devices,
+            ..
         } => {
             format!("run {run_id}: {flows} flow(s) on {}", devices.join(", "))
         }
@@ -101,7 +103,7 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             }
             s
         }
-        RunEvent::FlowFinished { device, flow } => format!(
+        RunEvent::FlowFinished { device, flow, .. } => format!(
             "[{device}] {} {} ({})",
             mark(flow.status),
             flow.id,
@@ -111,11 +113,15 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             flow_id,
             status,
             reason,
+            ..
         } => {
             format!("{} {flow_id}: {reason}", mark(*status))
         }
+        RunEvent::DeviceLost { device, reason } => format!("device {device} lost: {reason}"),
         RunEvent::Interrupted => "interrupted".into(),
-        RunEvent::RunFinished { .. } => return None,
+        RunEvent::RunFinished { .. }
+        | RunEvent::FlowsAssigned { .. }
+        | RunEvent::StepRecorded { .. } => return None,
     })
 }
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{FlowSource, MAX_RESULT_BYTES, compile, diagnostics, policy, step_engine};
+use crate::report::{self, Outputs};
 use crate::run::mask::Masker;
 use crate::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
 use crate::tools::policy::{Hints, Policy, Risk};
@@ -30,10 +31,14 @@ pub struct RunSummary {
     pub flows: Vec<Map<String, Value>>,
     /// The first failing step: flow, step id, title, error (code, message, evidence paths).
     pub failing_step: Option<Map<String, Value>>,
-    /// The run's directory and its reports (result.json, artifact manifest).
+    /// The run's directory and its reports (result.json, artifact manifest, JUnit, HTML).
     pub run_dir: String,
     pub result_path: String,
     pub artifacts_manifest: String,
+    pub junit_path: String,
+    pub html_path: String,
+    /// Reports that could not be written (one line each); empty when all were.
+    pub report_errors: Vec<String>,
 }
 
 fn status_name(s: Status) -> String {
@@ -79,6 +84,9 @@ fn summarise(r: &RunResult, dir: &std::path::Path, masker: &Masker) -> RunSummar
         run_dir: dir.display().to_string(),
         result_path: dir.join("result.json").display().to_string(),
         artifacts_manifest: dir.join(&r.artifacts_manifest).display().to_string(),
+        junit_path: dir.join("junit.xml").display().to_string(),
+        html_path: dir.join("report.html").display().to_string(),
+        report_errors: Vec::new(),
     }
 }
 
@@ -179,14 +187,19 @@ impl Tool for RunFlow {
         opts.run_dir = Some(dir.clone());
         let cancel = opts.cancel.clone();
         signals.on_cancel(move || cancel.cancel());
-        let result = run::run(
+        // The reporters write result.json (live, as the run goes), JUnit, HTML and the
+        // manifest, exactly as `tapflow run` does.
+        let reported = report::run_with_reports(
             &compiled.plan,
             step_engine(),
             ctx,
             &opts,
             &Progress(signals, Masker::for_plan(&compiled.plan)),
+            &Outputs::in_run_dir(&dir),
         );
-        Ok(summarise(&result, &dir, &Masker::for_plan(&compiled.plan)))
+        let mut summary = summarise(&reported.result, &dir, &Masker::for_plan(&compiled.plan));
+        summary.report_errors = reported.written.errors;
+        Ok(summary)
     }
 }
 

@@ -18,7 +18,9 @@ impl FlowRun<'_, '_> {
         steps: &[PlanStep],
     ) -> (StepResult, Flow) {
         let started = Instant::now();
+        self.passes.push(n);
         let (children, o) = self.sequence(steps);
+        self.passes.pop();
         let r = StepResult {
             id: format!("{}#{n}", step.id),
             kind: StepKind::Iteration,
@@ -28,6 +30,7 @@ impl FlowRun<'_, '_> {
             children,
             label: None,
             tool: None,
+            title: format!("pass {n}"),
             optional: false,
             ..blank(step)
         };

@@ -36,6 +36,53 @@ fn target_missing(outcome: &CallOutcome) -> bool {
     }
 }
 
+/// `(device_round_trips, ui_dumps)` an envelope reports (`cost`, in its result or error
+/// details).
+fn cost_of(outcome: &CallOutcome) -> (u64, u64) {
+    let CallOutcome::Done(env) = outcome else {
+        return (0, 0);
+    };
+    let s = &env.structured;
+    let holder = s.error.as_ref().map_or(&s.result, |e| &e.details);
+    let n = |k: &str| {
+        holder
+            .get("cost")
+            .and_then(|c| c.get(k))
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    };
+    (n("device_round_trips"), n("ui_dumps"))
+}
+
+fn add(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
+    (a.0 + b.0, a.1 + b.1)
+}
+
+fn sub(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
+    (a.0.saturating_sub(b.0), a.1.saturating_sub(b.1))
+}
+
+/// Adds `extra` to the cost the envelope reports (nothing when it reports none).
+fn add_cost(outcome: &mut CallOutcome, extra: (u64, u64)) {
+    if extra == (0, 0) {
+        return;
+    }
+    let CallOutcome::Done(env) = outcome else {
+        return;
+    };
+    let s = &mut env.structured;
+    let holder = match &mut s.error {
+        Some(e) => &mut e.details,
+        None => &mut s.result,
+    };
+    if let Some(Value::Object(c)) = holder.get_mut("cost") {
+        for (k, v) in [("device_round_trips", extra.0), ("ui_dumps", extra.1)] {
+            let now = c.get(k).and_then(Value::as_u64).unwrap_or(0);
+            c.insert(k.into(), (now + v).into());
+        }
+    }
+}
+
 impl FlowRun<'_, '_> {
     /// Calls the step's tool, waiting up to `step.wait_ms` for its element; never past
     /// `deadline`. A final `ELEMENT_NOT_FOUND` says how long it waited (`details.waited_ms`).
@@ -53,13 +100,20 @@ impl FlowRun<'_, '_> {
             wait_until = wait_until.min(d);
         }
         let mut looks = 0u32;
+        // The cost of the looks that found nothing, added to the last one's (when the call
+        // reports its cost), so the step's cost counts every dump.
+        let mut spent = (0u64, 0u64);
         loop {
             let mut outcome = self.dev.caller.call(tool, args.clone(), deadline, token);
             looks += 1;
             if step.wait_ms == 0 || !target_missing(&outcome) {
+                add_cost(&mut outcome, spent);
                 return outcome;
             }
+            spent = add(spent, cost_of(&outcome));
             if Instant::now() >= wait_until {
+                let earlier = sub(spent, cost_of(&outcome));
+                add_cost(&mut outcome, earlier);
                 if let CallOutcome::Done(env) = &mut outcome
                     && let Some(e) = env.structured.error.as_mut()
                 {

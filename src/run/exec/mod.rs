@@ -17,7 +17,7 @@ mod tool;
 
 use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
 use crate::run::cancel::CancelToken;
-use crate::run::events::{EventSink, RunEvent};
+use crate::run::events::{EventSink, RunEvent, Section};
 use crate::run::evidence::{CrashBaseline, EvidenceCollector};
 use crate::run::mask::Masker;
 use crate::run::result::*;
@@ -68,6 +68,12 @@ pub struct DeviceCtx<'a> {
     /// Stops hooks as well (a second Ctrl-C).
     pub abort: CancelToken,
     pub evidence: Option<&'a EvidenceCollector>,
+    /// The result slot of the flow being run (events name it).
+    pub slot: usize,
+    /// Flow file texts by path, to quote the source around a failure.
+    pub sources: &'a std::collections::BTreeMap<String, String>,
+    /// A screenshot after every tool step, not only failed ones.
+    pub every_step_screenshots: bool,
     /// Every secret of the run (not only this flow's): a value one flow typed can show in a
     /// later flow's observations on the same device.
     pub masker: Masker,
@@ -100,17 +106,27 @@ struct FlowRun<'a, 'b> {
     crash_baseline: Option<CrashBaseline>,
     /// Crash files already reported as the cause of a failed step.
     blamed: crash_cause::Blamed,
+    /// When the flow started (host clock): the default start of its log windows.
+    started_local: chrono::DateTime<chrono::Local>,
+    /// The section being run and how deep inside blocks (0: a top-level step).
+    section: Section,
+    depth: usize,
+    /// The pass numbers of the enclosing `repeat`/`retry` blocks, outermost first.
+    passes: Vec<u64>,
 }
 
 /// Runs one flow on the device of `dev`.
 pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
     let started = Instant::now();
+    let started_local = chrono::Local::now();
     let started_at = now_rfc3339();
     dev.events.emit(&RunEvent::FlowStarted {
         device: dev.serial.clone(),
         flow_id: fp.id.clone(),
         name: fp.name.clone(),
         steps: fp.steps.len(),
+        slot: dev.slot,
+        started_at: started_at.clone(),
     });
     let vars = Vars::for_flow(fp);
     let masker = dev.masker.clone();
@@ -126,9 +142,14 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
         in_hooks: false,
         crash_baseline,
         blamed: Default::default(),
+        started_local,
+        section: Section::Setup,
+        depth: 0,
+        passes: Vec::new(),
     };
     let mut result = FlowResult {
         id: fp.id.clone(),
+        run_id: None,
         name: fp.name.clone(),
         file: fp.file.clone(),
         tags: fp.tags.clone(),
@@ -151,6 +172,7 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
         outcome = o;
     }
     if outcome == Flow::Continue {
+        run.section = Section::Steps;
         let (steps, o) = run.sequence(&fp.steps);
         result.steps = steps;
         outcome = o;
@@ -158,14 +180,19 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
         result.steps = fp
             .steps
             .iter()
-            .map(|s| not_run(s, "the clean-state setup failed"))
+            .map(|s| StepResult {
+                title: run.title(s),
+                ..not_run(s, "the clean-state setup failed")
+            })
             .collect();
     }
     run.in_hooks = true;
     if outcome == Flow::Failed && !fp.on_failure.is_empty() {
+        run.section = Section::OnFailure;
         result.on_failure = run.sequence(&fp.on_failure).0;
     }
     if !fp.finally.is_empty() {
+        run.section = Section::Finally;
         result.finally = run.sequence(&fp.finally).0;
     }
     let hook_failed = result
@@ -266,17 +293,19 @@ fn blank(step: &PlanStep) -> StepResult {
             Action::Tool { tool, .. } => Some(tool.clone()),
             _ => None,
         },
-        title: None,
         status: Status::Passed,
         reason: None,
+        title: String::new(),
         optional: step.optional,
         location: location(&step.source),
         started_at: None,
         duration_ms: 0,
         args: None,
         attempts: Vec::new(),
+        cost: None,
         result: None,
         error: None,
+        source: Vec::new(),
         bounds: None,
         evidence: Vec::new(),
         children: Vec::new(),
@@ -369,8 +398,17 @@ impl FlowRun<'_, '_> {
         }
     }
 
-    /// Runs steps in order; stops at the first failure that is not tolerated.
+    /// Runs steps in order; stops at the first failure that is not tolerated. Each top-level
+    /// step that ran is also an event (`StepRecorded`), for reports of a flow in progress.
     fn sequence(&mut self, steps: &[PlanStep]) -> (Vec<StepResult>, Flow) {
+        let top = self.depth == 0;
+        self.depth += 1;
+        let out = self.sequence_inner(steps, top);
+        self.depth -= 1;
+        out
+    }
+
+    fn sequence_inner(&mut self, steps: &[PlanStep], top: bool) -> (Vec<StepResult>, Flow) {
         let mut out = Vec::with_capacity(steps.len());
         let mut outcome = Flow::Continue;
         for step in steps {
@@ -379,14 +417,48 @@ impl FlowRun<'_, '_> {
                     Flow::Interrupted => "the run was interrupted",
                     _ => "an earlier step failed",
                 };
-                out.push(not_run(step, why));
+                let mut r = not_run(step, why);
+                r.title = self.title(step);
+                out.push(r);
                 continue;
             }
             let r = self.step(step);
             outcome = flow_of(&r);
+            if top {
+                self.dev.events.emit(&RunEvent::StepRecorded {
+                    device: self.dev.serial.clone(),
+                    slot: self.dev.slot,
+                    section: self.section,
+                    step: Box::new(r.clone()),
+                });
+            }
             out.push(r);
         }
         (out, outcome)
+    }
+
+    /// The flow source around a failed step's line (masked), when the text is known.
+    fn source_excerpt(&self, loc: &Location) -> Vec<SourceLine> {
+        const AROUND: usize = 3;
+        let Some(text) = self.dev.sources.get(&loc.file) else {
+            return Vec::new();
+        };
+        let from = loc.line.saturating_sub(AROUND).max(1);
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l))
+            .skip(from - 1)
+            .take(loc.line + AROUND + 1 - from)
+            .map(|(n, l)| SourceLine {
+                line: n,
+                // A flow line is short; a pathological one is clipped for the report.
+                text: self
+                    .masker
+                    .text(&l.chars().take(500).collect::<String>())
+                    .into_owned(),
+                marked: n == loc.line,
+            })
+            .collect()
     }
 
     fn step(&mut self, step: &PlanStep) -> StepResult {
@@ -394,7 +466,7 @@ impl FlowRun<'_, '_> {
         let mut r = blank(step);
         r.started_at = Some(now_rfc3339());
         let title = self.title(step);
-        r.title = Some(title.clone());
+        r.title = title.clone();
         let is_tool = matches!(step.action, Action::Tool { .. });
         let mut ran_tool = false;
         if is_tool {
@@ -454,6 +526,13 @@ impl FlowRun<'_, '_> {
         // A tool step sets its own duration (evidence collection is not part of it).
         if !ran_tool {
             r.duration_ms = ms(started.elapsed());
+        }
+        // A failure of the step itself (not of a step inside it) quotes the flow source.
+        if r.status == Status::Failed
+            && r.error.is_some()
+            && !r.children.iter().any(|c| c.status == Status::Failed)
+        {
+            r.source = self.source_excerpt(&r.location);
         }
         if is_tool || r.status != Status::Passed {
             self.dev.events.emit(&RunEvent::StepFinished {

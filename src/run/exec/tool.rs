@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{FlowRun, codes, location, ms, now_rfc3339, password};
 use crate::plan::model::PlanStep;
 use crate::run::events::RunEvent;
-use crate::run::evidence::StepWindow;
+use crate::run::evidence::{StepRef, StepWindow};
 use crate::run::result::*;
 use crate::run::values::{UNRESOLVED_VARIABLE, at_path, compare};
 use crate::run::worker::CallOutcome;
@@ -51,6 +51,8 @@ impl FlowRun<'_, '_> {
         started: Instant,
         r: &mut StepResult,
     ) {
+        let with_window = self.flow_log_window(tool, args);
+        let args = with_window.as_ref().unwrap_or(args);
         r.args = Some(match self.vars.resolve(self.fp, args, false) {
             Ok(v) => self.masker.value(&v),
             Err(_) => self.masker.value(args),
@@ -80,10 +82,38 @@ impl FlowRun<'_, '_> {
             if flow_bound {
                 deadline = self.flow_deadline();
             }
-            let outcome = password::accept_masked(
-                tool,
-                self.call_waiting(step, tool, self.with_device(real), deadline, &token),
-            );
+            // The runner asks every tool for its cost (reports show round trips per step); a
+            // step that asked itself keeps it in its result.
+            let asked_cost = real.get("include_cost").and_then(Value::as_bool) == Some(true);
+            let mut real = real;
+            if let Value::Object(o) = &mut real {
+                o.insert("include_cost".into(), Value::Bool(true));
+            }
+            let mut outcome =
+                self.call_waiting(step, tool, self.with_device(real), deadline, &token);
+            if let CallOutcome::Done(env) = &mut outcome {
+                let s = &mut env.structured;
+                let is_err = s.error.is_some();
+                let holder = match &mut s.error {
+                    Some(e) => &mut e.details,
+                    None => &mut s.result,
+                };
+                let cost = if asked_cost {
+                    holder.get("cost").cloned()
+                } else {
+                    holder.as_object_mut().and_then(|o| o.remove("cost"))
+                };
+                if holder.as_object().is_some_and(|o| o.is_empty()) && is_err {
+                    *holder = Value::Null;
+                }
+                if let Some(c) = cost {
+                    let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
+                    let total = r.cost.get_or_insert_with(StepCost::default);
+                    total.device_round_trips += n("device_round_trips");
+                    total.ui_dumps += n("ui_dumps");
+                }
+            }
+            let outcome = password::accept_masked(tool, outcome);
             let mut attempt = Attempt {
                 number: n,
                 status: Status::Passed,
@@ -201,23 +231,78 @@ impl FlowRun<'_, '_> {
             r.error = Some(self.crash_cause(step, e));
         }
         r.duration_ms = ms(started.elapsed());
+        let pass = (!self.passes.is_empty()).then(|| {
+            self.passes
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(".")
+        });
+        if r.status == Status::Passed
+            && self.dev.every_step_screenshots
+            && let Some(col) = self.dev.evidence
+        {
+            let at = StepRef {
+                serial: &self.dev.serial,
+                flow: &self.fp.id,
+                step: &step.id,
+                pass: pass.clone(),
+                bounds: r.bounds.as_deref(),
+            };
+            r.evidence.extend(col.screenshot(&self.dev.caller, &at));
+        }
         if r.status == Status::Failed
             && let Some(col) = self.dev.evidence
         {
             let window = StepWindow {
                 from: window_start,
                 to: chrono::Local::now(),
+                not_before: Some(self.started_local),
+            };
+            let at = StepRef {
+                serial: &self.dev.serial,
+                flow: &self.fp.id,
+                step: &step.id,
+                pass,
+                bounds: r.bounds.as_deref(),
             };
             r.evidence = col.collect(
                 &self.dev.caller,
-                &self.dev.serial,
-                &self.fp.id,
-                &step.id,
+                &at,
                 &window,
                 self.crash_baseline.as_ref(),
                 &self.masker,
             );
         }
+    }
+
+    /// Flow-level default (docs/run.md, "Evidence is about this run"): a `logs_query` step that
+    /// reads the device and names no time window reads from the flow's start, not the whole
+    /// buffer, so lines logged by earlier runs are never taken for this run's. A step that
+    /// sets `start_time`, `end_time`, `seconds` or `time_expr` keeps its own window; a bare
+    /// tool call (MCP, `tapflow tool`) keeps the reference's defaults.
+    fn flow_log_window(&self, tool: &str, args: &Value) -> Option<Value> {
+        const WINDOW: [&str; 4] = ["start_time", "end_time", "seconds", "time_expr"];
+        const HOST_SOURCES: [&str; 3] = ["logs", "input_file", "input_files"];
+        if tool != "logs_query" {
+            return None;
+        }
+        let o = args.as_object()?;
+        let set = |k: &&str| o.get(*k).is_some_and(|v| !v.is_null());
+        if WINDOW.iter().any(set) || HOST_SOURCES.iter().any(set) {
+            return None;
+        }
+        let mut o = o.clone();
+        o.insert(
+            "start_time".into(),
+            // Milliseconds: a flow that starts in the same second another one logged stays apart.
+            Value::String(
+                self.started_local
+                    .format("%Y-%m-%d %H:%M:%S%.3f")
+                    .to_string(),
+            ),
+        );
+        Some(Value::Object(o))
     }
 
     /// The first `expect:` that does not hold, as an error.
