@@ -99,13 +99,11 @@ impl FlowRun<'_, '_> {
         if let Some(d) = deadline {
             wait_until = wait_until.min(d);
         }
-        let mut looks = 0u32;
         // The cost of the looks that found nothing, added to the last one's (when the call
         // reports its cost), so the step's cost counts every dump.
         let mut spent = (0u64, 0u64);
         loop {
             let mut outcome = self.dev.caller.call(tool, args.clone(), deadline, token);
-            looks += 1;
             if step.wait_ms == 0 || !target_missing(&outcome) {
                 add_cost(&mut outcome, spent);
                 return outcome;
@@ -121,9 +119,8 @@ impl FlowRun<'_, '_> {
                     e.message = format!("{} (waited {waited} ms for it)", e.message);
                     if let Value::Object(d) = &mut e.details {
                         d.insert("waited_ms".into(), waited.into());
-                        d.insert("looks".into(), looks.into());
                     } else if e.details.is_null() {
-                        e.details = serde_json::json!({ "waited_ms": waited, "looks": looks });
+                        e.details = serde_json::json!({ "waited_ms": waited });
                     }
                 }
                 return outcome;
