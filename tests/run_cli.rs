@@ -94,7 +94,7 @@ steps:
 }
 
 #[test]
-fn invalid_flows_exit_3_before_any_device_is_touched() {
+fn invalid_flows_exit_3_and_are_listed_in_the_result() {
     let dir = tempfile::tempdir().unwrap();
     let flow = write_flow(
         dir.path(),
@@ -109,7 +109,12 @@ fn invalid_flows_exit_3_before_any_device_is_touched() {
     let all = text(&out);
     assert_eq!(out.status.code(), Some(3), "{all}");
     assert!(all.contains("did you mean"), "{all}");
-    assert!(!dir.path().join("r").exists());
+    // Listed, not silently dropped (issue 7): the result says `invalid`, with the diagnostic.
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r/result.json")).unwrap())
+            .unwrap();
+    assert_eq!(result["flows"][0]["status"], "invalid", "{result}");
+    assert_eq!(result["flows"][0]["error"]["code"], "INVALID_FLOW");
 }
 
 #[test]

@@ -27,6 +27,9 @@ pub mod exit {
     pub const INVALID: i32 = 3;
     /// Device or infrastructure error (no device, hdc missing, simulator unreachable).
     pub const INFRA: i32 = 4;
+    /// `tapflow run` selected no flow (tags, shard, empty folder) and `--allow-empty` was not
+    /// given: nothing was run.
+    pub const NOTHING_RAN: i32 = 5;
     /// Interrupted (Ctrl-C).
     pub const INTERRUPTED: i32 = 130;
 }

@@ -44,6 +44,27 @@ pub fn paint(text: &str, sgr: &str) -> String {
     }
 }
 
+/// A device error as the command line says it: the fix names CLI flags (`--device`,
+/// `--all-devices`), not the tools' `device_id` parameter, and several connected devices are
+/// not called "not reachable".
+pub fn cli_wording(code: &str, message: &str) -> String {
+    if code != crate::codes::MULTIPLE_DEVICES {
+        return message.to_string();
+    }
+    let m = message
+        .strip_prefix("the device is not reachable: ")
+        .unwrap_or(message);
+    let m = m.replace(
+        "choose one with device_id",
+        "choose one with --device SERIAL, or run on every one with --all-devices",
+    );
+    if m.contains("--device") {
+        m
+    } else {
+        format!("{m}; choose one with --device SERIAL, or run on every one with --all-devices")
+    }
+}
+
 /// Exit code of a process whose reader went away (128 + SIGPIPE).
 pub const CLOSED_PIPE: i32 = 141;
 
@@ -62,4 +83,25 @@ pub fn quiet_closed_pipe() {
         }
         default(info);
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seen 8c: with two devices the message said "not reachable … choose one with device_id".
+    #[test]
+    fn several_devices_are_not_unreachable_and_the_fix_names_cli_flags() {
+        let m = cli_wording(
+            crate::codes::MULTIPLE_DEVICES,
+            "the device is not reachable: several devices are connected (a, b); choose one with device_id",
+        );
+        assert!(!m.contains("not reachable"), "{m}");
+        assert!(!m.contains("device_id"), "{m}");
+        assert!(
+            m.contains("--device SERIAL") && m.contains("--all-devices"),
+            "{m}"
+        );
+        assert_eq!(cli_wording("HDC_TIMEOUT", "x"), "x");
+    }
 }

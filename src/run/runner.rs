@@ -60,6 +60,9 @@ pub struct RunOptions {
     /// The text of the flow files by path (as in the plan's locations), so that a failed
     /// step's result can quote the lines around it.
     pub sources: BTreeMap<String, String>,
+    /// Flow files that did not validate, listed in the result as [`Status::Invalid`] (with
+    /// their diagnostics) while the valid flows run.
+    pub invalid: Vec<FlowResult>,
 }
 
 impl RunOptions {
@@ -77,6 +80,7 @@ impl RunOptions {
             every_step_screenshots: false,
             command: None,
             sources: BTreeMap::new(),
+            invalid: Vec::new(),
         }
     }
 }
@@ -263,6 +267,10 @@ pub fn run(
     for (f, why) in &filtered {
         final_slots.push(slots.len());
         slots.push(not_run(f, None, Status::Skipped, why.clone()));
+    }
+    for f in &opts.invalid {
+        final_slots.push(slots.len());
+        slots.push(f.clone());
     }
     events.emit(&RunEvent::FlowsAssigned {
         flows: slots.clone(),

@@ -26,6 +26,7 @@ fn mark(s: Status) -> String {
         Status::NotRun => paint("NOT RUN", "33"),
         Status::Interrupted => paint("INTR", "1;33"),
         Status::Running => paint("RUN", "36"),
+        Status::Invalid => paint("INVALID", "1;31"),
     }
 }
 
@@ -56,7 +57,9 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             ),
             Some(err) => format!(
                 "device {}: NOT READY: {} ({})",
-                device.serial, err.message, err.code
+                device.serial,
+                crate::cli::term::cli_wording(&err.code, &err.message),
+                err.code
             ),
         },
         RunEvent::FlowStarted {
@@ -244,7 +247,12 @@ fn summary(r: &RunResult, dir: &Path) -> String {
     println!();
     for d in r.devices.iter().filter(|d| !d.ready) {
         if let Some(e) = &d.error {
-            println!("device {}: {} ({})", d.serial, e.message, e.code);
+            println!(
+                "device {}: {} ({})",
+                d.serial,
+                crate::cli::term::cli_wording(&e.code, &e.message),
+                e.code
+            );
         }
     }
     for f in r.flows.iter().filter(|f| f.status == Status::Failed) {
