@@ -310,3 +310,68 @@ steps:
     let e = f.steps[0].error.clone().unwrap();
     assert_eq!(e.code, "TEXT_NOT_READABLE", "{}", describe(f));
 }
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/first-hour")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Acceptance: the three flows of issue 7, written naturally (no coordinates, no explicit
+/// waits), committed as examples.
+#[test]
+fn the_three_first_hour_examples_behave_as_described() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, passes) in [
+        ("open_item.yaml", true),
+        ("dark_mode.yaml", true),
+        ("crash.yaml", false),
+    ] {
+        let text = example(file);
+        assert!(
+            !text.contains("x:") && !text.contains("timeout_ms"),
+            "{file}"
+        );
+        let r = run_on_sim(&plan_of(&text), Some(dir.path()));
+        let f = flow(&r);
+        if passes {
+            assert_eq!(f.status, Status::Passed, "{file}: {}", describe(f));
+        } else {
+            let e = f.error.as_ref().unwrap();
+            assert_eq!(e.code, "APP_CRASHED", "{file}: {}", describe(f));
+            assert!(e.message.contains("TypeError"), "{}", e.message);
+        }
+    }
+}
+
+/// Seen 11: `scroll_until_visible` at its default speed took 15 s for 6 swipes; the plan shows
+/// the default it runs with.
+#[test]
+fn scrolling_is_fast_by_default() {
+    let p = plan_of("steps:\n  - scroll_until_visible: Item 45\n");
+    let tapflow::plan::Action::Tool { args, .. } = &p.flows[0].steps[0].action else {
+        panic!("a tool step");
+    };
+    assert!(args["speed"].as_u64().unwrap() >= 4000, "{args}");
+}
+
+/// The tutorial that opens docs/flow-format.md works when pasted.
+#[test]
+fn readme_examples() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/flow-format.md"),
+    )
+    .unwrap();
+    let start = doc.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
+    let block = &doc[start..start + doc[start..].find("```").unwrap()];
+    assert!(block.lines().count() <= 10, "{block}");
+    assert!(
+        block.contains("name: Hello"),
+        "the tutorial is the first block: {block}"
+    );
+    let r = run_on_sim(&plan_of(block), None);
+    assert_eq!(flow(&r).status, Status::Passed, "{}", describe(flow(&r)));
+}

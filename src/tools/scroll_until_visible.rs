@@ -18,7 +18,7 @@ use crate::device::model::{Bounds, Direction, Gesture, UiNode};
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
-use crate::tools::gesture::{default_speed, dispatch};
+use crate::tools::gesture::dispatch;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::search::require_criteria;
@@ -66,10 +66,16 @@ pub struct Params {
     #[serde(default = "default_timeout")]
     #[schemars(default = "default_timeout")]
     pub timeout_ms: u64,
-    /// Swipe speed in px/s.
-    #[serde(default = "default_speed")]
-    #[schemars(default = "default_speed", range(min = 200, max = 40000))]
+    /// Swipe speed in px/s (default 4000: a list scrolls a screen in a fraction of a second;
+    /// `swipe`'s gentler 600 took 15 s for 6 swipes).
+    #[serde(default = "default_scroll_speed")]
+    #[schemars(default = "default_scroll_speed", range(min = 200, max = 40000))]
     pub speed: u32,
+}
+
+/// Scrolling to find something is not a gesture under test: fast by default (issue 7).
+fn default_scroll_speed() -> u32 {
+    4000
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
