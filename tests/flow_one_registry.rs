@@ -338,6 +338,7 @@ fn no_source_file_keeps_a_second_list_of_tools_or_parameters() {
 /// a demo log marker).
 const NOT_CODES: &[&str] = &[
     "TAPFLOW_",
+    "NO_COLOR",
     "KEYCODE_",
     "HAP_KEY_PASSWORD",
     "HAP_SIGN_PASSWORD",

@@ -10,10 +10,6 @@ use serde_json::Value;
 
 use crate::flow::ast::CompareOp;
 
-/// Tools whose flow steps wait for their element (implicit wait): they act on one element
-/// given by search criteria or a handle.
-pub const IMPLICIT_WAIT_TOOLS: &[&str] = &["click", "long_press", "input_text"];
-
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }

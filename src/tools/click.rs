@@ -120,6 +120,7 @@ impl Tool for Click {
             ("count", crate::codes::INVALID_CLICK_COUNT),
         ],
     };
+    const WAITS_FOR_TARGET: bool = true;
     const SHORTHAND: Option<&'static str> = Some("text");
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[
         ("tapOn", ""),

@@ -78,6 +78,7 @@ impl Tool for LongPress {
         value: &[("match_mode", crate::codes::INVALID_MATCH_MODE)],
         wrong_type: &[("element_handle", crate::codes::INVALID_ELEMENT_HANDLE)],
     };
+    const WAITS_FOR_TARGET: bool = true;
     const SHORTHAND: Option<&'static str> = Some("text");
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("longPressOn", "")];
     type Params = Params;

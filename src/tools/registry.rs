@@ -61,6 +61,10 @@ pub trait Tool: 'static {
     /// here (empty = just this tool), for the "unknown step" hint: `("tapOn", "")`,
     /// `("doubleTapOn", "with `count: 2`")` ("tapflow calls this `click` (with `count: 2`)").
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[];
+    /// Flows only: the tool acts on one element (search criteria or a handle) and reports a
+    /// missing one (`ELEMENT_NOT_FOUND`) before it touches the device, so a flow step may call
+    /// it again until the element appears (implicit wait, `wait:`).
+    const WAITS_FOR_TARGET: bool = false;
 
     type Params: DeserializeOwned + JsonSchema;
     type Output: Serialize + JsonSchema;
@@ -110,6 +114,8 @@ pub struct ToolDef {
     pub shorthand: Option<&'static str>,
     /// Flows only: other runners' names for this step, with a note.
     pub known_as: &'static [(&'static str, &'static str)],
+    /// Flows only: steps of this tool wait for their element ([`Tool::WAITS_FOR_TARGET`]).
+    pub waits_for_target: bool,
     codes: FieldCodes,
     input_schema: Value,
     result_schema: Value,
@@ -140,6 +146,7 @@ impl ToolDef {
             routing: T::ROUTING,
             verify: T::VERIFY,
             shorthand: T::SHORTHAND,
+            waits_for_target: T::WAITS_FOR_TARGET,
             known_as: T::KNOWN_AS,
             codes: T::CODES,
             input_schema: input,

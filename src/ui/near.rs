@@ -18,7 +18,7 @@ const MAX_LEN: usize = 200;
 /// One close value on screen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct NearMiss {
-    /// `text` or `element_id`: which field of the element is close.
+    /// `text` or `id`: which field of the element is close.
     pub field: &'static str,
     /// The value on screen.
     pub value: String,
@@ -91,7 +91,7 @@ pub fn near_misses(root: &UiNode, sel: &Selector, max: usize) -> Vec<NearMiss> {
         .text
         .as_deref()
         .filter(|_| sel.text_match != TextMatch::Regex);
-    for (field, want) in [("text", text), ("element_id", sel.element_id.as_deref())] {
+    for (field, want) in [("text", text), ("id", sel.element_id.as_deref())] {
         let Some(want) = want else { continue };
         for n in &nodes {
             let have = if field == "text" { n.text() } else { n.id() };
@@ -119,10 +119,7 @@ pub fn suggestion(misses: &[NearMiss]) -> String {
     }
     let list: Vec<String> = misses
         .iter()
-        .map(|m| {
-            let field = if m.field == "text" { "text" } else { "id" };
-            format!("{field} `{}` ({})", m.value, m.why)
-        })
+        .map(|m| format!("{} `{}` ({})", m.field, m.value, m.why))
         .collect();
     format!("; did you mean {}?", list.join(" or "))
 }

@@ -499,7 +499,7 @@ impl<'a> Compiler<'a> {
         let expect = self.expectations(src, o, tool_for_result.as_deref(), scope);
         let wait_ms = match &action {
             Action::Tool { tool, .. }
-                if written_as.is_none() && IMPLICIT_WAIT_TOOLS.contains(&tool.as_str()) =>
+                if written_as.is_none() && self.catalog.waits_for_target(tool) =>
             {
                 o.wait.map_or(ctx.wait_default, |w| w.ms)
             }
@@ -512,7 +512,12 @@ impl<'a> Compiler<'a> {
                             crate::codes::diag::INVALID_OPTION,
                             format!(
                                 "`wait` applies to steps that act on an element ({})",
-                                IMPLICIT_WAIT_TOOLS.join(", ")
+                                self.catalog
+                                    .tool_names()
+                                    .into_iter()
+                                    .filter(|t| self.catalog.waits_for_target(t))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             ),
                             "nothing to wait for",
                         )

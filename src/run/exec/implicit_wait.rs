@@ -1,5 +1,5 @@
-//! Implicit waits, a flow-level behaviour: a step that acts on an element (`click`,
-//! `long_press`, `input_text`; [`crate::plan::model::IMPLICIT_WAIT_TOOLS`]) and finds no such
+//! Implicit waits, a flow-level behaviour: a step that acts on an element (a tool declaring
+//! [`crate::tools::Tool::WAITS_FOR_TARGET`]: click, long_press, input_text) and finds no such
 //! element yet calls its tool again until the element appears or the step's `wait_ms` passes.
 //!
 //! The tool's own dump is the poll: when the target is already there the first call acts on

@@ -43,7 +43,8 @@ pub(super) fn accept_masked(tool: &str, outcome: CallOutcome) -> CallOutcome {
     let CallOutcome::Done(env) = &outcome else {
         return outcome;
     };
-    if tool != "input_text" || env.ok() {
+    // Only `input_text` answers TEXT_NOT_READABLE.
+    if env.ok() {
         return outcome;
     }
     let Some(e) = &env.structured.error else {

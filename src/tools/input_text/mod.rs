@@ -194,6 +194,7 @@ impl Tool for InputText {
         value: &[],
         wrong_type: &[("element_handle", crate::codes::INVALID_ELEMENT_HANDLE)],
     };
+    const WAITS_FOR_TARGET: bool = true;
     const SHORTHAND: Option<&'static str> = Some("text");
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("inputText", ""), ("type", "")];
     type Params = Params;
