@@ -8,12 +8,20 @@
 /// and comparing megabytes of argument with every name would take seconds).
 pub const MAX_WORD: usize = 64;
 
+/// More candidates than this (a flow with thousands of variables) get no suggestion: every
+/// undefined reference would be compared with all of them.
+pub const MAX_CANDIDATES: usize = 1_000;
+
 /// The candidate closest to `word`, when it is close enough to be a plausible typo.
 pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
     if word.len() > MAX_WORD {
+        return None;
+    }
+    let candidates: Vec<&'a str> = candidates.into_iter().take(MAX_CANDIDATES + 1).collect();
+    if candidates.len() > MAX_CANDIDATES {
         return None;
     }
     let lower = word.to_ascii_lowercase();
@@ -50,5 +58,7 @@ mod tests {
         assert_eq!(closest("inputText", names), Some("input_text"));
         assert_eq!(closest("zzzz", names), None);
         assert_eq!(closest(&"click".repeat(20), names), None);
+        let many: Vec<String> = (0..5_000).map(|i| format!("V{i}")).collect();
+        assert_eq!(closest("V1", many.iter().map(String::as_str)), None);
     }
 }

@@ -134,27 +134,32 @@ fn compile_inputs(
     Ok(sources.compile(catalog.as_ref(), &opts))
 }
 
+/// The diagnostics as `validate` prints them to stderr: each one (at most
+/// [`flow::MAX_DIAGNOSTICS_PER_FILE`] per file, then "… and N more"), then the counts.
+pub fn diagnostics_text(c: &Compiled) -> String {
+    let mut text = flow::render::render_report_styled(
+        &c.diagnostics,
+        &c.omitted,
+        &c.sources,
+        super::term::color(),
+    );
+    let (errors, warnings) = c.counts();
+    if errors > 0 {
+        text.push_str(&format!("{errors} error(s), {warnings} warning(s)\n"));
+    }
+    text
+}
+
+/// The diagnostics as `validate --format json` prints them.
+pub fn diagnostics_json(c: &Compiled) -> String {
+    let report = DiagnosticReport::with_omitted(&c.diagnostics, &c.omitted);
+    serde_json::to_string_pretty(&report).unwrap_or_default()
+}
+
 pub(crate) fn print_diagnostics(c: &Compiled, format: Format) {
     match format {
-        Format::Text => {
-            let text =
-                flow::diag::render_text_styled(&c.diagnostics, &c.sources, super::term::color());
-            if !text.is_empty() {
-                eprint!("{text}");
-            }
-            let errors = c.diagnostics.iter().filter(|d| d.is_error()).count();
-            let warnings = c.diagnostics.len() - errors;
-            if errors > 0 {
-                eprintln!("{errors} error(s), {warnings} warning(s)");
-            }
-        }
-        Format::Json => {
-            let report = DiagnosticReport::new(&c.diagnostics);
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&report).unwrap_or_default()
-            );
-        }
+        Format::Text => eprint!("{}", diagnostics_text(c)),
+        Format::Json => println!("{}", diagnostics_json(c)),
     }
 }
 

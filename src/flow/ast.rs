@@ -59,10 +59,6 @@ pub struct Step {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "ASTs are small and short-lived; boxing would only add noise"
-)]
 pub enum StepKind {
     /// A registry tool: `- click: Login`, `- click: {text: Login}`, `- screenshot`.
     Tool { name: Str, args: Option<Node> },
@@ -72,7 +68,9 @@ pub enum StepKind {
     },
     Repeat {
         times: Option<Node>,
-        while_: Option<Condition>,
+        /// Boxed, like `when`: a condition is large and rare, and every step pays for the
+        /// size of the largest variant (a 1 MiB flow has tens of thousands of steps).
+        while_: Option<Box<Condition>>,
         steps: Vec<Step>,
     },
     Retry {
@@ -98,7 +96,7 @@ pub struct StepOptions {
     pub wait: Option<Duration>,
     pub retries: Option<Retries>,
     pub optional: bool,
-    pub when: Option<Condition>,
+    pub when: Option<Box<Condition>>,
     pub keep: Option<Str>,
     pub expect: Vec<Expectation>,
 }

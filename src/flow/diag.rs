@@ -1,11 +1,13 @@
 //! Diagnostics: plain, serialisable data (`Diagnostic`) describing one problem in one file, with
-//! a span, a label for the underlined text and an optional suggestion; and their rendering as
-//! text (miette's graphical report, no colour, so golden files are stable) and as JSON.
+//! a span, a label for the underlined text and an optional suggestion; the cap on how many are
+//! listed per file; and their JSON form. Text rendering is in `render`.
+//!
+//! Sizes are bounded whatever the input: the underlined text and every message are clipped
+//! (a 20 MB scalar is not copied into each diagnostic about it), and at most
+//! [`MAX_DIAGNOSTICS_PER_FILE`] diagnostics are listed per file, the rest counted.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use serde::Serialize;
 
 use super::source::{SourceFile, Span};
@@ -15,6 +17,27 @@ use super::source::{SourceFile, Span};
 pub enum Severity {
     Error,
     Warning,
+}
+
+/// Most diagnostics listed per file; the others are counted in an [`Omitted`] entry
+/// ("… and N more"). Fixing the first ones usually removes many of the rest.
+pub const MAX_DIAGNOSTICS_PER_FILE: usize = 100;
+/// Longest underlined text kept in a diagnostic (characters; longer text ends with `…`).
+pub const MAX_TEXT_CHARS: usize = 200;
+/// Longest message, label or help (characters; longer ones end with `…`), so that a 1 MB key
+/// named in "unknown step `…`" is not printed whole.
+pub const MAX_MESSAGE_CHARS: usize = 500;
+
+/// `s` cut to `max` characters, with `…` when something was cut.
+pub fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+fn clip_owned(s: String, max: usize) -> String {
+    if s.len() <= max { s } else { clip(&s, max) }
 }
 
 /// One problem found in a flow file. Line and column are 1-based; columns count characters.
@@ -65,14 +88,20 @@ impl Diagnostic {
         Self {
             severity: Severity::Error,
             code: code.to_string(),
-            message: message.into(),
+            message: clip_owned(message.into(), MAX_MESSAGE_CHARS),
             file: src.name().to_string(),
             line: start.line,
             column: start.column,
             end_line: end.line,
             end_column: end.column,
-            text: src.slice(span).to_string(),
-            label: label.into(),
+            text: clip(
+                src.slice(Span::new(
+                    span.start,
+                    span.end.min(span.start + 4 * MAX_TEXT_CHARS + 4),
+                )),
+                MAX_TEXT_CHARS,
+            ),
+            label: clip_owned(label.into(), MAX_MESSAGE_CHARS),
             help: None,
             span,
         }
@@ -91,12 +120,12 @@ impl Diagnostic {
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(clip_owned(help.into(), MAX_MESSAGE_CHARS));
         self
     }
 
     pub fn with_help_opt(mut self, help: Option<String>) -> Self {
-        self.help = help;
+        self.help = help.map(|h| clip_owned(h, MAX_MESSAGE_CHARS));
         self
     }
 
@@ -142,161 +171,77 @@ pub fn sort_and_dedup(diags: &mut Vec<Diagnostic>) {
     });
 }
 
-/// Renders diagnostics for a terminal (no colour): a header with `file:line:col`, the source
-/// lines, the underlined text with its label, and the suggestion.
-pub fn render_text(diags: &[Diagnostic], sources: &SourceMap) -> String {
-    render_text_styled(diags, sources, false)
+/// Diagnostics of one file that were found but not listed (past [`MAX_DIAGNOSTICS_PER_FILE`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Omitted {
+    pub file: String,
+    pub errors: usize,
+    pub warnings: usize,
 }
 
-/// [`render_text`], with miette's colours when `color` (a terminal that wants them).
-pub fn render_text_styled(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(100)
-        .with_links(false)
-        .with_context_lines(1);
-    let mut out = String::new();
-    for d in diags {
-        out.push_str(&render_one(&handler, d, sources));
-        out.push('\n');
+impl Omitted {
+    pub fn total(&self) -> usize {
+        self.errors + self.warnings
     }
-    out
 }
 
-fn render_one(handler: &GraphicalReportHandler, d: &Diagnostic, sources: &SourceMap) -> String {
-    let kind = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
-    let mut out = format!("{kind}[{}]: {}\n", d.code, d.message);
-    let Some(src) = sources.get(&d.file) else {
-        out.push_str(&format!("  --> {}:{}:{}\n", d.file, d.line, d.column));
-        if let Some(help) = &d.help {
-            out.push_str(&format!("  help: {help}\n"));
+/// Keeps the first `max` diagnostics of each file (`diags` sorted by file, as
+/// [`sort_and_dedup`] leaves them) and counts the others per file.
+pub fn cap_per_file(diags: &mut Vec<Diagnostic>, max: usize) -> Vec<Omitted> {
+    let mut omitted: Vec<Omitted> = Vec::new();
+    let mut kept_in_file = 0;
+    let mut file: Option<String> = None;
+    diags.retain(|d| {
+        if file.as_deref() != Some(d.file.as_str()) {
+            file = Some(d.file.clone());
+            kept_in_file = 0;
         }
-        return out;
-    };
-    let report = MietteView {
-        diag: d,
-        source: CharColumns { src },
-    };
-    let mut body = String::new();
-    if handler.render_report(&mut body, &report).is_err() {
-        body = format!("  --> {}:{}:{}\n  {}\n", d.file, d.line, d.column, d.label);
-    }
-    // miette repeats the message (`× …`) above the snippet; our first line already has it.
-    match body.find('╭') {
-        Some(i) => {
-            let line_start = body[..i].rfind('\n').map_or(0, |n| n + 1);
-            out.push_str(&body[line_start..]);
+        if kept_in_file < max {
+            kept_in_file += 1;
+            return true;
         }
-        None => out.push_str(&body),
-    }
-    out
+        if omitted.last().is_none_or(|o| o.file != d.file) {
+            omitted.push(Omitted {
+                file: d.file.clone(),
+                errors: 0,
+                warnings: 0,
+            });
+        }
+        let o = omitted.last_mut().expect("pushed above");
+        match d.severity {
+            Severity::Error => o.errors += 1,
+            Severity::Warning => o.warnings += 1,
+        }
+        false
+    });
+    omitted
 }
 
-/// Source text for miette whose locator (`╭─[file:line:col]`) counts columns in characters,
-/// like every other position we print (miette's own count is in bytes).
-struct CharColumns<'s> {
-    src: &'s SourceFile,
-}
-
-impl miette::SourceCode for CharColumns<'_> {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let inner = self
-            .src
-            .text()
-            .read_span(span, context_lines_before, context_lines_after)?;
-        let column = if context_lines_before == 0 && context_lines_after == 0 {
-            self.src.line_col(span.offset()).column - 1
-        } else {
-            inner.column()
-        };
-        Ok(Box::new(miette::MietteSpanContents::new_named(
-            self.src.name().to_string(),
-            inner.data(),
-            *inner.span(),
-            inner.line(),
-            column,
-            inner.line_count(),
-        )))
-    }
-}
-
-/// Adapter that lets miette draw one of our diagnostics.
-struct MietteView<'a> {
-    diag: &'a Diagnostic,
-    source: CharColumns<'a>,
-}
-
-impl fmt::Debug for MietteView<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MietteView")
-            .field("diag", self.diag)
-            .finish()
-    }
-}
-
-impl fmt::Display for MietteView<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diag.message)
-    }
-}
-
-impl std::error::Error for MietteView<'_> {}
-
-impl miette::Diagnostic for MietteView<'_> {
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.diag.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        })
-    }
-
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.diag
-            .help
-            .as_ref()
-            .map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
-    }
-
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
-    }
-
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let span = SourceSpan::new(self.diag.span.start.into(), self.diag.span.len());
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            Some(self.diag.label.clone()),
-            span,
-        ))))
-    }
-}
-
-/// The JSON form of a validation result: every diagnostic, plus counts.
+/// The JSON form of a validation result: the listed diagnostics, what was left out per file,
+/// and counts of everything found (listed or not).
 #[derive(Debug, Serialize)]
 pub struct DiagnosticReport<'a> {
     pub errors: usize,
     pub warnings: usize,
     pub diagnostics: &'a [Diagnostic],
+    /// Files with more than [`MAX_DIAGNOSTICS_PER_FILE`] diagnostics: how many were not listed.
+    #[serde(skip_serializing_if = "<[Omitted]>::is_empty")]
+    pub omitted: &'a [Omitted],
 }
 
 impl<'a> DiagnosticReport<'a> {
     pub fn new(diagnostics: &'a [Diagnostic]) -> Self {
-        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        Self::with_omitted(diagnostics, &[])
+    }
+
+    pub fn with_omitted(diagnostics: &'a [Diagnostic], omitted: &'a [Omitted]) -> Self {
+        let listed_errors = diagnostics.iter().filter(|d| d.is_error()).count();
         Self {
-            errors,
-            warnings: diagnostics.len() - errors,
+            errors: listed_errors + omitted.iter().map(|o| o.errors).sum::<usize>(),
+            warnings: diagnostics.len() - listed_errors
+                + omitted.iter().map(|o| o.warnings).sum::<usize>(),
             diagnostics,
+            omitted,
         }
     }
 }
@@ -306,49 +251,69 @@ mod tests {
     use super::*;
 
     #[test]
-    fn renders_locator_source_caret_and_help() {
-        let src = SourceFile::new("login.yaml", "steps:\n  - clik: 登录\n");
-        let start = src.text().find("clik").unwrap();
-        let d = Diagnostic::error(
-            &src,
-            Span::new(start, start + 4),
-            "unknown-step",
-            "unknown step `clik`",
-            "not a tool or control step",
-        )
-        .with_help("did you mean `click`?");
-        assert_eq!((d.line, d.column, d.end_column), (2, 5, 9));
-        let mut map = SourceMap::new();
-        map.insert(src);
-        let text = render_text(&[d], &map);
-        assert!(
-            text.starts_with("error[unknown-step]: unknown step `clik`\n"),
-            "{text}"
-        );
-        assert!(text.contains("╭─[login.yaml:2:5]"), "{text}");
-        assert!(!text.contains('×'), "{text}");
-        assert!(text.contains("- clik: 登录"), "{text}");
-        assert!(text.contains("────"), "{text}");
-        assert!(text.contains("did you mean `click`?"), "{text}");
-    }
-
-    #[test]
-    fn locator_columns_count_characters() {
-        let src = SourceFile::new("u.yaml", "steps: [{click: 登录}, {clik: 登录}]\n");
-        let start = src.text().find("clik").unwrap();
-        let d = Diagnostic::error(&src, Span::new(start, start + 4), "x", "m", "l");
-        let mut map = SourceMap::new();
-        map.insert(src);
-        let text = render_text(&[d], &map);
-        assert!(text.contains("╭─[u.yaml:1:23]"), "{text}");
-    }
-
-    #[test]
     fn empty_spans_widen_to_one_character() {
         let src = SourceFile::new("f.yaml", "ab");
         let d = Diagnostic::error(&src, Span::new(1, 1), "x", "m", "l");
         assert_eq!(d.text, "b");
         let at_end = Diagnostic::error(&src, Span::new(9, 9), "x", "m", "l");
         assert_eq!(at_end.text, "");
+    }
+
+    #[test]
+    fn huge_text_and_messages_are_clipped() {
+        let key = "k".repeat(1_000_000);
+        let src = SourceFile::new("f.yaml", format!("{key}: 1\n"));
+        let d = Diagnostic::error(
+            &src,
+            Span::new(0, key.len()),
+            "unknown-key",
+            format!("unknown flow key `{key}`"),
+            "l",
+        )
+        .with_help(format!("did you mean {key}"));
+        assert_eq!(d.text.chars().count(), MAX_TEXT_CHARS + 1);
+        assert!(d.text.ends_with('…'));
+        assert_eq!(d.message.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(d.help.unwrap().ends_with('…'));
+        // The true extent is kept.
+        assert_eq!((d.column, d.end_column), (1, 1_000_001));
+        let wide = "登".repeat(300);
+        let src = SourceFile::new("f.yaml", wide.clone());
+        let d = Diagnostic::error(&src, Span::new(0, wide.len()), "x", "m", "l");
+        assert_eq!(d.text, format!("{}…", "登".repeat(MAX_TEXT_CHARS)));
+    }
+
+    #[test]
+    fn the_cap_keeps_the_first_diagnostics_of_each_file_and_counts_the_rest() {
+        let a = SourceFile::new("a.yaml", "x".repeat(500));
+        let b = SourceFile::new("b.yaml", "y".repeat(10));
+        let mut diags: Vec<Diagnostic> = (0..250)
+            .map(|i| {
+                let d = Diagnostic::error(&a, Span::new(i, i + 1), "x", "m", "l");
+                if i % 2 == 0 {
+                    d
+                } else {
+                    Diagnostic::warning(&a, Span::new(i, i + 1), "w", "m", "l")
+                }
+            })
+            .chain((0..3).map(|i| Diagnostic::error(&b, Span::new(i, i + 1), "x", "m", "l")))
+            .collect();
+        sort_and_dedup(&mut diags);
+        let omitted = cap_per_file(&mut diags, 100);
+        assert_eq!(diags.len(), 103);
+        assert_eq!(
+            omitted,
+            [Omitted {
+                file: "a.yaml".into(),
+                errors: 75,
+                warnings: 75
+            }]
+        );
+        let report = DiagnosticReport::with_omitted(&diags, &omitted);
+        assert_eq!((report.errors, report.warnings), (125 + 3, 125));
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["omitted"][0]["errors"], 75);
+        let plain = serde_json::to_value(DiagnosticReport::new(&diags[100..])).unwrap();
+        assert!(plain.get("omitted").is_none(), "{plain}");
     }
 }

@@ -8,16 +8,22 @@
 pub mod ast;
 pub mod diag;
 pub mod duration;
+pub mod excerpt;
 pub mod format;
 pub mod parse;
+pub mod render;
 pub mod source;
 pub mod suggest;
 pub mod template;
 pub mod yaml;
 
 pub use ast::Flow;
-pub use diag::{Diagnostic, DiagnosticReport, Severity, SourceMap, render_text, sort_and_dedup};
+pub use diag::{
+    Diagnostic, DiagnosticReport, MAX_DIAGNOSTICS_PER_FILE, Omitted, Severity, SourceMap,
+    cap_per_file, sort_and_dedup,
+};
 pub use parse::{Parsed, parse_flow};
+pub use render::{render_report, render_text};
 pub use source::{LineCol, SourceFile, Span};
 
 /// True for files that are sub-flows by convention (a `subflows/` directory anywhere in the

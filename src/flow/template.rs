@@ -130,6 +130,19 @@ pub fn pieces(text: &str) -> Result<Vec<Piece<'_>>, TemplateError> {
     Ok(out)
 }
 
+/// Calls `on` with every reference's path and byte range, in order, collecting nothing (a
+/// 20 MB string holds three million of them); `Err` at the first malformed `{{ … }}`.
+pub fn each_ref<'a>(
+    text: &'a str,
+    mut on: impl FnMut(&'a str, (usize, usize)),
+) -> Result<(), TemplateError> {
+    decode(text, |e| {
+        if let Event::Ref { path, range, .. } = e {
+            on(path, range);
+        }
+    })
+}
+
 /// Finds every reference in `text`.
 pub fn scan(text: &str) -> Result<Vec<VarRef>, TemplateError> {
     let mut refs = Vec::new();
@@ -187,22 +200,41 @@ fn encode_text(text: &str, before_ref: bool, out: &mut String) {
     out.push_str(&rest[core.len()..]);
 }
 
+/// Template text written piece by piece: literal text is held until it is known whether a
+/// reference follows it.
+#[derive(Default)]
+struct Encoder {
+    out: String,
+    text: String,
+}
+
+impl Encoder {
+    fn text(&mut self, t: &str) {
+        self.text.push_str(t);
+    }
+
+    fn reference(&mut self, raw: &str) {
+        encode_text(&self.text, true, &mut self.out);
+        self.text.clear();
+        self.out.push_str(raw);
+    }
+
+    fn finish(mut self) -> String {
+        encode_text(&self.text, false, &mut self.out);
+        self.out
+    }
+}
+
 /// Template text for `pieces` (adjacent texts are merged; references keep their raw form).
 pub fn encode(pieces: &[Piece<'_>]) -> String {
-    let mut out = String::new();
-    let mut text = String::new();
+    let mut e = Encoder::default();
     for p in pieces {
         match p {
-            Piece::Text(t) => text.push_str(t),
-            Piece::Ref { raw, .. } => {
-                encode_text(&text, true, &mut out);
-                text.clear();
-                out.push_str(raw);
-            }
+            Piece::Text(t) => e.text(t),
+            Piece::Ref { raw, .. } => e.reference(raw),
         }
     }
-    encode_text(&text, false, &mut out);
-    out
+    e.finish()
 }
 
 /// Template text that stands for exactly `data` (its `{{` never start a reference).
@@ -222,32 +254,28 @@ pub fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String
     if !text.contains("{{") {
         return text.to_string();
     }
-    let Ok(ps) = pieces(text) else {
-        return text.to_string();
+    // Streamed from the decoder into the encoder: a 20 MB string of three million references
+    // never becomes a `Vec` of them (that took 395 MB).
+    let mut e = Encoder {
+        out: String::with_capacity(text.len()),
+        text: String::new(),
     };
-    let mut out: Vec<Piece<'_>> = Vec::with_capacity(ps.len());
-    for p in ps {
-        match p {
-            Piece::Ref { ref path, .. } => match lookup(path) {
-                Some(v) => match pieces(&v) {
-                    Ok(inner) => out.extend(inner.into_iter().map(owned)),
-                    Err(_) => out.push(Piece::Text(Cow::Owned(v))),
-                },
-                None => out.push(p),
-            },
-            text => out.push(text),
-        }
-    }
-    encode(&out)
-}
-
-fn owned<'b>(p: Piece<'_>) -> Piece<'b> {
-    match p {
-        Piece::Text(t) => Piece::Text(Cow::Owned(t.into_owned())),
-        Piece::Ref { path, raw } => Piece::Ref {
-            path,
-            raw: Cow::Owned(raw.into_owned()),
+    let decoded = decode(text, |ev| match ev {
+        Event::Text(t) => e.text(t),
+        Event::Ref { path, raw, .. } => match lookup(path) {
+            Some(v) if decode(&v, |_| {}).is_ok() => {
+                let _ = decode(&v, |inner| match inner {
+                    Event::Text(t) => e.text(t),
+                    Event::Ref { raw, .. } => e.reference(raw),
+                });
+            }
+            Some(v) => e.text(&v),
+            None => e.reference(raw),
         },
+    });
+    match decoded {
+        Ok(()) => e.finish(),
+        Err(_) => text.to_string(),
     }
 }
 
@@ -374,6 +402,16 @@ mod tests {
                 path: p,
             }),
         ]
+    }
+
+    fn owned<'b>(p: Piece<'_>) -> Piece<'b> {
+        match p {
+            Piece::Text(t) => Piece::Text(Cow::Owned(t.into_owned())),
+            Piece::Ref { path, raw } => Piece::Ref {
+                path,
+                raw: Cow::Owned(raw.into_owned()),
+            },
+        }
     }
 
     fn merged(ps: &[Piece<'_>]) -> Vec<Piece<'static>> {

@@ -3,8 +3,10 @@
 //! Built on serde-saphyr: its `Spanned<T>` wrapper reports the character *and* byte range of
 //! every scalar and the start of every collection, which is all the flow format needs, so the
 //! lower-level parser event API is not used. Scalars are resolved with YAML 1.2 core rules
-//! (`strict_booleans`: `yes`/`no`/`on`/`off` stay strings). Anchors and aliases are expanded by
-//! serde-saphyr (with its alias budget, so "billion laughs" inputs fail cleanly).
+//! (`strict_booleans`: `yes`/`no`/`on`/`off` stay strings; `.inf`, `-.Inf`, `.nan` are floats,
+//! left to the schema to judge). Anchors and aliases are expanded by serde-saphyr under a budget
+//! sized for flow files ([`MAX_NODES`] nodes, aliases counted each time they are used), so
+//! "billion laughs" inputs fail cleanly and small. A file holds one YAML document.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
@@ -17,8 +19,12 @@ use super::source::{SourceFile, Span};
 pub struct Node {
     pub value: Value,
     /// For scalars the whole token (quotes included); for flow collections the whole `[…]` or
-    /// `{…}`; for block collections their start (a block mapping: its first key).
+    /// `{…}`; for block collections their start (a block mapping: its first key). For an
+    /// alias (`*n`), the alias: where the value is used.
     pub span: Span,
+    /// Where the value is written: the anchored scalar for an alias, else `span`. Plain
+    /// numbers and booleans read as text come from here (`*n` to `&n 007` is `007`).
+    pub value_span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -81,12 +87,13 @@ impl Node {
     }
 
     /// The scalar as text, as the user wrote it for plain numbers and booleans (so that
-    /// `text: 007` stays `007` when a string is expected), or `None` for collections and null.
+    /// `text: 007` stays `007` when a string is expected; an alias gives its anchored value's
+    /// text), or `None` for collections and null.
     pub fn scalar_text(&self, src: &SourceFile) -> Option<String> {
         match &self.value {
             Value::Str(s) => Some(s.clone()),
             Value::Bool(_) | Value::Int(_) | Value::UInt(_) | Value::Float(_) => {
-                Some(src.slice(self.span).to_string())
+                Some(plain_text(src.slice(self.value_span)).to_string())
             }
             _ => None,
         }
@@ -103,6 +110,9 @@ impl Node {
 
 /// Deepest accepted nesting of YAML collections.
 pub const MAX_DEPTH: usize = 40;
+/// Most YAML nodes (scalars and collections) a flow file may hold, counting an alias's whole
+/// anchored value each time it is used. A 1 MiB flow of one-line steps has about 80 000.
+pub const MAX_NODES: usize = 100_000;
 
 /// Parses one YAML document. Syntax errors come back as a single diagnostic at the parser's
 /// position (a YAML parser cannot resynchronise reliably, so later errors would be noise).
@@ -111,10 +121,15 @@ pub fn parse(src: &SourceFile) -> Result<Node, Box<Diagnostic>> {
     // a 2 MiB thread stack (test and async worker threads), even in debug builds.
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
+    budget.max_nodes = MAX_NODES;
+    let mut aliases = serde_saphyr::options::AliasLimits::default();
+    aliases.max_total_replayed_events = MAX_NODES;
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,
         budget: Some(budget),
+        alias_limits: aliases,
+        non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
     };
     let parsed: Result<Spanned<RawNode>, _> =
         serde_saphyr::from_str_with_options(src.text(), options);
@@ -124,26 +139,76 @@ pub fn parse(src: &SourceFile) -> Result<Node, Box<Diagnostic>> {
     }
 }
 
+/// The error itself, without the wrappers that only add context (snippet, alias location).
+fn original(e: &serde_saphyr::Error) -> &serde_saphyr::Error {
+    match e {
+        serde_saphyr::Error::WithSnippet { error, .. }
+        | serde_saphyr::Error::AliasError { error, .. } => original(error),
+        other => other,
+    }
+}
+
+/// Byte offset of a parser location (its byte offset when known, else its line and column).
+fn offset_of_location(src: &SourceFile, loc: &serde_saphyr::Location) -> Option<(usize, usize)> {
+    if loc.line() == 0 {
+        return None;
+    }
+    let start = match loc.span().byte_offset() {
+        Some(b) if loc.span().byte_len().is_some() => b as usize,
+        _ => src.offset_of(loc.line() as usize, loc.column() as usize),
+    };
+    Some((start, loc.span().byte_len().unwrap_or(0) as usize))
+}
+
 fn syntax_diagnostic(src: &SourceFile, e: &serde_saphyr::Error) -> Diagnostic {
+    use serde_saphyr::Error as E;
+    use serde_saphyr::budget::BudgetBreach as B;
+    let (offset, len) = e
+        .location()
+        .and_then(|loc| offset_of_location(src, &loc))
+        .unwrap_or((src.text().len(), 0));
+    let at = Span::new(offset, offset + len);
+    let limit = |message: String, help: &str| {
+        Diagnostic::error(src, at, "yaml-limit", message, "limit reached here").with_help(help)
+    };
+    let too_big = "flows are small: split the file, or move repeated steps into a sub-flow (`run_flow`) or a `repeat` block";
+    match original(e) {
+        E::MultipleDocuments { .. } => return second_document(src, offset),
+        E::Budget { breach, .. } => {
+            return match breach {
+                B::Depth { .. } => limit(
+                    format!("the YAML nests deeper than {MAX_DEPTH} levels"),
+                    &format!(
+                        "flows may nest at most {MAX_DEPTH} levels; move deep blocks into a sub-flow"
+                    ),
+                ),
+                B::Nodes { .. } => limit(
+                    format!(
+                        "the file holds more than {MAX_NODES} YAML values (an alias counts its anchored value each time it is used)"
+                    ),
+                    too_big,
+                ),
+                other => limit(
+                    format!("the YAML exceeds a size limit ({other:?})"),
+                    too_big,
+                ),
+            };
+        }
+        E::AliasReplayLimitExceeded { .. }
+        | E::AliasExpansionLimitExceeded { .. }
+        | E::AliasReplayStackDepthExceeded { .. }
+        | E::AliasReplayCounterOverflow { .. } => {
+            return limit(
+                format!("aliases expand to more than {MAX_NODES} YAML values (an alias bomb?)"),
+                too_big,
+            );
+        }
+        _ => {}
+    }
     let rendered = e.to_string();
     let first = rendered.lines().next().unwrap_or("invalid YAML");
     let message = strip_location_prefix(first);
-    let (offset, len) = match e.location() {
-        Some(loc) if loc.line() > 0 => {
-            let start = match loc.span().byte_offset() {
-                Some(b) if loc.span().byte_len().is_some() => b as usize,
-                _ => src.offset_of(loc.line() as usize, loc.column() as usize),
-            };
-            (start, loc.span().byte_len().unwrap_or(0) as usize)
-        }
-        _ => (src.text().len(), 0),
-    };
-    let help = if message.contains("budget breached: Depth") || message.contains("recursion limit")
-    {
-        Some(format!(
-            "flows may nest at most {MAX_DEPTH} levels; move deep blocks into a sub-flow"
-        ))
-    } else if message.contains("duplicate mapping key") {
+    let help = if message.contains("duplicate mapping key") {
         Some("each key may appear once per mapping; remove or rename one of them".to_string())
     } else if message.contains("tab") {
         Some("indent with spaces; YAML does not allow tabs for indentation".to_string())
@@ -152,12 +217,47 @@ fn syntax_diagnostic(src: &SourceFile, e: &serde_saphyr::Error) -> Diagnostic {
     };
     Diagnostic::error(
         src,
-        Span::new(offset, offset + len),
+        at,
         crate::codes::diag::YAML_SYNTAX,
         format!("invalid YAML: {message}"),
         "here",
     )
     .with_help_opt(help)
+}
+
+/// A second YAML document: the diagnostic points at the marker that starts it (`---`) or ends
+/// the first one (`...`), found from the parser's position (the second document's content).
+fn second_document(src: &SourceFile, content: usize) -> Diagnostic {
+    let is_marker = |line: &str, m: &str| {
+        line.strip_prefix(m)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+    };
+    let content_line = src.line_col(content).line;
+    let mut found = None;
+    for n in (1..=content_line).rev() {
+        let line = src.line(n);
+        if is_marker(line, "---") || is_marker(line, "...") {
+            found = src.line_range(n).map(|(s, _)| Span::new(s, s + 3));
+            break;
+        }
+    }
+    let span = found.unwrap_or(Span::new(content, content));
+    let marker = src.slice(span).to_string();
+    let label = if marker == "..." {
+        "the first document ends here"
+    } else {
+        "a second document starts here"
+    };
+    Diagnostic::error(
+        src,
+        span,
+        "multiple-documents",
+        "a flow file holds one YAML document, and this file has more",
+        label,
+    )
+    .with_help(
+        "put all steps in one document (remove this marker), or move the second document into its own flow file",
+    )
 }
 
 /// serde-saphyr prefixes messages with `error: line N column M: `; we print positions ourselves.
@@ -177,7 +277,10 @@ fn strip_location_prefix(msg: &str) -> String {
 }
 
 fn span_of<T>(src: &SourceFile, s: &Spanned<T>) -> Span {
-    let loc = s.referenced;
+    span_at(src, &s.referenced)
+}
+
+fn span_at(src: &SourceFile, loc: &serde_saphyr::Location) -> Span {
     let sp = loc.span();
     let start = match sp.byte_offset() {
         Some(b) => b as usize,
@@ -188,8 +291,21 @@ fn span_of<T>(src: &SourceFile, s: &Spanned<T>) -> Span {
     Span::new(src.clamp(start), src.clamp(start + len))
 }
 
+/// The scalar's text without an anchor or tag in front (`&n 42` → `42`).
+fn plain_text(text: &str) -> &str {
+    let mut t = text;
+    while let Some(rest) = t.strip_prefix(['&', '!']) {
+        t = rest
+            .split_once([' ', '\t'])
+            .map_or("", |(_, after)| after.trim_start());
+    }
+    t
+}
+
 fn convert(src: &SourceFile, raw: Spanned<RawNode>) -> Node {
     let span = span_of(src, &raw);
+    let defined = span_at(src, &raw.defined);
+    let value_span = if defined.is_empty() { span } else { defined };
     let value = match raw.value {
         RawNode::Null => Value::Null,
         RawNode::Bool(b) => Value::Bool(b),
@@ -209,7 +325,11 @@ fn convert(src: &SourceFile, raw: Spanned<RawNode>) -> Node {
                     let name = match &k.value {
                         RawNode::Str(s) => s.clone(),
                         RawNode::Null => String::new(),
-                        _ => src.slice(kspan).to_string(),
+                        _ => {
+                            let defined = span_at(src, &k.defined);
+                            let at = if defined.is_empty() { kspan } else { defined };
+                            plain_text(src.slice(at)).to_string()
+                        }
                     };
                     (Key { name, span: kspan }, convert(src, v))
                 })
@@ -228,7 +348,11 @@ fn convert(src: &SourceFile, raw: Spanned<RawNode>) -> Node {
         },
         _ => span,
     };
-    Node { value, span }
+    Node {
+        value,
+        span,
+        value_span,
+    }
 }
 
 /// The end (exclusive) of the flow collection opening at `start`, skipping quoted scalars.
@@ -408,6 +532,80 @@ mod tests {
         assert_eq!(d.code, "yaml-syntax");
         assert_eq!(d.line, 2);
         assert!(!d.message.contains("line 2"), "{}", d.message);
+    }
+
+    /// Seen (issue 11): an alias to a number or boolean used as text became `"*n"` (on the
+    /// device it typed `*code`).
+    #[test]
+    fn an_alias_used_as_text_gives_the_anchored_value() {
+        let (src, root) = parse_ok(
+            "n: &code 0x1F\nb: &yes true\nf: &pi 3.50\nuse: [*code, *yes, *pi]\n*code : key\n",
+        );
+        let used = root.get("use").unwrap().as_seq().unwrap();
+        let texts: Vec<_> = used.iter().map(|n| n.scalar_text(&src).unwrap()).collect();
+        assert_eq!(texts, ["0x1F", "true", "3.50"]);
+        assert_eq!(used[0].value, Value::Int(31));
+        // Diagnostics still point at the alias, where the value is used.
+        assert_eq!(src.slice(used[0].span), "*code");
+        let keys: Vec<_> = root
+            .as_map()
+            .unwrap()
+            .iter()
+            .map(|(k, _)| k.name.as_str())
+            .collect();
+        assert_eq!(keys, ["n", "b", "f", "use", "0x1F"]);
+    }
+
+    /// Seen (issue 11): `.inf`, `-.Inf` and `.nan` were syntax errors.
+    #[test]
+    fn non_finite_floats_are_floats() {
+        let (src, root) = parse_ok("a: .inf\nb: -.Inf\nc: .nan\nd: .NaN\n");
+        assert_eq!(root.get("a").unwrap().value, Value::Float(f64::INFINITY));
+        assert_eq!(
+            root.get("b").unwrap().value,
+            Value::Float(f64::NEG_INFINITY)
+        );
+        assert!(matches!(root.get("c").unwrap().value, Value::Float(f) if f.is_nan()));
+        assert_eq!(
+            root.get("b").unwrap().scalar_text(&src).as_deref(),
+            Some("-.Inf")
+        );
+    }
+
+    /// Seen (issue 11): a second document got a message naming a parser function.
+    #[test]
+    fn a_second_document_is_reported_at_its_marker() {
+        let text = "---\nsteps:\n  - click: OK\n---\nsteps:\n  - click: Next\n";
+        let src = SourceFile::new("t.yaml", text);
+        let d = parse(&src).unwrap_err();
+        assert_eq!(d.code, "multiple-documents");
+        assert_eq!((d.line, d.column, d.text.as_str()), (4, 1, "---"));
+        assert!(d.message.contains("one YAML document"), "{}", d.message);
+        assert!(!d.message.contains("from_str"), "{}", d.message);
+        let src = SourceFile::new("t.yaml", "steps: []\n...\nsteps: []\n");
+        let d = parse(&src).unwrap_err();
+        assert_eq!(
+            (d.code.as_str(), d.line, d.text.as_str()),
+            ("multiple-documents", 2, "...")
+        );
+    }
+
+    #[test]
+    fn an_alias_bomb_is_a_limit_not_a_blow_up() {
+        let mut text = String::from("a0: &a0 [x]\n");
+        for i in 1..12 {
+            let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+            text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+        }
+        let src = SourceFile::new("t.yaml", text);
+        let d = parse(&src).unwrap_err();
+        assert_eq!(d.code, "yaml-limit", "{d:?}");
+        assert!(d.message.contains("100000"), "{}", d.message);
+        assert!(d.line > 1, "{d:?}");
+        let deep = SourceFile::new("t.yaml", format!("{}{}", "[".repeat(100), "]".repeat(100)));
+        let d = parse(&deep).unwrap_err();
+        assert_eq!(d.code, "yaml-limit", "{d:?}");
+        assert!(d.help.unwrap().contains("at most 40 levels"));
     }
 
     #[test]

@@ -142,8 +142,10 @@ pub struct PlanStep {
     pub retries: u64,
     pub retry_delay_ms: u64,
     pub optional: bool,
+    /// Boxed (like `while`): a condition is large and rare, and a plan may hold tens of
+    /// thousands of steps.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub when: Option<PlanCondition>,
+    pub when: Option<Box<PlanCondition>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub keep: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -153,10 +155,6 @@ pub struct PlanStep {
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "plans are built once per run; boxing would only add noise"
-)]
 pub enum Action {
     /// Call a registry tool with these arguments (defaults made explicit).
     Tool { tool: String, args: Value },
@@ -165,7 +163,7 @@ pub enum Action {
         #[serde(skip_serializing_if = "Option::is_none")]
         times: Option<Value>,
         #[serde(rename = "while", skip_serializing_if = "Option::is_none")]
-        while_: Option<PlanCondition>,
+        while_: Option<Box<PlanCondition>>,
         steps: Vec<PlanStep>,
     },
     /// Run the steps; on failure run them again, up to `times` more times.

@@ -324,12 +324,27 @@ impl<'a> SchemaCheck<'a> {
             }
             Y::Int(i) if allows("integer") || allows("number") => Some(Value::from(*i)),
             Y::UInt(u) if allows("integer") || allows("number") => Some(Value::from(*u)),
-            Y::Float(f) if allows("number") => {
-                Some(Number::from_f64(*f).map_or(Value::Null, Value::Number))
-            }
+            Y::Float(f) if allows("number") => match Number::from_f64(*f) {
+                Some(n) => Some(Value::Number(n)),
+                // `.inf` / `.nan` are YAML floats, but no parameter takes them (JSON cannot
+                // carry them either).
+                None => {
+                    self.push(
+                        node.span,
+                        crate::codes::diag::WRONG_TYPE,
+                        format!(
+                            "{what} must be a finite number, found `{}`",
+                            self.src.slice(node.value_span)
+                        ),
+                        &format!("expected {expected}"),
+                        None,
+                    );
+                    None
+                }
+            },
             Y::Bool(b) if allows("boolean") => Some(Value::Bool(*b)),
             Y::Int(_) | Y::UInt(_) | Y::Float(_) | Y::Bool(_) if allows("string") => {
-                Some(Value::String(self.src.slice(node.span).to_string()))
+                node.scalar_text(self.src).map(Value::String)
             }
             Y::Seq(items) if allows("array") => {
                 let item_schema: &'a Value = schema.get("items").unwrap_or(&ANY);
@@ -543,7 +558,7 @@ mod tests {
             [
                 "unknown-param",
                 "invalid-value",
-                "wrong-type",
+                crate::codes::diag::WRONG_TYPE,
                 "missing-param"
             ]
         );

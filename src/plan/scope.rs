@@ -1,7 +1,9 @@
 //! Variable scopes during compilation: which `{{ NAME }}` are defined, their values and
 //! secrecy, and which step results have been kept so far (`{{ steps.NAME.result.FIELD }}`).
-
-use std::collections::BTreeMap;
+//!
+//! The maps are persistent (structural sharing, `rpds`): every `run_flow` call starts from a
+//! copy of its caller's scope, and with ordinary maps a flow with 20 000 variables and 19 000
+//! calls spent 147 s copying them. A copy now costs nothing and a binding O(log n).
 
 use super::model::{MASK, PlanVariable, VarSource};
 
@@ -13,18 +15,21 @@ pub struct Binding {
     pub source: VarSource,
 }
 
+/// An ordered map by name, cheap to copy.
+pub type Map<V> = rpds::RedBlackTreeMap<String, V>;
+
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
-    pub vars: BTreeMap<String, Binding>,
+    pub vars: Map<Binding>,
     /// Kept step results: name → tool (for result field checks).
-    pub kept: BTreeMap<String, Option<String>>,
+    pub kept: Map<Option<String>>,
     /// In a sub-flow checked on its own (no caller), undefined variables are not errors.
     pub lenient: bool,
 }
 
 impl Scope {
     pub fn bind(&mut self, name: &str, value: String, secret: bool, source: VarSource) {
-        self.vars.insert(
+        self.vars.insert_mut(
             name.to_string(),
             Binding {
                 value,

@@ -332,7 +332,13 @@ impl Parser<'_> {
 
     pub(super) fn steps(&mut self, node: &Node, what: &str) -> Vec<Step> {
         match &node.value {
-            Value::Seq(items) => items.iter().filter_map(|n| self.step(n)).collect(),
+            Value::Seq(items) => {
+                // Sized up front: collecting a filtered iterator grows by doubling, which
+                // for a long list of steps holds up to twice the memory it needs.
+                let mut steps = Vec::with_capacity(items.len());
+                steps.extend(items.iter().filter_map(|n| self.step(n)));
+                steps
+            }
             Value::Null => Vec::new(),
             _ => {
                 self.err_help(
@@ -596,7 +602,7 @@ impl Parser<'_> {
                     Value::Str(s) if s.contains("{{") => times = Some(v.clone()),
                     _ => self.wrong_type(v, "`times`", "a non-negative integer"),
                 },
-                "while" => while_ = self.condition(v),
+                "while" => while_ = self.condition(v).map(Box::new),
                 "steps" => steps = Some(self.steps(v, "`steps`")),
                 _ => self.unknown_control_key("repeat", k, &REPEAT_KEYS),
             }

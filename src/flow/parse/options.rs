@@ -13,7 +13,7 @@ impl Parser<'_> {
             "deadline" => opts.deadline = self.duration(value, "`deadline`"),
             "wait" => opts.wait = self.duration(value, "`wait`"),
             "optional" => opts.optional = self.boolean(value, "`optional`").is_some_and(|(b, _)| b),
-            "when" => opts.when = self.condition(value),
+            "when" => opts.when = self.condition(value).map(Box::new),
             "keep" => {
                 opts.keep = self.string(value, "`keep`");
                 if let Some(k) = &opts.keep

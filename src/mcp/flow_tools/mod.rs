@@ -120,17 +120,28 @@ pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled,
     Ok(plan::compile(&[file], &[], &catalog, &loader, &opts))
 }
 
-/// The diagnostics as results carry them.
-fn diagnostics(c: &Compiled) -> (usize, usize, Vec<Map<String, Value>>) {
-    let report = DiagnosticReport::new(&c.diagnostics);
+/// JSON objects as a result lists them.
+type Objects = Vec<Map<String, Value>>;
+
+/// The diagnostics as results carry them: errors and warnings found (listed or not), the
+/// listed ones, and per file how many were left out (past 100 per file).
+fn diagnostics(c: &Compiled) -> (usize, usize, Objects, Objects) {
+    let report = DiagnosticReport::with_omitted(&c.diagnostics, &c.omitted);
     let v = serde_json::to_value(&report).unwrap_or(Value::Null);
-    let list = v["diagnostics"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|d| d.as_object().cloned())
-        .collect();
-    (report.errors, report.warnings, list)
+    let objects = |key: &str| {
+        v[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d.as_object().cloned())
+            .collect()
+    };
+    (
+        report.errors,
+        report.warnings,
+        objects("diagnostics"),
+        objects("omitted"),
+    )
 }
 
 pub struct ValidateFlow;
@@ -142,8 +153,11 @@ pub struct Validated {
     pub errors: usize,
     pub warnings: usize,
     /// Every diagnostic: severity, code, message, file, line, column, end_line, end_column,
-    /// the underlined text, a label and, when known, a suggestion.
+    /// the underlined text, a label and, when known, a suggestion. At most 100 per file.
     pub diagnostics: Vec<Map<String, Value>>,
+    /// Files with more than 100 diagnostics: `{file, errors, warnings}` not listed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub omitted: Vec<Map<String, Value>>,
 }
 
 impl Tool for ValidateFlow {
@@ -158,12 +172,13 @@ impl Tool for ValidateFlow {
 
     fn run(p: FlowSource, call: &mut Call<'_>) -> Result<Validated, ToolError> {
         let c = compile(&p, call.config())?;
-        let (errors, warnings, diagnostics) = diagnostics(&c);
+        let (errors, warnings, diagnostics, omitted) = diagnostics(&c);
         Ok(Validated {
             valid: errors == 0,
             errors,
             warnings,
             diagnostics,
+            omitted,
         })
     }
 }
@@ -176,6 +191,9 @@ pub struct Planned {
     pub errors: usize,
     pub warnings: usize,
     pub diagnostics: Vec<Map<String, Value>>,
+    /// Files with more than 100 diagnostics: `{file, errors, warnings}` not listed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub omitted: Vec<Map<String, Value>>,
     /// The compiled plan (step ids, tools with every argument and default, deadlines); null
     /// when the flow has errors.
     pub plan: Option<Map<String, Value>>,
@@ -193,12 +211,13 @@ impl Tool for PlanFlow {
 
     fn run(p: FlowSource, call: &mut Call<'_>) -> Result<Planned, ToolError> {
         let c = compile(&p, call.config())?;
-        let (errors, warnings, diagnostics) = diagnostics(&c);
+        let (errors, warnings, diagnostics, omitted) = diagnostics(&c);
         Ok(Planned {
             valid: errors == 0,
             errors,
             warnings,
             diagnostics,
+            omitted,
             plan: if errors == 0 {
                 serde_json::to_value(&c.plan)
                     .ok()

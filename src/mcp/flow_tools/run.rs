@@ -149,7 +149,7 @@ impl Tool for RunFlow {
 
     fn run(p: FlowSource, call: &mut Call<'_>) -> Result<RunSummary, ToolError> {
         let compiled = compile(&p, call.config())?;
-        let (errors, _, diags) = diagnostics(&compiled);
+        let (errors, _, diags, _) = diagnostics(&compiled);
         if errors > 0 {
             return Err(ToolError::new(
                 crate::codes::FLOW_INVALID,

@@ -2,6 +2,8 @@
 //! and static rules (defaults made explicit), and `assert_*`, conditions and expectations are
 //! compiled the same way.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value, json};
 
 use super::Compiler;
@@ -91,18 +93,19 @@ impl Compiler<'_> {
         )
     }
 
-    /// The step's arguments as key/value pairs (scalar shorthand expanded).
-    pub(super) fn arg_entries(
+    /// The step's arguments as key/value pairs (scalar shorthand expanded), borrowed from the
+    /// AST when written as a mapping (a 20 MB argument is not copied again).
+    pub(super) fn arg_entries<'n>(
         &mut self,
         src: &SourceFile,
         tool: &str,
         at: Span,
-        args: Option<&Node>,
-    ) -> Option<Vec<(Key, Node)>> {
+        args: Option<&'n Node>,
+    ) -> Option<Cow<'n, [(Key, Node)]>> {
         match args {
-            None => Some(Vec::new()),
+            None => Some(Cow::Borrowed(&[])),
             Some(n) => match &n.value {
-                Y::Map(m) => Some(m.clone()),
+                Y::Map(m) => Some(Cow::Borrowed(m)),
                 Y::Seq(_) => {
                     self.push(
                         Diagnostic::error(
@@ -118,13 +121,13 @@ impl Compiler<'_> {
                 }
                 _ => {
                     match self.catalog.scalar_shorthand(tool) {
-                        Some(param) => Some(vec![(
+                        Some(param) => Some(Cow::Owned(vec![(
                             Key {
                                 name: param.to_string(),
                                 span: n.span,
                             },
                             n.clone(),
-                        )]),
+                        )])),
                         None => {
                             self.push(Diagnostic::error(src, n.span, crate::codes::diag::NO_SHORTHAND, format!("`{tool}` has no shorthand; give its parameters as a mapping"), "expected a mapping")
                             .with_help(format!("write `{tool}: {{name: value, …}}`")));
@@ -152,7 +155,8 @@ impl Compiler<'_> {
         forbidden: &[(&str, &str)],
     ) -> Option<Value> {
         let run_level = self.catalog.run_level_params();
-        let mut kept: Vec<(Key, Node)> = Vec::new();
+        // Which entries go on to the schema check (refused ones were reported above).
+        let mut keep = Vec::with_capacity(entries.len());
         for (k, v) in entries {
             if run_level.contains(&k.name.as_str()) {
                 self.push(
@@ -191,24 +195,41 @@ impl Compiler<'_> {
                 );
             } else {
                 self.check_node_vars(src, v, scope);
-                kept.push((k.clone(), v.clone()));
+                // A parameter written as YAML null is not given (as in a bare tool call); the
+                // tool's rules then judge its absence.
+                keep.push(v.value != Y::Null);
+                continue;
             }
+            keep.push(false);
         }
-        // A parameter written as YAML null is not given (as in a bare tool call); the tool's
-        // rules then judge its absence. Remember how it was written, for the hint below.
-        let mut nulls: Vec<(String, String)> = Vec::new();
-        kept.retain(|(k, v)| {
-            if v.value != Y::Null {
-                return true;
-            }
-            nulls.push((k.name.clone(), src.slice(v.span).trim().to_string()));
-            false
-        });
+        // Remember how a null was written, for the hint below.
+        let nulls: Vec<(String, String)> = entries
+            .iter()
+            .filter(|(k, v)| {
+                v.value == Y::Null
+                    && !run_level.contains(&k.name.as_str())
+                    && !forbidden.iter().any(|(p, _)| *p == k.name)
+            })
+            .map(|(k, v)| (k.name.clone(), src.slice(v.span).trim().to_string()))
+            .collect();
+        // The entries themselves unless one is left out (copying them is the rare case).
+        let kept: Cow<[(Key, Node)]> = if keep.iter().all(|k| *k) {
+            Cow::Borrowed(entries)
+        } else {
+            Cow::Owned(
+                entries
+                    .iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(e, _)| e.clone())
+                    .collect(),
+            )
+        };
         let subst = |s: &str| self.subst(scope, s);
         let mut check = SchemaCheck::new(src, schema, &subst);
         let value = check.params(&kept, schema, &format!("`{shown}`"), at);
         let failed = !check.diags.is_empty();
-        self.diags.extend(check.diags);
+        check.diags.into_iter().for_each(|d| self.push(d));
         if failed {
             return None;
         }
@@ -324,13 +345,13 @@ impl Compiler<'_> {
         Some(v)
     }
 
-    pub(super) fn selector_entries(
+    pub(super) fn selector_entries<'n>(
         &mut self,
         src: &SourceFile,
-        node: &Node,
-    ) -> Option<Vec<(Key, Node)>> {
+        node: &'n Node,
+    ) -> Option<Cow<'n, [(Key, Node)]>> {
         match &node.value {
-            Y::Map(m) => Some(m.clone()),
+            Y::Map(m) => Some(Cow::Borrowed(m)),
             Y::Seq(_) | Y::Null => {
                 self.push(Diagnostic::error(src, node.span, crate::codes::diag::WRONG_TYPE, format!("an element must be its text or a mapping such as `{{element_id: banner}}`, found {}", node.type_name()), "expected text or a mapping"));
                 None
@@ -341,13 +362,13 @@ impl Compiler<'_> {
                     self.push(Diagnostic::error(src, node.span, crate::codes::diag::WRONG_TYPE, format!("`{ASSERT_TOOL}` has no shorthand; give the element as a mapping such as `{{element_id: banner}}`"), "expected a mapping"));
                     return None;
                 };
-                Some(vec![(
+                Some(Cow::Owned(vec![(
                     Key {
                         name: param.to_string(),
                         span: node.span,
                     },
                     node.clone(),
-                )])
+                )]))
             }
         }
     }

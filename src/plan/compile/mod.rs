@@ -14,6 +14,7 @@ use serde_json::Value;
 
 mod args;
 pub use args::ASSERT_TOOL;
+mod sink;
 mod subflow;
 mod vars;
 
@@ -26,7 +27,7 @@ use crate::flow::ast::{Flow, Step, StepKind};
 use crate::flow::source::{SourceFile, Span};
 use crate::flow::template;
 use crate::flow::yaml::Value as Y;
-use crate::flow::{Diagnostic, SourceMap, parse_flow, sort_and_dedup};
+use crate::flow::{Diagnostic, DiagnosticReport, Omitted, SourceMap, parse_flow};
 
 /// Settings the CLI passes in (it alone reads the environment and `tapflow.toml`).
 #[derive(Clone, Debug)]
@@ -70,19 +71,35 @@ pub const DEFAULT_WAIT_MS: u64 = 5_000;
 pub const DEADLINE_MARGIN_MS: u64 = 5_000;
 /// Deepest accepted nesting of blocks and sub-flows.
 const MAX_DEPTH: usize = 32;
+/// Largest plan one flow compiles to, in steps and sub-flow variables: every step of its
+/// blocks, hooks and inlined sub-flows, and every variable a sub-flow call binds (each call
+/// inlines the sub-flow again, with its variables). Real flows have hundreds; the limit keeps
+/// the work and memory of compiling small when sub-flows are called many times over (a file of
+/// `run_flow` lines calling a file of `run_flow` lines grows multiplicatively).
+pub const MAX_PLAN_SIZE: usize = 50_000;
 
-/// The outcome of validating and compiling: the plan of everything valid, every diagnostic,
-/// and the sources they point into.
+/// The outcome of validating and compiling: the plan of everything valid, the diagnostics
+/// (at most [`crate::flow::MAX_DIAGNOSTICS_PER_FILE`] per file, sorted by position), how many more each
+/// file had, and the sources they point into.
 #[derive(Debug)]
 pub struct Compiled {
     pub plan: Plan,
     pub diagnostics: Vec<Diagnostic>,
+    /// Files with more diagnostics than are listed: how many were left out.
+    pub omitted: Vec<Omitted>,
     pub sources: SourceMap,
 }
 
 impl Compiled {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+            || self.omitted.iter().any(|o| o.errors > 0)
+    }
+
+    /// Errors and warnings found, listed or not.
+    pub fn counts(&self) -> (usize, usize) {
+        let r = DiagnosticReport::with_omitted(&self.diagnostics, &self.omitted);
+        (r.errors, r.warnings)
     }
 }
 
@@ -100,13 +117,16 @@ pub fn compile(
         catalog,
         loader,
         opts,
-        diags: Vec::new(),
+        diags: sink::Sink::default(),
         sources: SourceMap::new(),
         parsed: HashMap::new(),
         stack: Vec::new(),
         referenced: BTreeSet::new(),
         secrets: RefCell::new(BTreeMap::new()),
+        secret_keys: RefCell::new(SecretKeys::default()),
         ids: BTreeSet::new(),
+        plan_size: 0,
+        id_suffixes: HashMap::new(),
     };
     let mut plan = Plan::default();
     for src in flows {
@@ -119,21 +139,29 @@ pub fn compile(
             let _ = c.top_flow(src, 0, true);
         }
     }
-    sort_and_dedup(&mut c.diags);
+    let (diagnostics, omitted) = c.diags.finish();
     Compiled {
         plan,
-        diagnostics: c.diags,
+        diagnostics,
+        omitted,
         sources: c.sources,
     }
 }
 
 type Parsed = Option<Rc<(SourceFile, Flow)>>;
 
+/// Which reference stands for a secret's value, and the next `__N` suffix to try per name.
+#[derive(Default)]
+struct SecretKeys {
+    keys: HashMap<(String, String), String>,
+    next: HashMap<String, usize>,
+}
+
 struct Compiler<'a> {
     catalog: &'a dyn ToolCatalog,
     loader: &'a dyn SourceLoader,
     opts: &'a PlanOptions,
-    diags: Vec<Diagnostic>,
+    diags: sink::Sink,
     sources: SourceMap,
     /// Sub-flow files by normalised path, parsed once.
     parsed: HashMap<String, Parsed>,
@@ -142,7 +170,14 @@ struct Compiler<'a> {
     referenced: BTreeSet<String>,
     /// Secrets of the flow being compiled: reference name → value.
     secrets: RefCell<BTreeMap<String, String>>,
+    /// The reverse of `secrets`, to find a value's reference without a scan.
+    secret_keys: RefCell<SecretKeys>,
     ids: BTreeSet<String>,
+    /// Steps and sub-flow variables compiled for the current top-level flow (sub-flows
+    /// inlined, hooks included), against [`MAX_PLAN_SIZE`].
+    plan_size: usize,
+    /// Per flow id base, the next `-N` suffix to try.
+    id_suffixes: HashMap<String, usize>,
 }
 
 fn slug(file: &str) -> String {
@@ -172,18 +207,22 @@ impl<'a> Compiler<'a> {
     fn top_flow(&mut self, src: &SourceFile, index: usize, lenient: bool) -> Option<FlowPlan> {
         self.sources.insert(src.clone());
         let parsed = parse_flow(src);
-        self.diags.extend(parsed.diagnostics);
+        parsed.diagnostics.into_iter().for_each(|d| self.push(d));
         let flow = parsed.flow?;
         self.referenced.insert(normalize(src.name()));
         self.stack = vec![normalize(src.name())];
+        self.plan_size = 0;
         self.secrets.borrow_mut().clear();
+        *self.secret_keys.borrow_mut() = SecretKeys::default();
         let mut id = slug(src.name());
         if !lenient {
-            let mut n = 2;
+            // The next suffix to try per base is remembered, so that 10 000 files with the
+            // same name in different directories do not each try every taken suffix.
             let base = id.clone();
+            let n = self.id_suffixes.entry(base.clone()).or_insert(2);
             while self.ids.contains(&id) {
                 id = format!("{base}-{n}");
-                n += 1;
+                *n += 1;
             }
             self.ids.insert(id.clone());
         }
@@ -331,17 +370,30 @@ impl<'a> Compiler<'a> {
         prefix: &str,
         scope: &mut Scope,
     ) -> Vec<PlanStep> {
-        steps
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| self.step(ctx, s, &format!("{prefix}.{}", i + 1), scope))
-            .collect()
+        // Sized up front (collecting a filtered iterator grows by doubling), to no more than
+        // the budget has left.
+        let left = (MAX_PLAN_SIZE + 1).saturating_sub(self.plan_size);
+        let mut out = Vec::with_capacity(steps.len().min(left));
+        for (i, s) in steps.iter().enumerate() {
+            if self.plan_size > MAX_PLAN_SIZE {
+                break;
+            }
+            out.extend(self.step(ctx, s, &format!("{prefix}.{}", i + 1), scope));
+        }
+        out
     }
 
     fn step(&mut self, ctx: &Ctx, step: &Step, id: &str, scope: &mut Scope) -> Option<PlanStep> {
         let src = ctx.src;
+        if !self.grow_plan(src, step.span, 1) {
+            return None;
+        }
         let o = &step.options;
-        let when = o.when.as_ref().and_then(|c| self.condition(src, c, scope));
+        let when = o
+            .when
+            .as_ref()
+            .and_then(|c| self.condition(src, c, scope))
+            .map(Box::new);
         if let Some(l) = &o.label {
             self.check_text_vars(src, &l.value, l.span, scope);
         }
@@ -427,7 +479,10 @@ impl<'a> Compiler<'a> {
                         _ => generic(t, &|s| s.to_string()),
                     }
                 });
-                let while_ = while_.as_ref().and_then(|c| self.condition(src, c, scope));
+                let while_ = while_
+                    .as_ref()
+                    .and_then(|c| self.condition(src, c, scope))
+                    .map(Box::new);
                 let inner = Ctx {
                     depth: ctx.depth + 1,
                     ..*ctx
@@ -535,7 +590,9 @@ impl<'a> Compiler<'a> {
         if let Some(k) = &o.keep
             && is_tool
         {
-            scope.kept.insert(k.value.clone(), tool_for_result.clone());
+            scope
+                .kept
+                .insert_mut(k.value.clone(), tool_for_result.clone());
         }
         let lc = src.line_col(step.span.start);
         Some(PlanStep {
@@ -557,6 +614,30 @@ impl<'a> Compiler<'a> {
                 column: lc.column,
             },
         })
+    }
+
+    /// Adds `n` entries to the plan being compiled; false once it is over [`MAX_PLAN_SIZE`]
+    /// (reported once, where it went over; nothing after that is compiled).
+    fn grow_plan(&mut self, src: &SourceFile, at: Span, n: usize) -> bool {
+        if self.plan_size > MAX_PLAN_SIZE {
+            return false;
+        }
+        self.plan_size += n;
+        if self.plan_size <= MAX_PLAN_SIZE {
+            return true;
+        }
+        let flow = self.stack.first().cloned().unwrap_or_default();
+        self.push(
+            Diagnostic::error(
+                src,
+                at,
+                "plan-too-large",
+                format!("the flow `{flow}` compiles to more than {MAX_PLAN_SIZE} steps and sub-flow variables (a sub-flow is inlined again at every call)"),
+                "limit reached here",
+            )
+            .with_help("use `repeat` to run steps many times; call sub-flows from fewer places"),
+        );
+        false
     }
 
     fn depth_ok(&mut self, ctx: &Ctx, span: Span) -> bool {

@@ -29,6 +29,9 @@ impl Compiler<'_> {
         if !self.depth_ok(&inner, step.span) {
             return None;
         }
+        if !self.grow_plan(src, step.span, env.len()) {
+            return None;
+        }
         // The child sees the caller's variables, overridden by the call's `env`.
         let mut child = scope.clone();
         for (k, v) in env {
@@ -39,7 +42,8 @@ impl Compiler<'_> {
         match target {
             RunTarget::Inline(steps) => {
                 let steps = self.steps(&inner, steps, id, &mut child);
-                scope.kept.extend(child.kept.clone());
+                // The child started from the caller's kept results and only added to them.
+                scope.kept = child.kept.clone();
                 Some(Action::SubFlow {
                     file: None,
                     variables: bound(&child, env),
@@ -68,6 +72,9 @@ impl Compiler<'_> {
                 }
                 let parsed = self.load(src, f, &path)?;
                 let (sub_src, sub_flow) = (&parsed.0, &parsed.1);
+                if !self.grow_plan(src, step.span, sub_flow.env.len()) {
+                    return None;
+                }
                 // The sub-flow's own defaults apply where neither caller nor call set a value.
                 for var in &sub_flow.env {
                     if child.vars.contains_key(&var.name.value) {
@@ -125,7 +132,8 @@ impl Compiler<'_> {
                 self.stack.push(path.clone());
                 let steps = self.steps(&sub_ctx, &sub_flow.steps, id, &mut child);
                 self.stack.pop();
-                scope.kept.extend(child.kept.clone());
+                // The child started from the caller's kept results and only added to them.
+                scope.kept = child.kept.clone();
                 // Hooks and isolation belong to the flow that runs; a sub-flow's are not run.
                 let ignored = [
                     ("on_failure", sub_flow.on_failure.first().map(|s| s.span)),
@@ -141,11 +149,13 @@ impl Compiler<'_> {
                     }
                 }
                 let mut variables = bound(&child, env);
+                let set_by_call: std::collections::HashSet<&str> =
+                    env.iter().map(|(k, _)| k.value.as_str()).collect();
                 variables.extend(
                     sub_flow
                         .env
                         .iter()
-                        .filter(|v| !env.iter().any(|(k, _)| k.value == v.name.value))
+                        .filter(|v| !set_by_call.contains(v.name.value.as_str()))
                         .filter_map(|v| {
                             child.vars.get(&v.name.value).map(|b| PlanVariable {
                                 name: v.name.value.clone(),
@@ -184,7 +194,7 @@ impl Compiler<'_> {
                 let sub = SourceFile::new(path, text);
                 self.sources.insert(sub.clone());
                 let parsed = parse_flow(&sub);
-                self.diags.extend(parsed.diagnostics);
+                parsed.diagnostics.into_iter().for_each(|d| self.push(d));
                 parsed.flow.map(|fl| Rc::new((sub, fl)))
             }
             Err(why) => {

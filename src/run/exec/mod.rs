@@ -484,7 +484,7 @@ impl FlowRun<'_, '_> {
             r.status = Status::Failed;
             r.error = Some(self.flow_timeout(step));
         } else {
-            match self.condition_holds(step, step.when.as_ref()) {
+            match self.condition_holds(step, step.when.as_deref()) {
                 Err(e) => {
                     r.status = if e.code == codes::INTERRUPTED {
                         Status::Interrupted
@@ -511,7 +511,7 @@ impl FlowRun<'_, '_> {
                         times,
                         while_,
                         steps,
-                    } => self.repeat(step, times.as_ref(), while_.as_ref(), steps, &mut r),
+                    } => self.repeat(step, times.as_ref(), while_.as_deref(), steps, &mut r),
                     Action::Retry {
                         times,
                         delay_ms,
