@@ -375,3 +375,67 @@ fn readme_examples() {
     let r = run_on_sim(&plan_of(block), None);
     assert_eq!(flow(&r).status, Status::Passed, "{}", describe(flow(&r)));
 }
+
+/// Seen 5 and 6: state needed a `find_elements` detour; there were no selectors by position.
+#[test]
+fn selectors_by_state_and_position() {
+    let text = "name: State and position
+app: com.tapflow.demo
+clean_state: true
+steps:
+  - input_text: {element_id: username, text: bob}
+  - click: Login
+  - click: Settings
+  - assert_visible: {text: Dark mode, checked: false}
+  - click: Dark mode
+  - assert_visible: {text: Dark mode, checked: true}
+  - assert_not_visible: {text: Dark mode, checked: false, timeout_ms: 1000}
+  - press_key: Back
+  - click: Items
+  - find_elements: {element_type: Text, below: {text: Item 1}, index: 0}
+    expect: {elements.0.text: Item 2}
+  - find_elements: {element_type: Text, child_of: {element_id: item_3}}
+    expect: {count: 1, elements.0.text: Item 3}
+  - find_elements: {element_type: ListItem, contains_child: {text: Item 4}}
+    expect: {count: 1, elements.0.id: item_4}
+  - find_elements: {element_type: Text, above: {text: Item 1}, right_of: {text: Nothing}}
+    optional: true
+  - click: {element_type: ListItem, contains_child: {text: Item 2}}
+  - assert_visible: \"Selected: Item 2\"
+";
+    let r = run_on_sim(&plan_of(text), None);
+    let f = flow(&r);
+    assert_eq!(f.status, Status::Passed, "{}", describe(f));
+    // An anchor that matches nothing leaves nothing.
+    assert_eq!(
+        f.steps[12].error.as_ref().map(|e| e.code.as_str()),
+        Some("ELEMENT_NOT_FOUND")
+    );
+
+    // Marked as extensions in the tool's input schema (what tools/list carries).
+    use tapflow::plan::ToolCatalog;
+    let catalog = RegistryCatalog::new(Arc::new(Engine::new()));
+    for tool in [
+        "click",
+        "long_press",
+        "input_text",
+        "find_elements",
+        "wait_for_element",
+        "scroll_until_visible",
+    ] {
+        let schema = catalog.input_schema(tool).unwrap();
+        for p in ["checked", "enabled", "below", "contains_child"] {
+            assert_eq!(
+                schema["properties"][p]["x-tapflow-extension"], true,
+                "{tool}.{p}: {}",
+                schema["properties"][p]
+            );
+        }
+        // The reference's own parameters are not marked.
+        assert!(
+            schema["properties"]["element_id"]
+                .get("x-tapflow-extension")
+                .is_none()
+        );
+    }
+}

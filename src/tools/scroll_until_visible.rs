@@ -54,6 +54,9 @@ pub struct Params {
     pub match_mode: Option<TextMatch>,
     /// Scroll until the n-th match (0-based, reading order) is on screen and return it.
     pub index: Option<usize>,
+    /// Search mode, tapflow extensions: state and position filters.
+    #[serde(flatten)]
+    pub refine: crate::ui::refine::Refine,
     /// The way the finger moves (default `up`: reveals content further down).
     #[serde(default = "default_direction")]
     #[schemars(default = "default_direction")]
@@ -115,6 +118,7 @@ fn selector(p: &Params) -> Result<Selector, ToolError> {
         element_id: p.element_id.clone(),
         bundle_name: p.bundle_name.clone(),
         match_mode: p.match_mode,
+        refine: p.refine.clone(),
         ..SearchArgs::default()
     };
     require_criteria(&args, crate::codes::MISSING_SEARCH_CRITERIA)?;

@@ -56,6 +56,9 @@ pub struct Params {
     pub match_mode: Option<TextMatch>,
     /// `found` only: wait for the n-th match (0-based, reading order) and return it.
     pub index: Option<usize>,
+    /// Search mode, tapflow extensions: state and position filters.
+    #[serde(flatten)]
+    pub refine: crate::ui::refine::Refine,
     /// `found` (present) or `gone` (absent).
     #[serde(default)]
     pub state: WaitState,
@@ -133,6 +136,7 @@ fn selector(p: &Params) -> Result<Selector, ToolError> {
         bundle_name: p.bundle_name.clone(),
         window_id: p.window_id,
         match_mode: p.match_mode,
+        refine: p.refine.clone(),
         ..SearchArgs::default()
     };
     require_criteria(&args, crate::codes::INVALID_WAIT_TARGET)?;

@@ -9,6 +9,7 @@ pub mod digest;
 pub mod handle;
 pub mod matching;
 pub mod near;
+pub mod refine;
 pub mod selector;
 pub mod windows;
 

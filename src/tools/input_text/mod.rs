@@ -77,6 +77,9 @@ pub struct Params {
     pub element_id: Option<String>,
     /// Search scope only: the app whose windows are searched (with a handle: scopes its refresh).
     pub bundle_name: Option<String>,
+    /// Search mode, tapflow extensions: state and position filters.
+    #[serde(flatten)]
+    pub refine: crate::ui::refine::Refine,
     /// `replace` (select all and type over it) or `append` (caret to the end first).
     #[schemars(default = "default_mode")]
     pub mode: Option<InputMode>,
@@ -256,6 +259,7 @@ fn checked(p: &Params) -> Result<(String, InputMode, TargetMode), ToolError> {
         element_type: p.element_type.clone(),
         element_id: p.element_id.clone(),
         bundle_name: p.bundle_name.clone(),
+        refine: p.refine.clone(),
         ..SearchArgs::default()
     };
     let target = choose_mode(p.x, p.y, p.element_handle.clone(), search)?;
