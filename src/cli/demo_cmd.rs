@@ -22,8 +22,8 @@ use crate::device::{
 };
 use crate::sim::{Latency, SimOptions, SimTransport, Simulator};
 
-const DEMO_BUNDLE: &str = "com.tapflow.demo";
-const DEMO_ABILITY: &str = "EntryAbility";
+pub(crate) const DEMO_BUNDLE: &str = "com.tapflow.demo";
+pub(crate) const DEMO_ABILITY: &str = "EntryAbility";
 
 /// Arguments of `tapflow sim demo`.
 #[derive(Debug, Clone, Args)]

@@ -23,6 +23,9 @@ pub struct DevicesArgs {
     /// hdc server `[host:]port` (default: hdc's local server).
     #[arg(long, value_name = "HOST:PORT", env = "HARMONYOS_HDC_SERVER")]
     pub hdc_server: Option<String>,
+    /// List N simulated devices (in-process; no phone needed).
+    #[arg(long, value_name = "N")]
+    pub sim: Option<usize>,
 }
 
 /// One listed device, as printed.
@@ -162,7 +165,21 @@ fn table(rows: &[DeviceRow]) -> String {
 }
 
 pub fn run(args: DevicesArgs, program: Option<PathBuf>) -> i32 {
-    let client = HdcClient::with_process(hdc_config(program, args.hdc_server));
+    let client = match args.sim {
+        Some(0) => {
+            eprintln!("tapflow devices: --sim needs at least one device");
+            return exit::USAGE;
+        }
+        Some(n) => crate::cli::run_cmd::sim_client(
+            std::sync::Arc::new(crate::sim::Simulator::new(crate::sim::SimOptions {
+                devices: n,
+                latency: crate::sim::Latency::None,
+                ..crate::sim::SimOptions::default()
+            })),
+            &crate::cli::setup::cwd(),
+        ),
+        None => HdcClient::with_process(hdc_config(program, args.hdc_server)),
+    };
     let rows = match collect(&client) {
         Ok(rows) => rows,
         Err(e) => {

@@ -5,6 +5,7 @@
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
+pub mod inspect_cmd;
 pub mod mcp_cmd;
 pub mod report_cmd;
 pub mod run_cmd;
@@ -75,6 +76,9 @@ pub enum Command {
     Tools(tools_cmd::ToolsArgs),
     /// Call one tool with JSON arguments and print its envelope.
     Tool(tools_cmd::ToolArgs),
+    /// Print the current screen as a tree of actionable elements, each with the shortest
+    /// selector to paste into a flow (`--sim N` / `--device SERIAL`, `--watch`).
+    Inspect(inspect_cmd::InspectArgs),
     /// List connected devices (serial, state, model, API level, screen size).
     Devices(devices_cmd::DevicesArgs),
     /// Serve every tool over MCP: stdio, or streamable HTTP with --http (see docs/mcp.md).
@@ -101,6 +105,7 @@ pub fn main() -> i32 {
         Command::Tools(args) => tools_cmd::list(args),
         Command::Tool(args) => tools_cmd::call(args, cli.hdc),
         Command::Devices(args) => devices_cmd::run(args, cli.hdc),
+        Command::Inspect(args) => inspect_cmd::run(args, cli.hdc),
         Command::Mcp(args) => mcp_cmd::run(*args, cli.hdc),
     }
 }

@@ -465,6 +465,32 @@ fn run_directory(
     Ok((config, real))
 }
 
+/// N simulated devices, the first with the demo app open (its login page), for one-off
+/// commands that take `--sim` (`tool`, `inspect`): returns the provider and that device's
+/// serial.
+pub fn sim_with_demo(n: usize, cwd: &Path) -> Result<(Arc<dyn DeviceProvider>, String), String> {
+    let (provider, serials) = sim_provider(n, None, 1, Latency::None, cwd)?;
+    let serial = serials.into_iter().next().ok_or("no simulated device")?;
+    let route = crate::tools::DeviceRoute {
+        device_id: Some(serial.clone()),
+        hdc_server: None,
+    };
+    let dev = provider.resolve(&route).map_err(|e| e.to_string())?;
+    dev.start_app(
+        super::demo_cmd::DEMO_BUNDLE,
+        super::demo_cmd::DEMO_ABILITY,
+        None,
+    )
+    .map_err(|e| format!("the demo app did not start: {e}"))?;
+    Ok((provider, serial))
+}
+
+/// The real hdc backend over an in-process simulator (`--sim N` of `run`, `tool`, `devices`,
+/// `inspect`).
+pub fn sim_client(sim: Arc<Simulator>, cwd: &Path) -> HdcClient {
+    HdcClient::new(HdcConfig::default(), Arc::new(SimTransport::new(sim, cwd)))
+}
+
 /// N in-process simulated devices behind one simulated hdc server, reached through the real
 /// hdc backend (`SimTransport` → `HdcClient`), so every step goes through the same argv,
 /// quoting and parsers as with a phone. Returns the provider and the devices' serials.
@@ -490,8 +516,7 @@ pub fn sim_provider(
         ..SimOptions::default()
     }));
     let serials = sim.serials();
-    let transport = Arc::new(SimTransport::new(sim, cwd));
-    let client = HdcClient::new(HdcConfig::default(), transport);
+    let client = sim_client(sim, cwd);
     let inner: Arc<dyn DeviceProvider> = Arc::new(HdcProvider(client));
     // A run resolves each device once; steps then reuse it (no `list targets` per step).
     let cached = CachingProvider::new(inner, Duration::from_secs(3600));
