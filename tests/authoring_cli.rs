@@ -139,3 +139,55 @@ fn colour_follows_the_flag_and_no_color() {
         assert!(!err.contains("\x1b["), "{flag}: {err}");
     }
 }
+
+/// Seen 7: `screenshot: x.png` wrote into the current directory, outside the run, and was not
+/// in `manifest.json`.
+#[test]
+fn a_relative_screenshot_lands_in_the_run_and_its_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let flow = write(
+        dir.path(),
+        "shot.yaml",
+        "name: Shot\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - screenshot: shots/login.png\n",
+    );
+    let run = dir.path().join("r");
+    let out = tapflow()
+        .current_dir(dir.path())
+        .args([
+            "run",
+            &flow,
+            "--sim",
+            "1",
+            "--sim-latency",
+            "none",
+            "--report-dir",
+        ])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        !dir.path().join("shots").exists(),
+        "written outside the run"
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    let entry = manifest["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| {
+            a["path"]
+                .as_str()
+                .unwrap()
+                .ends_with("/shot/shots/login.png")
+        })
+        .unwrap_or_else(|| panic!("not in the manifest: {manifest}"));
+    let path = entry["path"].as_str().unwrap();
+    assert!(path.starts_with("artifacts/"), "{path}");
+    let png = std::fs::read(run.join(path)).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    assert_eq!(entry["bytes"].as_u64().unwrap(), png.len() as u64);
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(html.contains("login.png"), "the report shows it");
+}

@@ -207,6 +207,11 @@ const USES: &[(&str, &str, &str)] = &[
         "clean_state is defined as stop, clear data, launch of the flow's app",
     ),
     (
+        "src/run/exec/step_files.rs",
+        "screenshot local_path",
+        "flow-level behaviour (docs/flow-format.md): a flow's relative screenshot path lands in the run's artifacts and is listed as evidence",
+    ),
+    (
         "src/run/evidence.rs",
         "screenshot",
         "an evidence kind (a file name part), not a tool call",

@@ -13,6 +13,7 @@ mod condition;
 mod crash_cause;
 mod implicit_wait;
 mod password;
+mod step_files;
 mod tool;
 
 use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};

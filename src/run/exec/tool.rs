@@ -53,6 +53,8 @@ impl FlowRun<'_, '_> {
     ) {
         let with_window = self.flow_log_window(tool, args);
         let args = with_window.as_ref().unwrap_or(args);
+        let in_run = self.step_file(tool, args);
+        let args = in_run.as_ref().unwrap_or(args);
         r.args = Some(match self.vars.resolve(self.fp, args, false) {
             Ok(v) => self.masker.value(&v),
             Err(_) => self.masker.value(args),
@@ -250,6 +252,14 @@ impl FlowRun<'_, '_> {
                 bounds: r.bounds.as_deref(),
             };
             r.evidence.extend(col.screenshot(&self.dev.caller, &at));
+        }
+        if r.status == Status::Passed
+            && let Some(e) = r
+                .result
+                .as_ref()
+                .and_then(|v| self.step_file_evidence(tool, v))
+        {
+            r.evidence.push(e);
         }
         if r.status == Status::Failed
             && let Some(col) = self.dev.evidence
