@@ -8,7 +8,8 @@
 //!   `below`, `above`, `left_of`, `right_of` (by bounds: entirely on that side of one anchor),
 //!   `child_of` (inside an anchor in the tree), `contains_child` (an anchor inside it).
 //!
-//! A call without them matches exactly as the reference says.
+//! A call without them matches exactly as the reference says. (Anchors are boxed: search
+//! arguments travel by value and most calls have none.)
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -53,22 +54,22 @@ pub struct Refine {
     pub scrollable: Option<bool>,
     /// tapflow extension: only elements entirely below an element matching this selector.
     #[schemars(extend("x-tapflow-extension" = true))]
-    pub below: Option<Anchor>,
+    pub below: Option<Box<Anchor>>,
     /// tapflow extension: only elements entirely above an element matching this selector.
     #[schemars(extend("x-tapflow-extension" = true))]
-    pub above: Option<Anchor>,
+    pub above: Option<Box<Anchor>>,
     /// tapflow extension: only elements entirely left of an element matching this selector.
     #[schemars(extend("x-tapflow-extension" = true))]
-    pub left_of: Option<Anchor>,
+    pub left_of: Option<Box<Anchor>>,
     /// tapflow extension: only elements entirely right of an element matching this selector.
     #[schemars(extend("x-tapflow-extension" = true))]
-    pub right_of: Option<Anchor>,
+    pub right_of: Option<Box<Anchor>>,
     /// tapflow extension: only elements inside (in the tree) an element matching this selector.
     #[schemars(extend("x-tapflow-extension" = true))]
-    pub child_of: Option<Anchor>,
+    pub child_of: Option<Box<Anchor>>,
     /// tapflow extension: only elements that contain an element matching this selector.
     #[schemars(extend("x-tapflow-extension" = true))]
-    pub contains_child: Option<Anchor>,
+    pub contains_child: Option<Box<Anchor>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,7 +129,7 @@ impl Refine {
             ),
         ]
         .into_iter()
-        .filter_map(|(n, r, a)| a.as_ref().map(|a| (n, r, a)))
+        .filter_map(|(n, r, a)| a.as_deref().map(|a| (n, r, a)))
         .collect()
     }
 
