@@ -186,6 +186,8 @@ codes! {
         UNRESOLVED_VARIABLE => "A `{{ … }}` had no value at run time (e.g. a kept result of a step that did not run).",
         INVALID_REPEAT => "`repeat.times` is not a whole number up to 10 000, or `while` held 10 000 times.",
         INTERRUPTED => "The run was cancelled (Ctrl-C) during the step.",
+        INVALID_FLOW => "`tapflow run`: the flow file did not validate; it is listed in the result as `invalid` with its diagnostics (`error.details.diagnostics`), the valid flows still run, and the exit code is 3.",
+        APP_CRASHED => "A step failed and the app had crashed meanwhile (a new faultlogger file since the flow started): the exception's first line is the message, the step's own error is `details.cause`, the crash file is attached as evidence.",
         RUN_STOPPED => "Reports of a run that stopped (killed or crashed) while a flow was running: that flow's JUnit error type; the steps it finished are listed.",
         SCREEN_OFF => "Device check before the first flow: the screen is off (wake the device).",
         LOG_MARKER_NOT_FOUND => "`tapflow sim demo`: the demo's log marker did not appear in hilog.",

@@ -122,7 +122,7 @@ fn project_file_sets_devices_timeouts_and_env() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("tapflow.toml"),
-        "devices = [\"emu-7\"]\nstep_timeout = \"12s\"\n[env]\nBUTTON = \"Allow\"\n",
+        "devices = [\"emu-7\"]\nstep_timeout = \"12s\"\nwait = \"2s\"\n[env]\nBUTTON = \"Allow\"\n",
     )
     .unwrap();
     std::fs::write(
@@ -137,7 +137,7 @@ fn project_file_sets_devices_timeouts_and_env() {
         .success()
         .stdout(predicate::str::contains("device: emu-7"))
         .stdout(predicate::str::contains(
-            "{\"text\":\"Allow\",\"count\":1}  [deadline 12000 ms]",
+            "{\"text\":\"Allow\",\"count\":1}  [deadline 12000 ms; waits up to 2000 ms for its element]",
         ));
     let mut bad = Command::cargo_bin("tapflow").unwrap();
     bad.current_dir(dir.path())

@@ -207,6 +207,22 @@ const USES: &[(&str, &str, &str)] = &[
         "clean_state is defined as stop, clear data, launch of the flow's app",
     ),
     (
+        "src/ui/refine.rs",
+        "below above left_of right_of child_of contains_child",
+        "the state and position filters shared by every search-mode tool (flattened into each \
+         tool's parameters), declared once beside their matching",
+    ),
+    (
+        "src/cli/inspect_cmd.rs",
+        "element_id element_type index text",
+        "`tapflow inspect` prints selectors to paste into flows",
+    ),
+    (
+        "src/run/exec/step_files.rs",
+        "screenshot local_path",
+        "flow-level behaviour (docs/flow-format.md): a flow's relative screenshot path lands in the run's artifacts and is listed as evidence",
+    ),
+    (
         "src/run/evidence.rs",
         "screenshot",
         "an evidence kind (a file name part), not a tool call",
@@ -338,6 +354,7 @@ fn no_source_file_keeps_a_second_list_of_tools_or_parameters() {
 /// a demo log marker).
 const NOT_CODES: &[&str] = &[
     "TAPFLOW_",
+    "NO_COLOR",
     "KEYCODE_",
     "HAP_KEY_PASSWORD",
     "HAP_SIGN_PASSWORD",

@@ -283,10 +283,13 @@ fn a_step_after_a_failed_one_observes_afresh() {
   - wait_for_element: {element_id: title}
   - click: {text: Missing}
     optional: true
+    wait: 0
   - click: {text: Missing}
     optional: true
+    wait: 0
   - click: {text: Missing}
     optional: true
+    wait: 0
 ";
     let (steps, _) = run_counted_any(flow);
     let counts: Vec<usize> = steps.iter().map(|(_, c, _)| c.len()).collect();

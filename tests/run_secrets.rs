@@ -293,7 +293,8 @@ steps:
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(!err.contains("{{"), "{err}");
-    assert!(err.contains("wait_for_element Login"), "{err}");
+    // Written `assert_visible`, shown as written (issue 7).
+    assert!(err.contains("assert_visible Login"), "{err}");
     assert!(err.contains("type ****** for 1 button"), "{err}");
     assert!(err.contains("input_text ******"), "{err}");
     assert_nowhere(

@@ -155,7 +155,9 @@ steps:
     let f = &r.flows[0];
     assert_eq!(f.status, Status::Failed, "{}", describe(&r));
     let err = f.error.as_ref().unwrap();
-    assert_eq!(err.code, "WAIT_TIMEOUT");
+    // The app crashed before the wait: the crash is the cause (issue 7).
+    assert_eq!(err.code, "APP_CRASHED");
+    assert_eq!(err.details["cause"]["code"], "WAIT_TIMEOUT");
     let loc = err.location.as_ref().unwrap();
     assert_eq!(
         (loc.file.as_str(), loc.line, loc.column),
@@ -196,16 +198,20 @@ steps:
 
 #[test]
 fn retries_recover_from_injected_transient_faults() {
+    // No implicit waits: they would ride out a broken dump themselves; this is about retries.
     let text = "name: Flaky device
 app: com.tapflow.demo
+defaults: {wait: 0}
 steps:
   - run_app: com.tapflow.demo
     retries: {count: 6, delay: 10ms}
   - wait_for_element: {element_id: username, timeout_ms: 5000}
     retries: 6
-  - click: {element_id: remember}
-    retries: 6
   - find_elements: {element_id: remember}
+    expect: {count: 1}
+    retries: 6
+  - find_elements: {element_id: login}
+    expect: {count: 1}
     retries: 6
   - click: {element_id: login}
     retries: 6
@@ -214,7 +220,7 @@ steps:
 ";
     // hdc's transient `[Fail][E000004]` is ridden out by the hdc backend itself (it never ran
     // the command); what reaches the steps are broken dumps, which step retries ride out.
-    let faults = "fail=0.25,empty-dump=0.2";
+    let faults = "fail=0.25,empty-dump=0.5";
     let plan = compile_files(&[("flaky.yaml".into(), text.into())]);
     let r = run_on_sim(&plan, 1, Some(faults), None);
     assert_eq!(r.status, Status::Passed, "{} {:?}", describe(&r), r.devices);

@@ -22,8 +22,8 @@ use crate::device::{
 };
 use crate::sim::{Latency, SimOptions, SimTransport, Simulator};
 
-const DEMO_BUNDLE: &str = "com.tapflow.demo";
-const DEMO_ABILITY: &str = "EntryAbility";
+pub(crate) const DEMO_BUNDLE: &str = "com.tapflow.demo";
+pub(crate) const DEMO_ABILITY: &str = "EntryAbility";
 
 /// Arguments of `tapflow sim demo`.
 #[derive(Debug, Clone, Args)]
@@ -40,8 +40,8 @@ pub struct DemoArgs {
     /// Where the screenshot is written.
     #[arg(long, value_name = "DIR", default_value = "reports/demo")]
     pub out: PathBuf,
-    /// How long to wait for the home page after logging in.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    /// How long to wait for the home page after logging in: milliseconds or a duration (`10s`).
+    #[arg(long, value_name = "DURATION", default_value = "10000", value_parser = super::duration_arg)]
     pub wait_ms: u64,
 }
 

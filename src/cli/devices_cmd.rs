@@ -28,6 +28,9 @@ pub struct DevicesArgs {
     /// hdc server `[host:]port` (default: hdc's local server).
     #[arg(long, value_name = "HOST:PORT", env = "HARMONYOS_HDC_SERVER")]
     pub hdc_server: Option<String>,
+    /// List N simulated devices (in-process; no phone needed).
+    #[arg(long, value_name = "N")]
+    pub sim: Option<usize>,
 }
 
 /// One listed device, as printed.
@@ -207,11 +210,30 @@ fn table(rows: &[DeviceRow]) -> String {
 }
 
 pub fn run(args: DevicesArgs, program: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
-    let client = HdcClient::with_process(hdc_config(program, args.hdc_server));
-    let adb = AdbClient::with_process(super::platform::adb_config(adb));
+    let listings = match args.sim {
+        Some(0) => {
+            eprintln!("tapflow devices: --sim needs at least one device");
+            return exit::USAGE;
+        }
+        // The simulated phones only (no adb server is started for them).
+        Some(n) => vec![collect(&crate::cli::run_cmd::sim_client(
+            std::sync::Arc::new(crate::sim::Simulator::new(crate::sim::SimOptions {
+                devices: n,
+                latency: crate::sim::Latency::None,
+                ..crate::sim::SimOptions::default()
+            })),
+            &crate::cli::setup::cwd(),
+        ))],
+        None => {
+            let client = HdcClient::with_process(hdc_config(program, args.hdc_server));
+            let adb = AdbClient::with_process(super::platform::adb_config(adb));
+            vec![collect(&client), collect_android(&adb)]
+        }
+    };
+    let platforms = listings.len();
     let mut rows = Vec::new();
     let mut failures = Vec::new();
-    for listed in [collect(&client), collect_android(&adb)] {
+    for listed in listings {
         match listed {
             Ok(r) => rows.extend(r),
             Err(e) => failures.push(e),
@@ -225,7 +247,7 @@ pub fn run(args: DevicesArgs, program: Option<PathBuf>, adb: Option<PathBuf>) ->
     };
     // A platform whose tool is not installed is left out, with a note; a server failing, or
     // no platform answering at all, is an infrastructure error.
-    if failures.len() == 2 || failures.iter().any(|e| !missing(e)) {
+    if failures.len() == platforms || failures.iter().any(|e| !missing(e)) {
         for e in &failures {
             eprintln!("tapflow devices: [{}] {e}", e.code());
         }

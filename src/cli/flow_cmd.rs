@@ -128,6 +128,7 @@ fn compile_inputs(
         default_step_timeout_ms: project
             .step_timeout_ms
             .unwrap_or(defaults.default_step_timeout_ms),
+        default_wait_ms: project.wait_ms.unwrap_or(defaults.default_wait_ms),
     };
     let catalog = catalog();
     Ok(sources.compile(catalog.as_ref(), &opts))
@@ -136,7 +137,12 @@ fn compile_inputs(
 /// The diagnostics as `validate` prints them to stderr: each one (at most
 /// [`flow::MAX_DIAGNOSTICS_PER_FILE`] per file, then "… and N more"), then the counts.
 pub fn diagnostics_text(c: &Compiled) -> String {
-    let mut text = flow::render_report(&c.diagnostics, &c.omitted, &c.sources);
+    let mut text = flow::render::render_report_styled(
+        &c.diagnostics,
+        &c.omitted,
+        &c.sources,
+        super::term::color(),
+    );
     let (errors, warnings) = c.counts();
     if errors > 0 {
         text.push_str(&format!("{errors} error(s), {warnings} warning(s)\n"));

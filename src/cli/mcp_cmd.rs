@@ -70,8 +70,9 @@ pub struct McpArgs {
     /// directory by default; docs/security.md).
     #[arg(long = "allow-root", value_name = "DIR")]
     pub allow_roots: Vec<PathBuf>,
-    /// How long a call may wait for a busy device when it has no timeout_ms of its own (ms).
-    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    /// How long a call may wait for a busy device when it has no timeout_ms of its own:
+    /// milliseconds or a duration (`1m`).
+    #[arg(long, value_name = "DURATION", default_value = "60000", value_parser = super::duration_arg)]
     pub busy_wait_ms: u64,
 }
 

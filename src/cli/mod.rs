@@ -6,6 +6,7 @@ pub mod android_sim;
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
+pub mod inspect_cmd;
 mod interrupt;
 pub mod logging;
 pub mod mcp_cmd;
@@ -14,6 +15,7 @@ pub mod report_cmd;
 pub mod run_cmd;
 pub mod setup;
 pub mod sim_cmd;
+pub mod term;
 pub mod tools_cmd;
 
 use clap::{Parser, Subcommand};
@@ -30,8 +32,17 @@ pub mod exit {
     pub const INVALID: i32 = 3;
     /// Device or infrastructure error (no device, hdc missing, simulator unreachable).
     pub const INFRA: i32 = 4;
+    /// `tapflow run` selected no flow (tags, shard, empty folder) and `--allow-empty` was not
+    /// given: nothing was run.
+    pub const NOTHING_RAN: i32 = 5;
     /// Interrupted (Ctrl-C).
     pub const INTERRUPTED: i32 = 130;
+}
+
+/// Every duration flag: milliseconds (`1500`) or the flow files' duration syntax (`30s`,
+/// `1m30s`, `500ms`).
+pub fn duration_arg(s: &str) -> Result<u64, String> {
+    crate::flow::duration::parse_ms(s)
 }
 
 #[derive(Debug, Parser)]
@@ -54,6 +65,10 @@ pub struct Cli {
     /// Path of the adb executable (default: `adb` on PATH).
     #[arg(long, global = true, env = "TAPFLOW_ADB")]
     pub adb: Option<std::path::PathBuf>,
+    /// Colour diagnostics and progress: `auto` (a terminal, unless NO_COLOR is set), `always`,
+    /// `never`.
+    #[arg(long, global = true, value_enum, default_value_t = term::ColorChoice::Auto)]
+    pub color: term::ColorChoice,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -75,6 +90,9 @@ pub enum Command {
     Tools(tools_cmd::ToolsArgs),
     /// Call one tool with JSON arguments and print its envelope.
     Tool(tools_cmd::ToolArgs),
+    /// Print the current screen as a tree of actionable elements, each with the shortest
+    /// selector to paste into a flow (`--sim N` / `--device SERIAL`, `--watch`).
+    Inspect(inspect_cmd::InspectArgs),
     /// List connected devices (serial, state, model, API level, screen size).
     Devices(devices_cmd::DevicesArgs),
     /// Serve every tool over MCP: stdio, or streamable HTTP with --http (see docs/mcp.md).
@@ -83,6 +101,7 @@ pub enum Command {
 
 /// Entry point of the `tapflow` binary; returns the process exit code.
 pub fn main() -> i32 {
+    term::quiet_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -104,6 +123,7 @@ pub fn main() -> i32 {
             std::env::var("RUST_LOG").ok().as_deref(),
         );
     }
+    term::init_color(cli.color, std::env::var_os("NO_COLOR"));
     match cli.command {
         Command::Sim(args) => sim_cmd::run(args, cli.adb),
         Command::Validate(args) => flow_cmd::run_validate(args),
@@ -114,5 +134,6 @@ pub fn main() -> i32 {
         Command::Tool(args) => tools_cmd::call(args, cli.hdc, cli.adb),
         Command::Devices(args) => devices_cmd::run(args, cli.hdc, cli.adb),
         Command::Mcp(args) => mcp_cmd::run(*args, cli.hdc, cli.adb),
+        Command::Inspect(args) => inspect_cmd::run(args, cli.hdc),
     }
 }

@@ -3,8 +3,9 @@
 //! the Ctrl-C handler, shows progress (bars and a live step log on a terminal, plain lines
 //! otherwise), runs the plan with `run::run`, prints a summary and returns the exit code.
 //!
-//! Exit codes (see `cli::exit`): 0 every flow passed; 1 a flow failed; 3 a flow is invalid;
-//! 4 a device or infrastructure error kept flows from running; 130 interrupted; 2 usage.
+//! Exit codes (see `cli::exit`): 0 every flow passed; 1 a flow failed; 3 a flow file is invalid
+//! (listed as `invalid`; the valid flows still ran); 4 a device or infrastructure error kept
+//! flows from running; 5 nothing was selected (unless `--allow-empty`); 130 interrupted; 2 usage.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+mod invalid;
 pub mod progress;
 
 use progress::{BarProgress, PlainProgress, print_summary};
@@ -74,14 +76,20 @@ pub struct RunArgs {
     /// Skip flows with any of these tags (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub exclude_tags: Vec<String>,
+    /// Exit 0 when the selection (tags, shard, paths) runs no flow at all (default: exit 5,
+    /// "nothing was run").
+    #[arg(long)]
+    pub allow_empty: bool,
     /// Stop starting flows after the first failed flow (default: continue).
     #[arg(long)]
     pub fail_fast: bool,
-    /// Default deadline of each step, in ms (a flow's `step_timeout` wins).
-    #[arg(long, value_name = "MS")]
+    /// Default deadline of each step: milliseconds or a duration as in flow files (`30s`,
+    /// `1m30s`); a flow's `step_timeout` wins.
+    #[arg(long, value_name = "DURATION", value_parser = super::duration_arg)]
     pub step_timeout: Option<u64>,
-    /// Default deadline of each flow, in ms (a flow's `timeout` wins).
-    #[arg(long, value_name = "MS")]
+    /// Default deadline of each flow: milliseconds or a duration (`10m`); a flow's `timeout`
+    /// wins.
+    #[arg(long, value_name = "DURATION", value_parser = super::duration_arg)]
     pub flow_timeout: Option<u64>,
     /// Set a flow variable (repeatable): --env USER=demo.
     #[arg(long = "env", short = 'e', value_name = "NAME=VALUE", value_parser = parse_env)]
@@ -199,13 +207,23 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
             .step_timeout
             .or(project.step_timeout_ms)
             .unwrap_or(defaults.default_step_timeout_ms),
+        default_wait_ms: project.wait_ms.unwrap_or(defaults.default_wait_ms),
     };
-    let compiled = sources.compile(&catalog, &popts);
-    if compiled.has_errors() {
-        print_diagnostics(&compiled, Format::Text);
+    let mut compiled = sources.compile(&catalog, &popts);
+    print_diagnostics(&compiled, Format::Text);
+    // Invalid flow files are listed in the result (`invalid`); the valid ones still run.
+    let invalid = invalid::take_invalid(&sources.flows, &mut compiled);
+    if compiled.has_errors() && invalid.is_empty() {
+        // Only sub-flow files given on their own are invalid: nothing to list as a flow.
         return exit::INVALID;
     }
-    print_diagnostics(&compiled, Format::Text);
+    if !invalid.is_empty() {
+        eprintln!(
+            "tapflow run: {} flow file(s) invalid, listed in the result as `invalid` and not run; running the {} valid flow(s)",
+            invalid.len(),
+            compiled.plan.flows.len()
+        );
+    }
 
     let config = match setup::tool_config(&loaded, &cwd, &[]) {
         Ok(c) => c,
@@ -286,6 +304,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         exclude: args.exclude_tags.clone(),
     };
     opts.fail_fast = args.fail_fast;
+    opts.invalid = invalid;
     let outputs = outputs(&args, &run_dir, &cwd);
     opts.run_dir = Some(outputs.run_dir.clone());
     opts.every_step_screenshots = args.screenshots == "every-step";
@@ -326,7 +345,42 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         github_outputs(result, reported.written.html.as_deref(), &masker);
     }
     drop(android_session);
+    if let Some(code) = nothing_ran(result, &args) {
+        return code;
+    }
     exit_code(result)
+}
+
+/// A run that selected no flow at all (tags, shard, an empty folder) ran nothing: say so and
+/// exit [`exit::NOTHING_RAN`], unless `--allow-empty`.
+fn nothing_ran(r: &RunResult, args: &RunArgs) -> Option<i32> {
+    if r.interrupted || args.allow_empty {
+        return None;
+    }
+    let considered = |s: Status| !matches!(s, Status::Skipped | Status::Invalid);
+    if r.flows.iter().any(|f| considered(f.status)) || r.totals.invalid > 0 {
+        return None;
+    }
+    let skipped = r.totals.skipped;
+    let mut why = Vec::new();
+    if !args.include_tags.is_empty() {
+        why.push(format!("--include-tags {}", args.include_tags.join(",")));
+    }
+    if !args.exclude_tags.is_empty() {
+        why.push(format!("--exclude-tags {}", args.exclude_tags.join(",")));
+    }
+    if let Some(s) = &args.shard {
+        why.push(format!("--shard {s}"));
+    }
+    let by = if why.is_empty() {
+        String::new()
+    } else {
+        format!(" (selected by {})", why.join(" "))
+    };
+    eprintln!(
+        "tapflow run: nothing was run: no flow was selected{by}; {skipped} flow(s) skipped. Pass --allow-empty if an empty selection is expected."
+    );
+    Some(exit::NOTHING_RAN)
 }
 
 /// Where the reports go: the run directory, and `--junit`/`--html` where given. The policy
@@ -376,6 +430,10 @@ fn github_outputs(result: &RunResult, html: Option<&Path>, masker: &Masker) {
 pub fn exit_code(r: &RunResult) -> i32 {
     if r.interrupted {
         return exit::INTERRUPTED;
+    }
+    // Invalid flow files are the first thing to fix, whatever the valid flows did.
+    if r.totals.invalid > 0 {
+        return exit::INVALID;
     }
     let any = |s: Status| r.flows.iter().any(|f| f.status == s);
     if any(Status::Failed) && !r.failed_on_infrastructure_only() {
@@ -458,6 +516,32 @@ fn previous_durations(config: &ToolConfig, this_run: &str) -> Expected {
         Ok((_, bytes)) => Expected::from_result_json(&String::from_utf8_lossy(&bytes)),
         Err(_) => Expected::default(),
     }
+}
+
+/// N simulated devices, the first with the demo app open (its login page), for one-off
+/// commands that take `--sim` (`tool`, `inspect`): returns the provider and that device's
+/// serial.
+pub fn sim_with_demo(n: usize, cwd: &Path) -> Result<(Arc<dyn DeviceProvider>, String), String> {
+    let (provider, serials) = sim_provider(n, None, 1, Latency::None, cwd)?;
+    let serial = serials.into_iter().next().ok_or("no simulated device")?;
+    let route = crate::tools::DeviceRoute {
+        device_id: Some(serial.clone()),
+        hdc_server: None,
+    };
+    let dev = provider.resolve(&route).map_err(|e| e.to_string())?;
+    dev.start_app(
+        super::demo_cmd::DEMO_BUNDLE,
+        super::demo_cmd::DEMO_ABILITY,
+        None,
+    )
+    .map_err(|e| format!("the demo app did not start: {e}"))?;
+    Ok((provider, serial))
+}
+
+/// The real hdc backend over an in-process simulator (`--sim N` of `run`, `tool`, `devices`,
+/// `inspect`).
+pub fn sim_client(sim: Arc<Simulator>, cwd: &Path) -> HdcClient {
+    HdcClient::new(HdcConfig::default(), Arc::new(SimTransport::new(sim, cwd)))
 }
 
 /// N in-process simulated devices behind one simulated hdc server, reached through the real

@@ -40,6 +40,13 @@ pub struct ToolArgs {
     pub name: String,
     /// Arguments as a JSON object (`-` reads them from stdin). Default `{}`.
     pub args: Option<String>,
+    /// Call it on a simulated device (in-process, with the demo app open on its login page; no
+    /// phone needed).
+    #[arg(long, value_name = "N", conflicts_with = "device")]
+    pub sim: Option<usize>,
+    /// The device to call it on (sets `device_id` unless the arguments give one).
+    #[arg(long, short = 'd', value_name = "SERIAL")]
+    pub device: Option<String>,
 }
 
 /// `tapflow tools`.
@@ -82,9 +89,28 @@ pub fn call(args: ToolArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
             return exit::USAGE;
         }
     };
-    let ctx = ToolContext::new(provider_for(hdc, adb, &config), config);
+    let (provider, device) = match args.sim {
+        Some(n) => {
+            let cwd = crate::cli::setup::cwd();
+            match crate::cli::run_cmd::sim_with_demo(n, &cwd) {
+                Ok((p, serial)) => (p, Some(serial)),
+                Err(e) => {
+                    eprintln!("tapflow tool: {e}");
+                    return exit::USAGE;
+                }
+            }
+        }
+        None => (provider_for(hdc, adb, &config), args.device.clone()),
+    };
+    let ctx = ToolContext::new(provider, config);
     let envelope = match parse_args(args.args.as_deref()) {
-        Ok(v) => Engine::new().call(&args.name, v, &ctx),
+        Ok(mut v) => {
+            if let (Some(d), Value::Object(o)) = (&device, &mut v) {
+                o.entry("device_id")
+                    .or_insert_with(|| Value::String(d.clone()));
+            }
+            Engine::new().call(&args.name, v, &ctx)
+        }
         Err(e) => Envelope::new(&args.name, Err(e), 0),
     };
     println!(

@@ -33,6 +33,8 @@ pub struct Flow {
     pub timeout: Option<Duration>,
     pub step_timeout: Option<Duration>,
     pub clean_state: Option<(bool, Span)>,
+    /// `defaults: {wait: …}`: how long element steps wait for their target.
+    pub default_wait: Option<Duration>,
     pub on_failure: Vec<Step>,
     pub finally: Vec<Step>,
     pub steps: Vec<Step>,
@@ -90,6 +92,8 @@ pub enum RunTarget {
 pub struct StepOptions {
     pub label: Option<Str>,
     pub deadline: Option<Duration>,
+    /// How long the step waits for its element (implicit wait).
+    pub wait: Option<Duration>,
     pub retries: Option<Retries>,
     pub optional: bool,
     pub when: Option<Box<Condition>>,

@@ -51,12 +51,23 @@ pub struct FlowFile {
     step_timeout: Option<DurationValue>,
     /// Start from a clean state: stop the app, clear its data, launch it.
     clean_state: Option<bool>,
+    /// Flow-wide defaults of step options (`wait`).
+    defaults: Option<Defaults>,
     /// Steps run when a step fails (before `finally`).
     on_failure: Option<Vec<StepRef>>,
     /// Steps that always run at the end, even after a failure.
     finally: Option<Vec<StepRef>>,
     /// The steps, in order.
     steps: Vec<StepRef>,
+}
+
+/// Flow-wide defaults of step options.
+#[derive(JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct Defaults {
+    /// How long a step that acts on an element (click, long_press, input_text) waits for it
+    /// to appear (default 5s, or `wait` in `tapflow.toml`; 0 turns implicit waits off).
+    wait: Option<DurationValue>,
 }
 
 /// A variable's default, or its settings.
@@ -98,6 +109,10 @@ pub struct StepOptions {
     /// Wall-clock budget of one attempt (default: the flow's `step_timeout`, raised to cover
     /// the tool's own timeouts).
     deadline: Option<DurationValue>,
+    /// How long this step waits for its element to appear before acting (click, long_press,
+    /// input_text; default: the flow's `defaults.wait`, 5s). A flow-level convenience: a bare
+    /// tool call does not wait.
+    wait: Option<DurationValue>,
     /// Retries of this step on failure: a count, or count and delay.
     retries: Option<RetriesValue>,
     /// A failure of this step is reported as a warning and the flow goes on.
@@ -320,6 +335,8 @@ pub static REPEAT_KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(keys_of::<Re
 pub static RETRY_KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(keys_of::<Retry>);
 /// Settings of a step's `retries`.
 pub static RETRIES_KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(keys_of::<RetriesSettings>);
+/// Keys of a flow's `defaults`.
+pub static DEFAULTS_KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(keys_of::<Defaults>);
 /// Settings of a variable.
 pub static ENV_SETTINGS_KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(keys_of::<EnvSettings>);
 
@@ -339,6 +356,7 @@ mod tests {
                 "timeout",
                 "step_timeout",
                 "clean_state",
+                "defaults",
                 "on_failure",
                 "finally",
                 "steps"
@@ -357,7 +375,7 @@ mod tests {
         assert_eq!(
             *STEP_OPTIONS,
             [
-                "label", "deadline", "retries", "optional", "when", "keep", "expect"
+                "label", "deadline", "wait", "retries", "optional", "when", "keep", "expect"
             ]
         );
         assert_eq!(*PLATFORMS, ["harmonyos", "android", "ios"]);

@@ -18,7 +18,23 @@ pub fn render_text(diags: &[Diagnostic], sources: &SourceMap) -> String {
 /// Renders the listed diagnostics and, after each file's last one, the count of that file's
 /// diagnostics that were not listed.
 pub fn render_report(diags: &[Diagnostic], omitted: &[Omitted], sources: &SourceMap) -> String {
-    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+    render_report_styled(diags, omitted, sources, false)
+}
+
+/// [`render_report`], with miette's colours when `color` (a terminal that wants them:
+/// `--color`, `NO_COLOR`).
+pub fn render_report_styled(
+    diags: &[Diagnostic],
+    omitted: &[Omitted],
+    sources: &SourceMap,
+    color: bool,
+) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(100)
         .with_links(false)
         .with_context_lines(1);

@@ -71,6 +71,10 @@ pub trait ToolCatalog {
     fn result_fields(&self, _tool: &str) -> Option<Vec<&str>> {
         None
     }
+    /// Flow steps of this tool wait for their element (implicit wait).
+    fn waits_for_target(&self, _tool: &str) -> bool {
+        false
+    }
     /// Parameters that belong to the run, not to a flow (device routing): a flow may not set them.
     fn run_level_params(&self) -> Vec<&str> {
         vec!["device_id", "hdc_server"]

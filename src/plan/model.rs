@@ -10,6 +10,10 @@ use serde_json::Value;
 
 use crate::flow::ast::CompareOp;
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// Shown instead of a secret value.
 pub const MASK: &str = "******";
 
@@ -122,8 +126,16 @@ pub struct PlanStep {
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The step as the flow names it when that is not its tool (`assert_visible`,
+    /// `assert_not_visible`): what progress, diagnostics and reports show.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_as: Option<String>,
     #[serde(flatten)]
     pub action: Action,
+    /// Implicit wait (ms): how long the step waits for its element to appear before acting
+    /// (a flow-level behaviour; 0 = none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub wait_ms: u64,
     /// Wall-clock budget of one attempt; `None` for blocks (their steps have their own).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deadline_ms: Option<u64>,

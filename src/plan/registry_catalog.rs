@@ -164,6 +164,10 @@ impl ToolCatalog for RegistryCatalog {
             .map(|f| f.iter().map(String::as_str).collect())
     }
 
+    fn waits_for_target(&self, tool: &str) -> bool {
+        self.engine.get(tool).is_some_and(|t| t.waits_for_target)
+    }
+
     fn run_level_params(&self) -> Vec<&str> {
         ROUTING_PARAMS.to_vec()
     }

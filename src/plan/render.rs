@@ -80,9 +80,15 @@ fn step(out: &mut String, s: &PlanStep, depth: usize, file: &str) {
     let pad = "  ".repeat(depth);
     let mut line = format!("{pad}{}  ", s.id);
     match &s.action {
-        Action::Tool { tool, args } => {
-            let _ = write!(line, "{tool} {}", compact(args));
-        }
+        Action::Tool { tool, args } => match &s.written_as {
+            // As written, with the tool behind it: `assert_visible (wait_for_element) {…}`.
+            Some(w) => {
+                let _ = write!(line, "{w} ({tool}) {}", compact(args));
+            }
+            None => {
+                let _ = write!(line, "{tool} {}", compact(args));
+            }
+        },
         Action::Repeat { times, while_, .. } => {
             line.push_str("repeat");
             if let Some(t) = times {
@@ -116,6 +122,9 @@ fn step(out: &mut String, s: &PlanStep, depth: usize, file: &str) {
     let mut notes = Vec::new();
     if let Some(d) = s.deadline_ms {
         notes.push(format!("deadline {d} ms"));
+    }
+    if s.wait_ms > 0 {
+        notes.push(format!("waits up to {} ms for its element", s.wait_ms));
     }
     if s.retries > 0 {
         notes.push(format!(

@@ -9,6 +9,7 @@
 //! tags = ["smoke"]                 # default tag selection for `tapflow run`
 //! timeout = "10m"                  # default flow timeout
 //! step_timeout = "30s"             # default step deadline
+//! wait = "5s"                      # how long element steps wait for their target
 //!
 //! [env]                            # variable defaults (below TAPFLOW_* and --env)
 //! USER = "demo@example.com"
@@ -35,6 +36,8 @@ pub struct ProjectConfig {
     pub tags: Vec<String>,
     pub flow_timeout_ms: Option<u64>,
     pub step_timeout_ms: Option<u64>,
+    /// The implicit wait of element steps (`wait`).
+    pub wait_ms: Option<u64>,
     pub env: BTreeMap<String, String>,
     /// `[paths] allowed_roots`, as written; [`Project::allowed_roots`] resolves them.
     pub allowed_roots: Vec<String>,
@@ -46,6 +49,7 @@ const CONFIG_KEYS: &[&str] = &[
     "tags",
     "timeout",
     "step_timeout",
+    "wait",
     "env",
     "paths",
 ];
@@ -94,6 +98,7 @@ pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
             }
             "timeout" => cfg.flow_timeout_ms = Some(duration(key, item)?),
             "step_timeout" => cfg.step_timeout_ms = Some(duration(key, item)?),
+            "wait" => cfg.wait_ms = Some(duration(key, item)?),
             "env" => {
                 let table = item.as_table_like().ok_or("`env` must be a table")?;
                 for (name, v) in table.iter() {

@@ -72,6 +72,7 @@ fn mark(s: Status) -> &'static str {
         Status::NotRun => "NOT RUN",
         Status::Interrupted => "INTR",
         Status::Running => "RUNNING",
+        Status::Invalid => "INVALID",
     }
 }
 
@@ -267,6 +268,18 @@ fn test_case(f: &FlowResult, prefix: &str) -> TestCase {
             for (step, code, message) in earlier_failures(f) {
                 st.add_rerun(rerun(&step, &code, &message));
             }
+            st
+        }
+        Status::Invalid => {
+            let mut st = TestCaseStatus::non_success(NonSuccessKind::Error);
+            let why = f.reason.clone().unwrap_or_else(|| "invalid flow".into());
+            st.set_type(crate::codes::INVALID_FLOW);
+            st.set_message(one_line(&why, 4000));
+            let text = f
+                .error
+                .as_ref()
+                .map_or_else(|| why.clone(), |e| format!("{}\n{}", e.message, e.details));
+            st.set_description(clean(&text));
             st
         }
         Status::Interrupted | Status::Running => {

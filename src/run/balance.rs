@@ -153,6 +153,8 @@ mod tests {
                 when: None,
                 keep: None,
                 expect: Vec::new(),
+                written_as: None,
+                wait_ms: 0,
                 source: crate::plan::model::SourceRef {
                     file: format!("{id}.yaml"),
                     line: i + 1,

@@ -61,6 +61,13 @@ pub struct StepWindow {
 /// Crash files present when the flow started (only newer ones are evidence).
 pub struct CrashBaseline(Option<BTreeSet<String>>);
 
+impl CrashBaseline {
+    /// The crash file names known at the start (`None` when they could not be listed).
+    pub fn known(&self) -> Option<&BTreeSet<String>> {
+        self.0.as_ref()
+    }
+}
+
 /// Which step failed, for naming and listing its evidence.
 pub struct StepRef<'a> {
     pub serial: &'a str,

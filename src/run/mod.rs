@@ -15,6 +15,7 @@ pub mod cancel;
 pub mod events;
 pub mod evidence;
 pub mod exec;
+pub mod help;
 pub mod mask;
 pub mod preflight;
 pub mod result;

@@ -43,6 +43,9 @@ pub enum Status {
     NotRun,
     /// Was running when the run was interrupted.
     Interrupted,
+    /// The flow file did not validate (its diagnostics are in the flow's `error.details`);
+    /// the valid flows of the run still ran.
+    Invalid,
     /// Still going (a run or a flow, in a `result.json` written while the run goes on). Found
     /// in a file whose run has ended, it means the process stopped without finishing: it was
     /// killed or crashed.
@@ -58,6 +61,7 @@ impl Status {
             Status::NotRun => "not_run",
             Status::Interrupted => "interrupted",
             Status::Running => "running",
+            Status::Invalid => "invalid",
         }
     }
 }
@@ -185,7 +189,8 @@ pub struct StepResult {
     pub kind: StepKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
-    /// A short human title (the label, else the tool and its main argument; masked).
+    /// A short human title, as the flow wrote the step (the label, else the step's name and its
+    /// main argument: `assert_visible Hello, bob!`, `assert_not_visible greeting (gone)`; masked).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub title: String,
     pub status: Status,
@@ -283,6 +288,9 @@ pub struct Totals {
     /// Flows in progress (only in a file written while the run goes on, or of a killed run).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub running: usize,
+    /// Flow files that did not validate (listed, not run).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub invalid: usize,
     pub steps: usize,
     pub steps_failed: usize,
 }
@@ -362,6 +370,7 @@ impl RunResult {
                 Status::NotRun => t.not_run += 1,
                 Status::Interrupted => t.interrupted += 1,
                 Status::Running => t.running += 1,
+                Status::Invalid => t.invalid += 1,
             }
             for s in f
                 .setup
@@ -377,7 +386,7 @@ impl RunResult {
             Status::Running
         } else if self.interrupted || t.interrupted > 0 {
             Status::Interrupted
-        } else if t.failed > 0 || t.not_run > 0 {
+        } else if t.failed > 0 || t.not_run > 0 || t.invalid > 0 {
             Status::Failed
         } else {
             Status::Passed

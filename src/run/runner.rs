@@ -66,6 +66,9 @@ pub struct RunOptions {
     /// Expected flow durations (the previous run's, when at hand): split runs hand out the
     /// longest first, each to the least loaded device.
     pub expected: Expected,
+    /// Flow files that did not validate, listed in the result as [`Status::Invalid`] (with
+    /// their diagnostics) while the valid flows run.
+    pub invalid: Vec<FlowResult>,
 }
 
 impl RunOptions {
@@ -84,6 +87,7 @@ impl RunOptions {
             command: None,
             sources: BTreeMap::new(),
             expected: Expected::default(),
+            invalid: Vec::new(),
         }
     }
 }
@@ -211,6 +215,10 @@ pub fn run(
     for (f, why) in &filtered {
         final_slots.push(slots.len());
         slots.push(not_run(f, None, Status::Skipped, why.clone()));
+    }
+    for f in &opts.invalid {
+        final_slots.push(slots.len());
+        slots.push(f.clone());
     }
     events.emit(&RunEvent::FlowsAssigned {
         flows: slots.clone(),

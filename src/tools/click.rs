@@ -50,6 +50,9 @@ pub struct Params {
     pub match_mode: Option<TextMatch>,
     /// Search mode: pick the n-th match (0-based, reading order) instead of requiring one match.
     pub index: Option<usize>,
+    /// Search mode, tapflow extensions: state and position filters.
+    #[serde(flatten)]
+    pub refine: crate::ui::refine::Refine,
 }
 
 /// The common result of tap-like actions.
@@ -99,6 +102,7 @@ fn target(p: &Params) -> Result<TargetMode, ToolError> {
         p.bundle_name.clone(),
         p.match_mode,
         p.index,
+        p.refine.clone(),
     );
     choose_mode(p.x, p.y, p.element_handle.clone(), search)
 }
@@ -120,6 +124,7 @@ impl Tool for Click {
             ("count", crate::codes::INVALID_CLICK_COUNT),
         ],
     };
+    const WAITS_FOR_TARGET: bool = true;
     const SHORTHAND: Option<&'static str> = Some("text");
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[
         ("tapOn", ""),

@@ -31,6 +31,9 @@ pub struct Params {
     pub match_mode: Option<TextMatch>,
     /// Return only the n-th match (0-based, reading order).
     pub index: Option<usize>,
+    /// Search mode, tapflow extensions: state and position filters.
+    #[serde(flatten)]
+    pub refine: crate::ui::refine::Refine,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -51,6 +54,7 @@ fn criteria(p: &Params) -> Result<(SearchArgs, Selector), ToolError> {
         window_id: p.window_id,
         match_mode: p.match_mode,
         index: p.index,
+        refine: p.refine.clone(),
         ..SearchArgs::default()
     };
     require_criteria(&args, crate::codes::MISSING_SEARCH_CRITERIA)?;

@@ -39,6 +39,9 @@ pub struct Params {
     pub match_mode: Option<TextMatch>,
     /// Search mode: the n-th match (0-based, reading order).
     pub index: Option<usize>,
+    /// Search mode, tapflow extensions: state and position filters.
+    #[serde(flatten)]
+    pub refine: crate::ui::refine::Refine,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -63,6 +66,7 @@ fn target(p: &Params) -> Result<TargetMode, ToolError> {
         p.bundle_name.clone(),
         p.match_mode,
         p.index,
+        p.refine.clone(),
     );
     choose_mode(p.x, p.y, p.element_handle.clone(), search)
 }
@@ -78,6 +82,7 @@ impl Tool for LongPress {
         value: &[("match_mode", crate::codes::INVALID_MATCH_MODE)],
         wrong_type: &[("element_handle", crate::codes::INVALID_ELEMENT_HANDLE)],
     };
+    const WAITS_FOR_TARGET: bool = true;
     const SHORTHAND: Option<&'static str> = Some("text");
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("longPressOn", "")];
     type Params = Params;

@@ -64,6 +64,10 @@ pub trait Tool: 'static {
     /// Flows only: defaults that differ from a bare call's, as `(parameter, JSON value)`;
     /// `docs/flow-format.md` ("Flow-level behaviours") says which and why. The plan shows them.
     const FLOW_DEFAULTS: &'static [(&'static str, &'static str)] = &[];
+    /// Flows only: the tool acts on one element (search criteria or a handle) and reports a
+    /// missing one (`ELEMENT_NOT_FOUND`) before it touches the device, so a flow step may call
+    /// it again until the element appears (implicit wait, `wait:`).
+    const WAITS_FOR_TARGET: bool = false;
 
     type Params: DeserializeOwned + JsonSchema;
     type Output: Serialize + JsonSchema;
@@ -121,6 +125,8 @@ pub struct ToolDef {
     pub shorthand: Option<&'static str>,
     /// Flows only: other runners' names for this step, with a note.
     pub known_as: &'static [(&'static str, &'static str)],
+    /// Flows only: steps of this tool wait for their element ([`Tool::WAITS_FOR_TARGET`]).
+    pub waits_for_target: bool,
     codes: FieldCodes,
     input_schema: Value,
     result_schema: Value,
@@ -167,6 +173,7 @@ impl ToolDef {
             routing: T::ROUTING,
             verify: T::VERIFY,
             shorthand: T::SHORTHAND,
+            waits_for_target: T::WAITS_FOR_TARGET,
             known_as: T::KNOWN_AS,
             codes: T::CODES,
             input_schema: input,

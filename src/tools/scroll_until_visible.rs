@@ -18,7 +18,7 @@ use crate::device::model::{Bounds, Direction, Gesture, UiNode};
 use crate::tools::context::Call;
 use crate::tools::decode::FieldCodes;
 use crate::tools::envelope::ToolError;
-use crate::tools::gesture::{default_speed, dispatch};
+use crate::tools::gesture::dispatch;
 use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::search::require_criteria;
@@ -54,6 +54,9 @@ pub struct Params {
     pub match_mode: Option<TextMatch>,
     /// Scroll until the n-th match (0-based, reading order) is on screen and return it.
     pub index: Option<usize>,
+    /// Search mode, tapflow extensions: state and position filters.
+    #[serde(flatten)]
+    pub refine: crate::ui::refine::Refine,
     /// The way the finger moves (default `up`: reveals content further down).
     #[serde(default = "default_direction")]
     #[schemars(default = "default_direction")]
@@ -66,10 +69,16 @@ pub struct Params {
     #[serde(default = "default_timeout")]
     #[schemars(default = "default_timeout")]
     pub timeout_ms: u64,
-    /// Swipe speed in px/s.
-    #[serde(default = "default_speed")]
-    #[schemars(default = "default_speed", range(min = 200, max = 40000))]
+    /// Swipe speed in px/s (default 4000: a list scrolls a screen in a fraction of a second;
+    /// `swipe`'s gentler 600 took 15 s for 6 swipes).
+    #[serde(default = "default_scroll_speed")]
+    #[schemars(default = "default_scroll_speed", range(min = 200, max = 40000))]
     pub speed: u32,
+}
+
+/// Scrolling to find something is not a gesture under test: fast by default (issue 7).
+fn default_scroll_speed() -> u32 {
+    4000
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -109,6 +118,7 @@ fn selector(p: &Params) -> Result<Selector, ToolError> {
         element_id: p.element_id.clone(),
         bundle_name: p.bundle_name.clone(),
         match_mode: p.match_mode,
+        refine: p.refine.clone(),
         ..SearchArgs::default()
     };
     require_criteria(&args, crate::codes::MISSING_SEARCH_CRITERIA)?;

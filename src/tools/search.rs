@@ -14,6 +14,7 @@ pub(crate) fn search_args(
     bundle_name: Option<String>,
     match_mode: Option<TextMatch>,
     index: Option<usize>,
+    refine: crate::ui::refine::Refine,
 ) -> SearchArgs {
     SearchArgs {
         text_param: None,
@@ -24,6 +25,7 @@ pub(crate) fn search_args(
         window_id: None,
         match_mode,
         index,
+        refine,
     }
 }
 

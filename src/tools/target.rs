@@ -28,6 +28,8 @@ pub struct SearchArgs {
     pub window_id: Option<i64>,
     pub match_mode: Option<TextMatch>,
     pub index: Option<usize>,
+    /// State and position filters (tapflow extensions).
+    pub refine: crate::ui::refine::Refine,
 }
 
 impl SearchArgs {
@@ -43,17 +45,30 @@ impl SearchArgs {
             || self.window_id.is_some()
             || self.match_mode.is_some()
             || self.index.is_some()
+            || !self.refine.is_empty()
     }
 
     /// The compiled selector (`INVALID_PARAM` naming `text` for a bad regular expression).
     pub fn selector(&self, text_param: &str) -> Result<Selector, ToolError> {
+        let refine = if self.refine.is_empty() {
+            None
+        } else {
+            Some(
+                self.refine
+                    .compile()
+                    .map_err(|(param, why)| ToolError::invalid_param(param, why))?,
+            )
+        };
         Selector::new(
             self.text.clone(),
             self.element_type.clone(),
             self.element_id.clone(),
             self.match_mode.unwrap_or_default(),
         )
-        .map(|s| s.scoped(self.bundle_name.clone(), self.window_id))
+        .map(|s| {
+            s.scoped(self.bundle_name.clone(), self.window_id)
+                .refined(refine)
+        })
         .map_err(|e| {
             ToolError::invalid_param(
                 text_param,
@@ -97,6 +112,10 @@ pub fn choose_mode(
         ("window_id", search.window_id.is_some()),
         ("match_mode", search.match_mode.is_some()),
         ("index", search.index.is_some()),
+        (
+            search.refine.given().first().copied().unwrap_or("checked"),
+            !search.refine.is_empty(),
+        ),
     ]
     .into_iter()
     .filter_map(|(name, given)| given.then_some(name))
@@ -359,11 +378,19 @@ pub fn pick_one(
     let all = describe_all(tree, sel);
     let count = all.len();
     if count == 0 {
+        // What is on screen that is close to what was asked (same dump, no extra cost).
+        let near = crate::ui::near::near_misses(tree, sel, 3);
         return Err(ToolError::new(
             crate::codes::ELEMENT_NOT_FOUND,
-            format!("no visible element matches {what}: {}", sel.describe()),
+            format!(
+                "no visible element matches {what}: {}{}",
+                sel.describe(),
+                crate::ui::near::suggestion(&near)
+            ),
         )
-        .with_details(json!({ "match_count": 0, "criteria": sel.describe() })));
+        .with_details(
+            json!({ "match_count": 0, "criteria": sel.describe(), "near_misses": near }),
+        ));
     }
     match index {
         Some(i) if i >= count => Err(ToolError::new(

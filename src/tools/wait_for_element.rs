@@ -30,6 +30,7 @@ use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::search::require_criteria;
 use crate::tools::target::{ElementInfo, SearchArgs, describe_all};
+use crate::ui::near::{NearMiss, near_misses, suggestion};
 use crate::ui::selector::{Selector, TextMatch};
 
 pub struct WaitForElement;
@@ -65,6 +66,9 @@ pub struct Params {
     pub match_mode: Option<TextMatch>,
     /// `found` only: wait for the n-th match (0-based, reading order) and return it.
     pub index: Option<usize>,
+    /// Search mode, tapflow extensions: state and position filters.
+    #[serde(flatten)]
+    pub refine: crate::ui::refine::Refine,
     /// `found` (present) or `gone` (absent).
     #[serde(default)]
     pub state: WaitState,
@@ -98,6 +102,10 @@ struct Polls {
     count: u32,
     last_match_count: Option<usize>,
     last_error: Option<ToolError>,
+    /// What the last dump showed close to the selector (`found` waits that saw nothing).
+    near_misses: Vec<NearMiss>,
+    /// The selector, as messages name it.
+    criteria: String,
 }
 
 impl Polls {
@@ -106,11 +114,13 @@ impl Polls {
         ToolError::new(
             crate::codes::WAIT_TIMEOUT,
             format!(
-                "the element was not {} within the time budget ({elapsed}ms elapsed)",
+                "{} was not {} within the time budget ({elapsed}ms elapsed){}",
+                self.criteria,
                 match state {
                     WaitState::Found => "found",
                     WaitState::Gone => "gone",
-                }
+                },
+                suggestion(&self.near_misses)
             ),
         )
         .with_details(json!({
@@ -120,6 +130,8 @@ impl Polls {
             "polls": self.count,
             "last_match_count": self.last_match_count,
             "last_error": self.last_error,
+            "criteria": self.criteria,
+            "near_misses": self.near_misses,
         }))
     }
 }
@@ -134,6 +146,7 @@ fn selector(p: &Params) -> Result<Selector, ToolError> {
         bundle_name: p.bundle_name.clone(),
         window_id: p.window_id,
         match_mode: p.match_mode,
+        refine: p.refine.clone(),
         ..SearchArgs::default()
     };
     require_criteria(&args, crate::codes::INVALID_WAIT_TARGET)?;
@@ -204,7 +217,10 @@ impl Tool for WaitForElement {
         let sel = selector(&p)?;
         let index = p.index.unwrap_or(0);
         let started = call.started();
-        let mut polls = Polls::default();
+        let mut polls = Polls {
+            criteria: sel.describe(),
+            ..Polls::default()
+        };
         if p.timeout_ms == 0 {
             return Err(polls.timeout(p.state, started));
         }
@@ -235,6 +251,9 @@ impl Tool for WaitForElement {
                 Ok(tree) => {
                     let found = describe_all(&tree, &sel);
                     polls.last_match_count = Some(found.len());
+                    if p.state == WaitState::Found && found.is_empty() {
+                        polls.near_misses = near_misses(&tree, &sel, 3);
+                    }
                     let ok = match p.state {
                         WaitState::Found => found.len() > index,
                         WaitState::Gone => found.is_empty(),

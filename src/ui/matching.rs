@@ -74,6 +74,9 @@ pub fn find<'a>(root: &'a UiNode, sel: &Selector) -> Vec<Match<'a>> {
         collect(window, wpath, wid, bundle, sel, &mut hits);
     }
     let mut out = collapse_nested(hits);
+    if let Some(r) = &sel.refine {
+        r.retain(root, sel, &mut out);
+    }
     // Stable sort keeps dump order for equal corners.
     out.sort_by_key(|m| (m.bounds.top, m.bounds.left));
     out

@@ -8,6 +8,8 @@ pub mod diff;
 pub mod digest;
 pub mod handle;
 pub mod matching;
+pub mod near;
+pub mod refine;
 pub mod selector;
 pub mod windows;
 

@@ -59,6 +59,8 @@ pub struct Selector {
     pub window_id: Option<i64>,
     pub text_match: TextMatch,
     regex: Option<Regex>,
+    /// State and position filters (tapflow extensions), applied after matching.
+    pub refine: Option<std::sync::Arc<crate::ui::refine::CompiledRefine>>,
 }
 
 impl Selector {
@@ -81,7 +83,14 @@ impl Selector {
             window_id: None,
             text_match,
             regex,
+            refine: None,
         })
+    }
+
+    /// With state and position filters (none when `refine` is empty).
+    pub fn refined(mut self, refine: Option<crate::ui::refine::CompiledRefine>) -> Self {
+        self.refine = refine.map(std::sync::Arc::new);
+        self
     }
 
     pub fn scoped(mut self, bundle_name: Option<String>, window_id: Option<i64>) -> Self {

@@ -51,6 +51,7 @@ steps:
 steps:
   - press_key: Home
   - click: {text: \"No such ]]> button \\e[1m\\0\"}
+    wait: 0
   - press_key: Back
 ",
     ),

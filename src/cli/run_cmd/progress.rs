@@ -17,14 +17,16 @@ fn secs(ms: u64) -> String {
     }
 }
 
-fn mark(s: Status) -> &'static str {
+fn mark(s: Status) -> String {
+    use crate::cli::term::paint;
     match s {
-        Status::Passed => "PASS",
-        Status::Failed => "FAIL",
-        Status::Skipped => "SKIP",
-        Status::NotRun => "NOT RUN",
-        Status::Interrupted => "INTR",
-        Status::Running => "RUN",
+        Status::Passed => paint("PASS", "32"),
+        Status::Failed => paint("FAIL", "1;31"),
+        Status::Skipped => paint("SKIP", "33"),
+        Status::NotRun => paint("NOT RUN", "33"),
+        Status::Interrupted => paint("INTR", "1;33"),
+        Status::Running => paint("RUN", "36"),
+        Status::Invalid => paint("INVALID", "1;31"),
     }
 }
 
@@ -55,7 +57,9 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             ),
             Some(err) => format!(
                 "device {}: NOT READY: {} ({})",
-                device.serial, err.message, err.code
+                device.serial,
+                crate::cli::term::cli_wording(&err.code, &err.message),
+                err.code
             ),
         },
         RunEvent::FlowStarted {
@@ -96,6 +100,9 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
                     "\n[{device}]        {location}: {}: {}",
                     e.code, e.message
                 ));
+                if let Some(help) = crate::run::help::for_code(&e.code) {
+                    s.push_str(&format!("\n[{device}]        help: {help}"));
+                }
             }
             s
         }
@@ -240,7 +247,12 @@ fn summary(r: &RunResult, dir: &Path) -> String {
     println!();
     for d in r.devices.iter().filter(|d| !d.ready) {
         if let Some(e) = &d.error {
-            println!("device {}: {} ({})", d.serial, e.message, e.code);
+            println!(
+                "device {}: {} ({})",
+                d.serial,
+                crate::cli::term::cli_wording(&e.code, &e.message),
+                e.code
+            );
         }
     }
     for f in r.flows.iter().filter(|f| f.status == Status::Failed) {
@@ -256,6 +268,9 @@ fn summary(r: &RunResult, dir: &Path) -> String {
                 .as_ref()
                 .map_or_else(String::new, |l| format!("{l}: "));
             println!("  {at}{}: {}", e.code, e.message);
+            if let Some(help) = crate::run::help::for_code(&e.code) {
+                println!("  help: {help}");
+            }
         }
         for s in run_failed_steps(f) {
             for ev in &s.evidence {

@@ -89,6 +89,7 @@ impl Parser<'_> {
             timeout: None,
             step_timeout: None,
             clean_state: None,
+            default_wait: None,
             on_failure: Vec::new(),
             finally: Vec::new(),
             steps: Vec::new(),
@@ -136,6 +137,7 @@ impl Parser<'_> {
                 "timeout" => flow.timeout = self.duration(value, "`timeout`"),
                 "step_timeout" => flow.step_timeout = self.duration(value, "`step_timeout`"),
                 "clean_state" => flow.clean_state = self.boolean(value, "`clean_state`"),
+                "defaults" => flow.default_wait = self.defaults(value),
                 "on_failure" => flow.on_failure = self.steps(value, "`on_failure`"),
                 "finally" => flow.finally = self.steps(value, "`finally`"),
                 "steps" => {

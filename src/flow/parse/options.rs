@@ -11,6 +11,7 @@ impl Parser<'_> {
         match key.name.as_str() {
             "label" => opts.label = self.string(value, "`label`"),
             "deadline" => opts.deadline = self.duration(value, "`deadline`"),
+            "wait" => opts.wait = self.duration(value, "`wait`"),
             "optional" => opts.optional = self.boolean(value, "`optional`").is_some_and(|(b, _)| b),
             "when" => opts.when = self.condition(value).map(Box::new),
             "keep" => {
@@ -33,6 +34,22 @@ impl Parser<'_> {
             "expect" => opts.expect = self.expect(value),
             _ => unreachable!("STEP_OPTIONS and this match agree"),
         }
+    }
+
+    /// A flow's `defaults:` mapping; returns its `wait`.
+    pub(super) fn defaults(&mut self, value: &Node) -> Option<Duration> {
+        let Value::Map(entries) = &value.value else {
+            self.wrong_type(value, "`defaults`", "a mapping such as `{wait: 5s}`");
+            return None;
+        };
+        let mut wait = None;
+        for (k, v) in entries {
+            match k.name.as_str() {
+                "wait" => wait = self.duration(v, "`defaults.wait`"),
+                _ => self.unknown_control_key("defaults", k, &crate::flow::format::DEFAULTS_KEYS),
+            }
+        }
+        wait
     }
 
     pub(super) fn retries(&mut self, value: &Node) -> Option<Retries> {

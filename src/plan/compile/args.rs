@@ -81,7 +81,16 @@ impl Compiler<'_> {
             return None;
         };
         let entries = self.arg_entries(src, &name.value, name.span, args)?;
-        self.check_args(src, &name.value, name.span, &entries, schema, scope, &[])
+        self.check_args(
+            src,
+            &name.value,
+            &name.value,
+            name.span,
+            &entries,
+            schema,
+            scope,
+            &[],
+        )
     }
 
     /// The step's arguments as key/value pairs (scalar shorthand expanded), borrowed from the
@@ -131,11 +140,14 @@ impl Compiler<'_> {
         }
     }
 
+    /// `shown` is the step as the flow writes it (`assert_visible` for the assertion tool):
+    /// every message names it, never the tool behind it.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn check_args(
         &mut self,
         src: &SourceFile,
         tool: &str,
+        shown: &str,
         at: Span,
         entries: &[(Key, Node)],
         schema: &Value,
@@ -159,13 +171,13 @@ impl Compiler<'_> {
                         "remove it; choose devices with `tapflow run --device` or `tapflow.toml`",
                     ),
                 );
-            } else if let Some(help) = self.step_option_inside(tool, schema, &k.name) {
+            } else if let Some(help) = self.step_option_inside(shown, schema, &k.name) {
                 self.push(
                     Diagnostic::error(
                         src,
                         k.span,
                         crate::codes::diag::STEP_OPTION_IN_PARAMS,
-                        format!("`{}` is not a parameter of `{tool}`", k.name),
+                        format!("`{}` is not a parameter of `{shown}`", k.name),
                         "a step option, not a parameter",
                     )
                     .with_help(help),
@@ -215,7 +227,7 @@ impl Compiler<'_> {
         };
         let subst = |s: &str| self.subst(scope, s);
         let mut check = SchemaCheck::new(src, schema, &subst);
-        let value = check.params(&kept, schema, &format!("`{tool}`"), at);
+        let value = check.params(&kept, schema, &format!("`{shown}`"), at);
         let failed = !check.diags.is_empty();
         check.diags.into_iter().for_each(|d| self.push(d));
         if failed {
@@ -243,7 +255,7 @@ impl Compiler<'_> {
             let label = issue
                 .param
                 .as_deref()
-                .map_or_else(|| format!("`{tool}`"), |p| format!("`{p}`"));
+                .map_or_else(|| format!("`{shown}`"), |p| format!("`{p}`"));
             let mut help = issue.suggestion;
             if let Some(p) = issue.param.as_deref() {
                 if let Some((_, raw)) = nulls.iter().find(|(n, _)| n == p) {
@@ -261,7 +273,7 @@ impl Compiler<'_> {
                     src,
                     span,
                     &static_code(&issue.code),
-                    format!("{tool}: {}", issue.message),
+                    format!("{shown}: {}", issue.message),
                     format!("{label} ({})", issue.code),
                 )
                 .with_help_opt(help),
@@ -311,9 +323,15 @@ impl Compiler<'_> {
             return None;
         };
         let entries = self.selector_entries(src, args)?;
+        let shown = if visible {
+            "assert_visible"
+        } else {
+            "assert_not_visible"
+        };
         let mut v = self.check_args(
             src,
             ASSERT_TOOL,
+            shown,
             at,
             &entries,
             schema,
@@ -386,6 +404,11 @@ impl Compiler<'_> {
             match self.check_args(
                 src,
                 ASSERT_TOOL,
+                if state == "found" {
+                    "visible"
+                } else {
+                    "not_visible"
+                },
                 node.span,
                 &entries,
                 schema,

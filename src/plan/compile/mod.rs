@@ -43,6 +43,9 @@ pub struct PlanOptions {
     pub devices: Vec<String>,
     pub default_flow_timeout_ms: u64,
     pub default_step_timeout_ms: u64,
+    /// How long element steps wait for their target (`tapflow.toml` `wait`; a flow's
+    /// `defaults.wait` and a step's `wait` win).
+    pub default_wait_ms: u64,
 }
 
 impl Default for PlanOptions {
@@ -54,6 +57,7 @@ impl Default for PlanOptions {
             devices: Vec::new(),
             default_flow_timeout_ms: 600_000,
             default_step_timeout_ms: 30_000,
+            default_wait_ms: DEFAULT_WAIT_MS,
         }
     }
 }
@@ -61,6 +65,8 @@ impl Default for PlanOptions {
 /// The format's limits (`flow::format`): retries per step and per retry block, passes of a
 /// `repeat` block (the runner stops there too).
 pub use crate::flow::format::{MAX_REPEAT, MAX_RETRIES};
+/// The built-in implicit wait of element steps.
+pub const DEFAULT_WAIT_MS: u64 = 5_000;
 /// Extra time a step's deadline gets over its tool's own wait budget (`timeout_ms`, …).
 pub const DEADLINE_MARGIN_MS: u64 = 5_000;
 /// Deepest accepted nesting of blocks and sub-flows.
@@ -263,9 +269,13 @@ impl<'a> Compiler<'a> {
         let step_default = flow
             .step_timeout
             .map_or(self.opts.default_step_timeout_ms, |t| t.ms);
+        let wait_default = flow
+            .default_wait
+            .map_or(self.opts.default_wait_ms, |t| t.ms);
         let ctx = Ctx {
             src,
             step_default,
+            wait_default,
             depth: 0,
         };
         fp.steps = self.steps(&ctx, &flow.steps, &id, &mut scope);
@@ -398,6 +408,7 @@ impl<'a> Compiler<'a> {
             retry_delay_ms = r.delay.map_or(0, |d| d.ms);
         }
         let mut tool_for_result: Option<String> = None;
+        let mut written_as: Option<String> = None;
         let action = match &step.kind {
             StepKind::Tool { name, args } => {
                 let args = self.tool_step(src, name, args.as_ref(), scope)?;
@@ -410,6 +421,7 @@ impl<'a> Compiler<'a> {
             StepKind::Assert { visible, args } => {
                 let args = self.assert_step(src, step.span, *visible, args, scope)?;
                 tool_for_result = Some(args::ASSERT_TOOL.into());
+                written_as = Some(assert_name(*visible).into());
                 Action::Tool {
                     tool: args::ASSERT_TOOL.into(),
                     args,
@@ -540,8 +552,38 @@ impl<'a> Compiler<'a> {
             }
         }
         let expect = self.expectations(src, o, tool_for_result.as_deref(), scope);
+        let wait_ms = match &action {
+            Action::Tool { tool, .. }
+                if written_as.is_none() && self.catalog.waits_for_target(tool) =>
+            {
+                o.wait.map_or(ctx.wait_default, |w| w.ms)
+            }
+            _ => {
+                if let Some(w) = o.wait {
+                    self.push(
+                        Diagnostic::error(
+                            src,
+                            w.span,
+                            crate::codes::diag::INVALID_OPTION,
+                            format!(
+                                "`wait` applies to steps that act on an element ({})",
+                                self.catalog
+                                    .tool_names()
+                                    .into_iter()
+                                    .filter(|t| self.catalog.waits_for_target(t))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            "nothing to wait for",
+                        )
+                        .with_help("assertions and waits take `timeout_ms`; remove `wait` here"),
+                    );
+                }
+                0
+            }
+        };
         let deadline_ms = if let Action::Tool { tool, args } = &action {
-            Some(self.deadline(ctx, step, tool, args))
+            Some(self.deadline(ctx, step, tool, args, wait_ms))
         } else {
             o.deadline.map(|d| d.ms)
         };
@@ -556,7 +598,9 @@ impl<'a> Compiler<'a> {
         Some(PlanStep {
             id: id.to_string(),
             label: o.label.as_ref().map(|l| self.subst(scope, &l.value)),
+            written_as,
             action,
+            wait_ms,
             deadline_ms,
             retries,
             retry_delay_ms,
@@ -612,8 +656,13 @@ impl<'a> Compiler<'a> {
 
     /// The deadline of one attempt of a tool step: explicit, or the default raised to cover
     /// the tool's own time budget (from its own timeout parameters and settings).
-    fn deadline(&mut self, ctx: &Ctx, step: &Step, tool: &str, args: &Value) -> u64 {
-        let budget = self.catalog.budget_ms(tool, args);
+    /// An implicit wait (`wait_ms`) adds to the tool's own budget.
+    fn deadline(&mut self, ctx: &Ctx, step: &Step, tool: &str, args: &Value, wait_ms: u64) -> u64 {
+        let budget = match self.catalog.budget_ms(tool, args) {
+            Some(b) => Some(b.saturating_add(wait_ms)),
+            None if wait_ms > 0 => Some(wait_ms),
+            None => None,
+        };
         match (step.options.deadline, budget) {
             (Some(d), Some(b)) if d.ms < b => {
                 self.push(Diagnostic::warning(ctx.src, d.span, crate::codes::diag::DEADLINE_TOO_SHORT, format!("the step deadline ({} ms) is shorter than the tool's own wait ({b} ms)", d.ms), "the step will be cut short")
@@ -627,9 +676,20 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// The name a flow writes for an assertion (`assert_visible` / `assert_not_visible`).
+fn assert_name(visible: bool) -> &'static str {
+    if visible {
+        "assert_visible"
+    } else {
+        "assert_not_visible"
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Ctx<'s> {
     src: &'s SourceFile,
     step_default: u64,
+    /// The implicit wait of element steps here (a sub-flow inherits its caller's).
+    wait_default: u64,
     depth: usize,
 }

@@ -126,6 +126,7 @@ impl Compiler<'_> {
                 let sub_ctx = Ctx {
                     src: sub_src,
                     step_default: ctx.step_default,
+                    wait_default: sub_flow.default_wait.map_or(ctx.wait_default, |w| w.ms),
                     depth: inner.depth,
                 };
                 self.stack.push(path.clone());

@@ -175,6 +175,7 @@ pub fn status_label(s: Status) -> &'static str {
         Status::NotRun => "○ not run",
         Status::Interrupted => "■ interrupted",
         Status::Running => "… running when the run stopped",
+        Status::Invalid => "⚠ invalid (not run)",
     }
 }
 

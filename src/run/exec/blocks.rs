@@ -119,6 +119,8 @@ impl FlowRun<'_, '_> {
         let step_for_ids = PlanStep {
             id: r.id.clone(),
             label: None,
+            written_as: None,
+            wait_ms: 0,
             action: Action::SubFlow {
                 file: None,
                 variables: Vec::new(),

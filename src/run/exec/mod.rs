@@ -10,6 +10,10 @@ use serde_json::{Value, json};
 
 mod blocks;
 mod condition;
+mod crash_cause;
+mod implicit_wait;
+mod password;
+mod step_files;
 mod tool;
 
 use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
@@ -103,6 +107,8 @@ struct FlowRun<'a, 'b> {
     /// The step after the current one starts by looking at the screen.
     next_looks: bool,
     crash_baseline: Option<CrashBaseline>,
+    /// Crash files already reported as the cause of a failed step.
+    blamed: crash_cause::Blamed,
     /// When the flow started (host clock): the default start of its log windows.
     started_local: chrono::DateTime<chrono::Local>,
     /// The section being run and how deep inside blocks (0: a top-level step).
@@ -141,6 +147,7 @@ pub fn run_flow(dev: &mut DeviceCtx<'_>, fp: &FlowPlan) -> FlowResult {
         in_hooks: false,
         next_looks: false,
         crash_baseline,
+        blamed: Default::default(),
         started_local,
         section: Section::Setup,
         depth: 0,
@@ -242,6 +249,8 @@ fn setup_steps(fp: &FlowPlan, iso: &crate::plan::model::Isolation) -> Vec<PlanSt
         out.push(PlanStep {
             id: format!("{}.setup.{}", fp.id, out.len() + 1),
             label: Some(format!("clean state: {tool} {}", iso.bundle)),
+            written_as: None,
+            wait_ms: 0,
             action: Action::Tool {
                 tool: tool.into(),
                 args: json!({ "bundle_name": iso.bundle }),
@@ -335,6 +344,13 @@ impl FlowRun<'_, '_> {
         }
         match &step.action {
             Action::Tool { tool, args } => {
+                // As the flow wrote it: `assert_visible`, not the tool behind it.
+                let name = step.written_as.as_deref().unwrap_or(tool);
+                let gone = if step.written_as.as_deref() == Some("assert_not_visible") {
+                    " (gone)"
+                } else {
+                    ""
+                };
                 // The parameter the tool's flow shorthand fills, as the tool declares it;
                 // else the first text argument.
                 let main = self
@@ -346,8 +362,8 @@ impl FlowRun<'_, '_> {
                     .and_then(|k| args.get(k).filter(|v| !v.is_null()))
                     .or_else(|| args.as_object()?.values().find(|v| v.is_string()));
                 match main {
-                    Some(v) => format!("{tool} {}", shown(v)),
-                    None => tool.clone(),
+                    Some(v) => format!("{name} {}{gone}", shown(v)),
+                    None => format!("{name}{gone}"),
                 }
             }
             Action::Repeat { .. } => "repeat".into(),

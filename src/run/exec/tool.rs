@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{FlowRun, codes, location, ms, now_rfc3339};
+use super::{FlowRun, codes, location, ms, now_rfc3339, password};
 use crate::plan::model::PlanStep;
 use crate::run::events::RunEvent;
 use crate::run::evidence::{StepRef, StepWindow};
@@ -53,6 +53,8 @@ impl FlowRun<'_, '_> {
     ) {
         let with_window = self.flow_log_window(tool, args);
         let args = with_window.as_ref().unwrap_or(args);
+        let in_run = self.step_file(tool, args);
+        let args = in_run.as_ref().unwrap_or(args);
         r.args = Some(match self.vars.resolve(self.fp, args, false) {
             Ok(v) => self.masker.value(&v),
             Err(_) => self.masker.value(args),
@@ -90,10 +92,8 @@ impl FlowRun<'_, '_> {
                 o.insert("include_cost".into(), Value::Bool(true));
             }
             self.dev.caller.next_looks_at_screen(self.next_looks);
-            let mut outcome = self
-                .dev
-                .caller
-                .call(tool, self.with_device(real), deadline, &token);
+            let mut outcome =
+                self.call_waiting(step, tool, self.with_device(real), deadline, &token);
             if let CallOutcome::Done(env) = &mut outcome {
                 let s = &mut env.structured;
                 let is_err = s.error.is_some();
@@ -116,6 +116,7 @@ impl FlowRun<'_, '_> {
                     total.ui_dumps += n("ui_dumps");
                 }
             }
+            let outcome = password::accept_masked(tool, outcome);
             let mut attempt = Attempt {
                 number: n,
                 status: Status::Passed,
@@ -227,6 +228,11 @@ impl FlowRun<'_, '_> {
                 break;
             }
         }
+        if r.status == Status::Failed
+            && let Some(e) = r.error.take()
+        {
+            r.error = Some(self.crash_cause(step, e));
+        }
         r.duration_ms = ms(started.elapsed());
         let pass = (!self.passes.is_empty()).then(|| {
             self.passes
@@ -247,6 +253,14 @@ impl FlowRun<'_, '_> {
                 bounds: r.bounds.as_deref(),
             };
             r.evidence.extend(col.screenshot(&self.dev.caller, &at));
+        }
+        if r.status == Status::Passed
+            && let Some(e) = r
+                .result
+                .as_ref()
+                .and_then(|v| self.step_file_evidence(tool, v))
+        {
+            r.evidence.push(e);
         }
         if r.status == Status::Failed
             && let Some(col) = self.dev.evidence

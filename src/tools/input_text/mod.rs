@@ -79,6 +79,9 @@ pub struct Params {
     pub element_id: Option<String>,
     /// Search scope only: the app whose windows are searched (with a handle: scopes its refresh).
     pub bundle_name: Option<String>,
+    /// Search mode, tapflow extensions: state and position filters.
+    #[serde(flatten)]
+    pub refine: crate::ui::refine::Refine,
     /// `replace` (select all and type over it) or `append` (caret to the end first).
     #[schemars(default = "default_mode")]
     pub mode: Option<InputMode>,
@@ -143,6 +146,14 @@ pub struct Output {
     /// Where the call ended: `resolve`, `focus`, `prepare`, `dispatch`, `observe_sentinel`,
     /// `cleanup`, `verify`, `done` (handle/search) or `dispatched` (coordinates).
     pub stage: String,
+    /// Flow steps only (absent from a bare call): the number of mask characters a password
+    /// field showed after typing; the step passes when it equals the typed length.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub masked_length: Option<usize>,
+    /// Flow steps only (absent from a bare call): a password field showed exactly as many
+    /// mask characters as were typed (`verified` stays false: nothing was read back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length_verified: Option<bool>,
 }
 
 impl Output {
@@ -173,6 +184,8 @@ impl Output {
             observations: 0,
             elapsed_ms: 0,
             stage: "resolve".into(),
+            masked_length: None,
+            length_verified: None,
         }
     }
 }
@@ -188,6 +201,7 @@ impl Tool for InputText {
         value: &[],
         wrong_type: &[("element_handle", crate::codes::INVALID_ELEMENT_HANDLE)],
     };
+    const WAITS_FOR_TARGET: bool = true;
     const SHORTHAND: Option<&'static str> = Some("text");
     const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("inputText", ""), ("type", "")];
     type Params = Params;
@@ -258,6 +272,7 @@ fn checked(p: &Params) -> Result<(String, InputMode, TargetMode), ToolError> {
         element_type: p.element_type.clone(),
         element_id: p.element_id.clone(),
         bundle_name: p.bundle_name.clone(),
+        refine: p.refine.clone(),
         ..SearchArgs::default()
     };
     let target = choose_mode(p.x, p.y, p.element_handle.clone(), search)?;

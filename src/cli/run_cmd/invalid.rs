@@ -1,0 +1,114 @@
+//! Flow files that did not validate, as `tapflow run` reports them: each is listed in the
+//! result as `invalid` with its diagnostics (so CI sees which file and why), while the valid
+//! flows still run; the run then exits 3.
+
+use std::collections::BTreeSet;
+
+use serde_json::json;
+
+use crate::flow::{Diagnostic, SourceFile};
+use crate::plan::Compiled;
+use crate::plan::model::{Action, PlanStep};
+use crate::run::result::{Location, StepError};
+use crate::run::{FlowResult, Status};
+
+fn diag_json(d: &Diagnostic) -> serde_json::Value {
+    json!({
+        "code": d.code,
+        "message": d.message,
+        "file": d.file,
+        "line": d.line,
+        "column": d.column,
+        "help": d.help,
+    })
+}
+
+/// The sub-flow files a plan's steps inline, as written, depth first.
+fn subflow_files<'p>(steps: &'p [PlanStep], out: &mut Vec<&'p str>) {
+    for s in steps {
+        match &s.action {
+            Action::SubFlow { file, steps, .. } => {
+                if let Some(f) = file {
+                    out.push(f);
+                }
+                subflow_files(steps, out);
+            }
+            Action::Repeat { steps, .. } | Action::Retry { steps, .. } => subflow_files(steps, out),
+            Action::Tool { .. } => {}
+        }
+    }
+}
+
+/// Takes the flows whose file (or a sub-flow file they inline) has an error out of the plan
+/// (the compiler keeps what it could compile of them) and returns one `invalid` flow result
+/// for each, listing those errors.
+pub fn take_invalid(flows: &[SourceFile], compiled: &mut Compiled) -> Vec<FlowResult> {
+    let top: BTreeSet<&str> = flows.iter().map(SourceFile::name).collect();
+    let errors: Vec<&Diagnostic> = compiled
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .collect();
+    let mut out = Vec::new();
+    let mut bad_files = BTreeSet::new();
+    for fp in &compiled.plan.flows {
+        let mut subs = Vec::new();
+        subflow_files(&fp.steps, &mut subs);
+        subflow_files(&fp.on_failure, &mut subs);
+        subflow_files(&fp.finally, &mut subs);
+        let listed: Vec<&Diagnostic> = errors
+            .iter()
+            .copied()
+            .filter(|d| {
+                d.file == fp.file
+                    || (!top.contains(d.file.as_str())
+                        && subs
+                            .iter()
+                            .any(|s| d.file.ends_with(s.trim_start_matches("./"))))
+            })
+            .collect();
+        let Some(first) = listed.first() else {
+            continue;
+        };
+        bad_files.insert(fp.file.clone());
+        let reason = format!(
+            "invalid flow file: {} error(s); not run (see `tapflow validate {}`)",
+            listed.len(),
+            fp.file
+        );
+        let error = StepError {
+            code: crate::codes::INVALID_FLOW.into(),
+            message: format!(
+                "{}:{}:{}: {}: {}",
+                first.file, first.line, first.column, first.code, first.message
+            ),
+            details: json!({
+                "diagnostics": listed.iter().copied().map(diag_json).collect::<Vec<_>>()
+            }),
+            location: Some(Location {
+                file: first.file.clone(),
+                line: first.line,
+                column: first.column,
+            }),
+        };
+        out.push(FlowResult {
+            id: fp.id.clone(),
+            run_id: None,
+            name: fp.name.clone(),
+            file: fp.file.clone(),
+            tags: fp.tags.clone(),
+            device: None,
+            status: Status::Invalid,
+            reason: Some(reason),
+            started_at: None,
+            duration_ms: 0,
+            error: Some(error),
+            setup: Vec::new(),
+            steps: Vec::new(),
+            on_failure: Vec::new(),
+            finally: Vec::new(),
+        });
+    }
+    compiled.plan.flows.retain(|f| !bad_files.contains(&f.file));
+    out
+}

@@ -1,0 +1,53 @@
+//! One help line per common failure code: what to try next, printed under the error in the
+//! progress and the summary (`help: …`) and listed in `docs/errors.md`.
+
+use crate::codes;
+
+/// The fix to suggest for `code`, when there is a common one.
+pub fn for_code(code: &str) -> Option<&'static str> {
+    Some(match code {
+        codes::ELEMENT_NOT_FOUND => {
+            "check the near misses in the message and the UI tree saved as evidence (`ui_tree`); raise the step's `wait:` if the screen is slow to appear"
+        }
+        codes::WAIT_TIMEOUT => {
+            "raise `timeout_ms` if the screen is slow, or check the selector against the UI tree saved as evidence (`ui_tree`)"
+        }
+        codes::AMBIGUOUS_ELEMENT_MATCH => {
+            "several elements match: add `element_type` or `element_id`, or pick one with `index: N` (0-based, reading order)"
+        }
+        codes::TEXT_NOT_READABLE => {
+            "the field hides its value (a password field): in a flow, a step whose masked length matches passes with `verified: false`, `length_verified: true`; this one showed a different length (characters lost or added)"
+        }
+        codes::APP_CRASHED => {
+            "the app crashed: read the attached crash file (evidence `crash`) and the hilog excerpt"
+        }
+        codes::STEP_TIMEOUT => "raise the step's `deadline:` or the flow's `step_timeout:`",
+        codes::FLOW_TIMEOUT => "raise the flow's `timeout:`",
+        codes::EXPECTATION_FAILED => {
+            "the tool ran but its result differs: compare `expected` and `actual` in the error details"
+        }
+        codes::UNRESOLVED_VARIABLE => {
+            "pass the variable with `--env NAME=value`, set `TAPFLOW_NAME`, or keep the step it reads"
+        }
+        codes::MULTIPLE_DEVICES => {
+            "several devices are connected: choose one with `--device SERIAL`, or run on all with `--all-devices`"
+        }
+        codes::DEVICE_NOT_FOUND => {
+            "list devices with `tapflow devices`; use `--sim N` for simulated ones"
+        }
+        codes::HDC_NOT_FOUND => {
+            "install the HarmonyOS SDK's `hdc` (or pass `--hdc PATH`); without a phone use `--sim N`"
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn common_codes_have_help_and_others_none() {
+        assert!(super::for_code("ELEMENT_NOT_FOUND").is_some());
+        assert!(super::for_code("APP_CRASHED").is_some());
+        assert!(super::for_code("NOT_A_CODE").is_none());
+    }
+}
