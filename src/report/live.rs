@@ -26,6 +26,11 @@ pub const STEP_WRITE_INTERVAL: Duration = Duration::from_millis(250);
 struct State {
     builder: ResultBuilder,
     last_write: Option<Instant>,
+    /// How long the last write took: the next step-caused write waits at least a few times
+    /// that, so a large result (a 1 000-step flow) costs the run a bounded share of its time.
+    last_cost: Duration,
+    /// Number of the latest snapshot taken for writing.
+    taken: u64,
     error: Option<String>,
     /// A finished step not yet on disk.
     dirty: bool,
@@ -39,6 +44,9 @@ struct Inner {
     path: String,
     state: Mutex<State>,
     wake: Condvar,
+    /// Serialises writes (outside the state lock, so events never wait for the disk) and
+    /// holds the number of the snapshot on disk: an older one never replaces a newer one.
+    written: Mutex<u64>,
 }
 
 /// Writes `result.json` into a run directory as events arrive.
@@ -52,8 +60,21 @@ impl Inner {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn write(&self, st: &mut State) {
-        let r = st.builder.snapshot();
+    /// Takes what is to be written (under the state lock: a clone of the result so far).
+    fn take(&self, st: &mut State) -> (u64, RunResult) {
+        st.taken += 1;
+        st.dirty = false;
+        st.last_write = Some(Instant::now());
+        (st.taken, st.builder.snapshot())
+    }
+
+    /// Masks, serialises and writes a taken snapshot, without the state lock.
+    fn write_out(&self, (seq, r): (u64, RunResult)) {
+        let mut on_disk = self.written.lock().unwrap_or_else(|p| p.into_inner());
+        if *on_disk >= seq {
+            return;
+        }
+        let started = Instant::now();
         // Masked as values (before JSON escaping), at the one place the file is written.
         let res = self
             .masker
@@ -66,8 +87,10 @@ impl Inner {
                     .and_then(|t| t.write(&bytes, Overwrite::Replace))
                     .map_err(|e| e.message)
             });
-        st.last_write = Some(Instant::now());
-        st.dirty = false;
+        *on_disk = seq;
+        drop(on_disk);
+        let mut st = self.lock();
+        st.last_cost = started.elapsed();
         if let Err(e) = res
             && st.error.is_none()
         {
@@ -78,30 +101,35 @@ impl Inner {
     /// Writes pending steps once the interval since the last write has passed; waits on the
     /// condition variable (woken by new events and by the end), never polls.
     fn flush_loop(&self) {
-        let mut st = self.lock();
         loop {
-            if st.done {
-                if st.dirty {
-                    self.write(&mut st);
+            let (job, last) = {
+                let mut st = self.lock();
+                loop {
+                    if st.done {
+                        break (st.dirty.then(|| self.take(&mut st)), true);
+                    }
+                    if !st.dirty {
+                        st = self.wake.wait(st).unwrap_or_else(|p| p.into_inner());
+                        continue;
+                    }
+                    let gap = STEP_WRITE_INTERVAL.max(st.last_cost * 4);
+                    let due = st.last_write.map_or_else(Instant::now, |t| t + gap);
+                    let now = Instant::now();
+                    if now >= due {
+                        break (Some(self.take(&mut st)), false);
+                    }
+                    st = self
+                        .wake
+                        .wait_timeout(st, due - now)
+                        .unwrap_or_else(|p| p.into_inner())
+                        .0;
                 }
+            };
+            if let Some(job) = job {
+                self.write_out(job);
+            }
+            if last {
                 return;
-            }
-            if !st.dirty {
-                st = self.wake.wait(st).unwrap_or_else(|p| p.into_inner());
-                continue;
-            }
-            let due = st
-                .last_write
-                .map_or_else(Instant::now, |t| t + STEP_WRITE_INTERVAL);
-            let now = Instant::now();
-            if now >= due {
-                self.write(&mut st);
-            } else {
-                st = self
-                    .wake
-                    .wait_timeout(st, due - now)
-                    .unwrap_or_else(|p| p.into_inner())
-                    .0;
             }
         }
     }
@@ -119,11 +147,14 @@ impl LiveResult {
                 state: Mutex::new(State {
                     builder: ResultBuilder::new(),
                     last_write: None,
+                    last_cost: Duration::ZERO,
+                    taken: 0,
                     error: None,
                     dirty: false,
                     done: false,
                 }),
                 wake: Condvar::new(),
+                written: Mutex::new(0),
             }),
             flusher: Mutex::new(None),
         }
@@ -172,7 +203,7 @@ impl Drop for LiveResult {
 
 impl EventSink for LiveResult {
     fn emit(&self, e: &RunEvent) {
-        let pending = {
+        let (pending, job) = {
             let mut st = self.inner.lock();
             st.builder.apply(e);
             match e {
@@ -183,20 +214,22 @@ impl EventSink for LiveResult {
                 | RunEvent::FlowNotRun { .. }
                 | RunEvent::DeviceLost { .. }
                 | RunEvent::Interrupted
-                | RunEvent::RunFinished { .. } => {
-                    self.inner.write(&mut st);
-                    false
-                }
+                | RunEvent::RunFinished { .. } => (false, Some(self.inner.take(&mut st))),
                 RunEvent::StepRecorded { .. } => {
                     st.dirty = true;
-                    true
+                    (true, None)
                 }
                 RunEvent::DeviceChecked { .. }
                 | RunEvent::StepStarted { .. }
                 | RunEvent::AttemptFailed { .. }
-                | RunEvent::StepFinished { .. } => false,
+                | RunEvent::StepFinished { .. } => (false, None),
             }
         };
+        // A flow's start and end are on disk before the run goes on (a kill -9 right after
+        // still leaves them); written outside the state lock.
+        if let Some(job) = job {
+            self.inner.write_out(job);
+        }
         if pending {
             self.start_flusher();
             self.inner.wake.notify_all();
