@@ -76,9 +76,9 @@ fn tools_drive_the_simulator_through_the_cli() {
     assert_eq!(cost["ui_dumps"], 1, "{env}");
     // 1 dump + 1 tap, plus what this fresh process spends resolving the device over both
     // platforms: `hdc list targets` and `adb devices -l` (an attempt, adb is absent here) to
-    // find which backend lists it, then the hdc backend's own `list targets` (a flow run or an
-    // MCP session resolves it once for all its calls).
-    assert_eq!(cost["device_round_trips"], 5, "{env}");
+    // find which backend lists it; the hdc backend takes that listing instead of listing again
+    // (`DeviceProvider::resolve_listed`; a flow run or an MCP session resolves once for all).
+    assert_eq!(cost["device_round_trips"], 4, "{env}");
 
     // Empty username: the demo app says so; wait_for_element sees it.
     let (ok, env) = sim.tool(

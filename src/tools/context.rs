@@ -49,6 +49,17 @@ pub trait DeviceProvider: Send + Sync {
     /// (`DeviceError::Ambiguous` when several are, `NotFound` when none is). With only an
     /// `hdc_server`, the endpoint itself is the target (`hdc -t <IP:port>`).
     fn resolve(&self, route: &DeviceRoute) -> Result<Arc<dyn Device>, DeviceError>;
+    /// The device `target`, which the caller has just listed through this provider's
+    /// [`DeviceProvider::targets`]: a provider that can trust that listing skips its own (one
+    /// round trip less per call when several platforms are asked in turn).
+    fn resolve_listed(
+        &self,
+        target: &Target,
+        route: &DeviceRoute,
+    ) -> Result<Arc<dyn Device>, DeviceError> {
+        let _ = target;
+        self.resolve(route)
+    }
     /// Every device known to the server (`hdc list targets -v`).
     fn targets(&self, hdc_server: Option<&str>) -> Result<Vec<Target>, DeviceError>;
     /// Basic information about one listed device (may cost round trips).

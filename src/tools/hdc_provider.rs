@@ -19,6 +19,17 @@ impl DeviceProvider for HdcProvider {
         Ok(Arc::new(self.0.connect(route)?))
     }
 
+    fn resolve_listed(
+        &self,
+        target: &Target,
+        route: &DeviceRoute,
+    ) -> Result<Arc<dyn Device>, DeviceError> {
+        let route = self
+            .0
+            .route(Some(&target.serial), route.hdc_server.as_deref());
+        Ok(Arc::new(self.0.connect_listed(target, route)?))
+    }
+
     fn targets(&self, hdc_server: Option<&str>) -> Result<Vec<Target>, DeviceError> {
         self.0.list_targets_via(&self.0.route(None, hdc_server))
     }

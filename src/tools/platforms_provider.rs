@@ -77,10 +77,10 @@ impl DeviceProvider for PlatformsProvider {
         match &route.device_id {
             Some(id) => {
                 for (name, targets) in &listings {
-                    if targets.iter().any(|t| &t.serial == id)
+                    if let Some(t) = targets.iter().find(|t| &t.serial == id)
                         && let Some(p) = self.backend(name)
                     {
-                        return p.resolve(route);
+                        return p.resolve_listed(t, route);
                     }
                 }
                 let listed: Vec<String> = listings
@@ -107,10 +107,13 @@ impl DeviceProvider for PlatformsProvider {
                 match live.as_slice() {
                     [(name, t)] => {
                         let p = self.backend(name).expect("listed by a known backend");
-                        p.resolve(&DeviceRoute {
-                            device_id: Some(t.serial.clone()),
-                            hdc_server: None,
-                        })
+                        p.resolve_listed(
+                            t,
+                            &DeviceRoute {
+                                device_id: Some(t.serial.clone()),
+                                hdc_server: None,
+                            },
+                        )
                     }
                     [] => Err(DeviceError::NotFound {
                         serial: "(any)".into(),

@@ -127,6 +127,13 @@ impl HdcClient {
         Ok(self.device(serial, route))
     }
 
+    /// The device `target` as `hdc list targets -v` just showed it (no listing of its own):
+    /// refused when that listing shows it unauthorised or offline.
+    pub fn connect_listed(&self, target: &Target, route: HdcRoute) -> DeviceResult<HdcDevice> {
+        usable(target)?;
+        Ok(self.device(target.serial.clone(), route))
+    }
+
     /// A device handle without any check (the caller knows the device is there).
     pub fn device(&self, serial: impl Into<String>, route: HdcRoute) -> HdcDevice {
         HdcDevice::new(
