@@ -191,3 +191,40 @@ fn a_relative_screenshot_lands_in_the_run_and_its_manifest() {
     let html = std::fs::read_to_string(run.join("report.html")).unwrap();
     assert!(html.contains("login.png"), "the report shows it");
 }
+
+/// Issue 7, item 9: `tapflow devices` takes `--device` as `tool` and `run` do: one device, or
+/// exit 4 naming the devices that are listed.
+#[test]
+fn devices_takes_device_as_the_other_commands_do() {
+    let all = tapflow()
+        .args(["devices", "--sim", "2", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(all.status.code(), Some(0), "{}", text(&all));
+    let rows: serde_json::Value = serde_json::from_slice(&all.stdout).unwrap();
+    let serials: Vec<String> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["serial"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(serials.len(), 2, "{rows}");
+    let one = tapflow()
+        .args(["devices", "--sim", "2", "--json", "--device", &serials[1]])
+        .output()
+        .unwrap();
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one));
+    let rows: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
+    assert_eq!(rows[0]["serial"], serials[1].as_str());
+    let none = tapflow()
+        .args(["devices", "--sim", "2", "--device", "NOPE"])
+        .output()
+        .unwrap();
+    assert_eq!(none.status.code(), Some(4), "{}", text(&none));
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert!(
+        err.contains("DEVICE_NOT_FOUND") && err.contains(&serials[0]),
+        "{err}"
+    );
+}

@@ -31,6 +31,10 @@ pub struct DevicesArgs {
     /// List N simulated devices (in-process; no phone needed).
     #[arg(long, value_name = "N")]
     pub sim: Option<usize>,
+    /// Only this device (a serial or connect key, as `run --device` takes it); exit 4 when no
+    /// platform lists it.
+    #[arg(long, short = 'd', value_name = "SERIAL")]
+    pub device: Option<String>,
 }
 
 /// One listed device, as printed.
@@ -255,6 +259,22 @@ pub fn run(args: DevicesArgs, program: Option<PathBuf>, adb: Option<PathBuf>) ->
     }
     for e in &failures {
         eprintln!("tapflow devices: note: [{}] {e}", e.code());
+    }
+    if let Some(wanted) = &args.device {
+        let listed: Vec<String> = rows.iter().map(|r| r.serial.clone()).collect();
+        rows.retain(|r| &r.serial == wanted);
+        if rows.is_empty() {
+            eprintln!(
+                "tapflow devices: [{}] device {wanted} is not listed (listed: {}); see `tapflow devices`",
+                crate::codes::DEVICE_NOT_FOUND,
+                if listed.is_empty() {
+                    "none".to_string()
+                } else {
+                    listed.join(", ")
+                }
+            );
+            return exit::INFRA;
+        }
     }
     if args.json {
         match serde_json::to_string_pretty(&rows) {
