@@ -187,6 +187,8 @@ impl Tool for RunFlow {
         opts.run_dir = Some(dir.clone());
         let cancel = opts.cancel.clone();
         signals.on_cancel(move || cancel.cancel());
+        // Every secret of the plan, in every form: built once for the progress and the summary.
+        let masker = Masker::for_plan(&compiled.plan);
         // The reporters write result.json (live, as the run goes), JUnit, HTML and the
         // manifest, exactly as `tapflow run` does.
         let reported = report::run_with_reports(
@@ -194,10 +196,10 @@ impl Tool for RunFlow {
             step_engine(),
             ctx,
             &opts,
-            &Progress(signals, Masker::for_plan(&compiled.plan)),
+            &Progress(signals, masker.clone()),
             &Outputs::in_run_dir(&dir),
         );
-        let mut summary = summarise(&reported.result, &dir, &Masker::for_plan(&compiled.plan));
+        let mut summary = summarise(&reported.result, &dir, &masker);
         summary.report_errors = reported.written.errors;
         Ok(summary)
     }

@@ -157,6 +157,7 @@ impl Compiler<'_> {
         let run_level = self.catalog.run_level_params();
         // Which entries go on to the schema check (refused ones were reported above).
         let mut keep = Vec::with_capacity(entries.len());
+        let mut nulls: Vec<(String, String)> = Vec::new();
         for (k, v) in entries {
             if run_level.contains(&k.name.as_str()) {
                 self.push(
@@ -196,22 +197,17 @@ impl Compiler<'_> {
             } else {
                 self.check_node_vars(src, v, scope);
                 // A parameter written as YAML null is not given (as in a bare tool call); the
-                // tool's rules then judge its absence.
-                keep.push(v.value != Y::Null);
+                // tool's rules then judge its absence. Remember how it was written, for the
+                // hint below.
+                let null = v.value == Y::Null;
+                if null {
+                    nulls.push((k.name.clone(), src.slice(v.span).trim().to_string()));
+                }
+                keep.push(!null);
                 continue;
             }
             keep.push(false);
         }
-        // Remember how a null was written, for the hint below.
-        let nulls: Vec<(String, String)> = entries
-            .iter()
-            .filter(|(k, v)| {
-                v.value == Y::Null
-                    && !run_level.contains(&k.name.as_str())
-                    && !forbidden.iter().any(|(p, _)| *p == k.name)
-            })
-            .map(|(k, v)| (k.name.clone(), src.slice(v.span).trim().to_string()))
-            .collect();
         // The entries themselves unless one is left out (copying them is the rare case).
         let kept: Cow<[(Key, Node)]> = if keep.iter().all(|k| *k) {
             Cow::Borrowed(entries)
