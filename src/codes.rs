@@ -190,6 +190,8 @@ codes! {
         APP_CRASHED => "A step failed and the app had crashed meanwhile (a new faultlogger file since the flow started): the exception's first line is the message, the step's own error is `details.cause`, the crash file is attached as evidence.",
         RUN_STOPPED => "Reports of a run that stopped (killed or crashed) while a flow was running: that flow's JUnit error type; the steps it finished are listed.",
         SCREEN_OFF => "Device check before the first flow: the screen is off (wake the device).",
+        DEVICE_UNRESPONSIVE => "A flow step failed without its device ever showing the screen: none of the UI dumps sent during its last attempt returned a tree (they failed, or one was still unanswered after 5 s). The step's own verdict is `details.cause`; the run exits 4 (docs/run.md, \"When a failure is the device's\").",
+        INPUT_KEYS_LOST => "A flow's `input_text` typed key by key and the device lost keystrokes at random: the field showed a different subsequence of the text on each of its tries (docs/run.md, \"When a failure is the device's\"); the run exits 4.",
         LOG_MARKER_NOT_FOUND => "`tapflow sim demo`: the demo's log marker did not appear in hilog.",
     }
     Mcp {

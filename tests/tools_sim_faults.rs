@@ -399,6 +399,30 @@ fn dropped_characters_are_observed_as_they_are() {
     );
 }
 
+/// A bare `input_text` whose keys were lost follows the reference: it waits out
+/// `INPUT_VERIFY_TIMEOUT_MS`, never settles early and never types again (both are flow-level
+/// behaviours, `tests/run_device_faults.rs`).
+#[test]
+fn a_bare_input_text_that_lost_keys_neither_settles_nor_retypes() {
+    let mut e = env("drop-first-chars=2");
+    e.ctx.config.input_verify_timeout_ms = 2_000;
+    // Digits: uitest types them key by key.
+    let r = e.call(
+        "input_text",
+        json!({"element_id": "username", "text": "1234"}),
+    );
+    let err = r.structured.error.clone().expect("lost keys fail the call");
+    assert_eq!(err.code, "TEXT_VERIFICATION_TIMEOUT", "{err:?}");
+    assert_eq!(err.details["actual_text"], "34");
+    assert_eq!(err.details["input_strategy"], "direct");
+    assert!(err.details.get("settled_ms").is_none(), "{err:?}");
+    assert!(err.details.get("retyped").is_none(), "{err:?}");
+    assert!(
+        r.structured.meta.duration_ms >= 2_000,
+        "the whole verification deadline was waited out"
+    );
+}
+
 /// Random mixes of faults, several seeds, every tool: the invariants of `Env::call` hold, and
 /// a success is never a wrong one.
 #[test]

@@ -35,6 +35,12 @@ pub fn for_code(code: &str) -> Option<&'static str> {
         codes::DEVICE_NOT_FOUND => {
             "list devices with `tapflow devices`; use `--sim N` for simulated ones"
         }
+        codes::DEVICE_UNRESPONSIVE => {
+            "the device's UI dumps failed or took 5 s or more: check the device (`tapflow devices`, `hdc shell uitest dumpLayout` / `adb exec-out uiautomator dump /dev/tty` by hand); rerun when it answers promptly"
+        }
+        codes::INPUT_KEYS_LOST => {
+            "the device drops keys typed one at a time: check its load and input method, or use a route that commits text at once (HarmonyOS pastes non-digit text; on Android, ADBKeyBoard)"
+        }
         codes::HDC_NOT_FOUND => {
             "install the HarmonyOS SDK's `hdc` (or pass `--hdc PATH`); without a phone use `--sim N`"
         }

@@ -26,6 +26,8 @@ pub const INFRA_CODES: &[&str] = &[
     crate::codes::ADB_NOT_FOUND,
     crate::codes::ADB_TIMEOUT,
     crate::codes::ADB_SERVER_UNREACHABLE,
+    crate::codes::DEVICE_UNRESPONSIVE,
+    crate::codes::INPUT_KEYS_LOST,
 ];
 
 /// Version of the `result.json` shape.

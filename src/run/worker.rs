@@ -77,6 +77,12 @@ impl Caller {
         &self.ctx
     }
 
+    /// The screen queries this device's calls have sent (see
+    /// [`crate::tools::context::screen_log`]).
+    pub fn screen_log(&self) -> &crate::tools::context::screen_log::ScreenLog {
+        self.carry.screen_log()
+    }
+
     /// Nothing is handed to the next call (a new flow starts on this device).
     pub fn forget_screen(&self) {
         self.carry.clear();

@@ -25,6 +25,9 @@ pub struct FaultSpec {
     pub slow_dump: Option<(Duration, f64)>,
     /// Probability that one character typed key by key is lost.
     pub drop_chars: f64,
+    /// The first this many characters typed key by key on the device are lost (then none
+    /// more by this rule): a deterministic loss, for tests of what follows one.
+    pub drop_first_chars: u64,
     /// Extra device time per character typed key by key.
     pub slow_chars: Duration,
     /// The device disconnects after answering this many hdc commands.
@@ -75,6 +78,11 @@ impl FaultSpec {
                 "truncate-dump" => out.truncate_dump = parse_prob(value).map_err(|r| err(&r))?,
                 "drop-chars" => out.drop_chars = parse_prob(value).map_err(|r| err(&r))?,
                 "drop-conn" => out.drop_conn = parse_prob(value).map_err(|r| err(&r))?,
+                "drop-first-chars" => {
+                    out.drop_first_chars = value
+                        .parse()
+                        .map_err(|_| err("expected a whole number of characters"))?;
+                }
                 "slow-dump" => {
                     let (d, p) = match value.split_once('@') {
                         Some((d, p)) => (d, parse_prob(p).map_err(|r| err(&r))?),
@@ -91,7 +99,7 @@ impl FaultSpec {
                 }
                 other => {
                     return Err(err(&format!(
-                        "unknown fault `{other}` (known: fail, empty-dump, truncate-dump, slow-dump, drop-chars, slow-chars, disconnect-after, drop-conn)"
+                        "unknown fault `{other}` (known: fail, empty-dump, truncate-dump, slow-dump, drop-chars, drop-first-chars, slow-chars, disconnect-after, drop-conn)"
                     )));
                 }
             }
@@ -136,6 +144,8 @@ pub struct FaultState {
     rng: ChaCha8Rng,
     commands: u64,
     disconnected: bool,
+    /// Characters lost so far under `drop_first_chars`.
+    dropped_first: u64,
 }
 
 /// What a dump should suffer.
@@ -156,6 +166,7 @@ impl FaultState {
             rng: ChaCha8Rng::seed_from_u64(mixed),
             commands: 0,
             disconnected: false,
+            dropped_first: 0,
         }
     }
 
@@ -229,7 +240,13 @@ impl FaultState {
     /// Whether one typed character is lost.
     pub fn drop_char(&mut self) -> bool {
         let p = self.spec.drop_chars;
-        self.roll(p)
+        // Always rolled, so `drop-first-chars` does not shift the random stream.
+        let random = self.roll(p);
+        if self.dropped_first < self.spec.drop_first_chars {
+            self.dropped_first += 1;
+            return true;
+        }
+        random
     }
 
     /// Whether this command loses its TCP connection (Android devices).
@@ -307,5 +324,15 @@ mod tests {
         assert!(!f.admit_command());
         assert!(f.is_disconnected());
         assert!(!f.admit_command());
+    }
+
+    #[test]
+    fn the_first_characters_are_lost_then_none_more() {
+        let spec = FaultSpec::parse("drop-first-chars=3").unwrap();
+        assert_eq!(spec.drop_first_chars, 3);
+        let mut f = FaultState::new(spec, 1, 0);
+        let lost: Vec<bool> = (0..6).map(|_| f.drop_char()).collect();
+        assert_eq!(lost, [true, true, true, false, false, false]);
+        assert!(FaultSpec::parse("drop-first-chars=x").is_err());
     }
 }

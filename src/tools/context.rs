@@ -15,6 +15,7 @@
 mod cancelling;
 pub mod carry;
 mod observing;
+pub mod screen_log;
 pub mod signals;
 
 use std::sync::Arc;
@@ -248,10 +249,11 @@ impl<'a> Call<'a> {
         }
         let mut d = self.ctx.provider.resolve(&self.route)?;
         self.cost_at_start = Some(d.cost());
-        if self.ctx.carry.is_some() {
+        if let Some(carry) = &self.ctx.carry {
             d = Arc::new(carry::Tracking {
                 inner: d,
                 epoch: self.epoch.clone(),
+                carry: carry.clone(),
             });
         }
         if self.ctx.signals.is_cancellable() {
@@ -377,6 +379,12 @@ impl<'a> Call<'a> {
     /// The tool returned its result: in a flow, its last screen may go to the next step.
     pub fn succeeded(&mut self) {
         self.succeeded = true;
+    }
+
+    /// The call is a flow's step (it has a carry), so flow-level behaviours apply; a bare tool
+    /// call keeps the reference semantics.
+    pub fn in_flow(&self) -> bool {
+        self.ctx.carry.is_some()
     }
 
     /// Flows only: the next step starts by looking at the screen, so this step's last action

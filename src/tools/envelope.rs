@@ -72,7 +72,8 @@ impl ToolError {
 /// Errors that say nothing about the operation, only about reaching the device (or its
 /// screen being locked, which the user must fix before any UI operation can work). hdc's
 /// transport answers belong here: a channel still being established after the backend's
-/// retries, an unreachable hdc server, an hdc client that failed instead of answering.
+/// retries, an unreachable hdc server, an hdc client that failed instead of answering; and
+/// adb's alike (a missing adb, a call killed at its deadline, an unreachable adb server).
 pub fn is_infrastructure(err: &DeviceError) -> bool {
     matches!(
         err,
@@ -87,7 +88,9 @@ pub fn is_infrastructure(err: &DeviceError) -> bool {
             | DeviceError::Unauthorized { .. }
             | DeviceError::ScreenLocked { .. }
             | DeviceError::Unsupported { .. }
-    )
+            | DeviceError::AdbNotFound { .. }
+            | DeviceError::AdbTimeout { .. }
+    ) || matches!(err, DeviceError::Command { code, .. } if *code == crate::codes::ADB_SERVER_UNREACHABLE)
 }
 
 impl From<DeviceError> for ToolError {

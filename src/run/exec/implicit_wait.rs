@@ -38,7 +38,7 @@ fn target_missing(outcome: &CallOutcome) -> bool {
 
 /// `(device_round_trips, ui_dumps)` an envelope reports (`cost`, in its result or error
 /// details).
-fn cost_of(outcome: &CallOutcome) -> (u64, u64) {
+pub(super) fn cost_of(outcome: &CallOutcome) -> (u64, u64) {
     let CallOutcome::Done(env) = outcome else {
         return (0, 0);
     };
@@ -63,7 +63,7 @@ fn sub(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
 }
 
 /// Adds `extra` to the cost the envelope reports (nothing when it reports none).
-fn add_cost(outcome: &mut CallOutcome, extra: (u64, u64)) {
+pub(super) fn add_cost(outcome: &mut CallOutcome, extra: (u64, u64)) {
     if extra == (0, 0) {
         return;
     }

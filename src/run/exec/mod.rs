@@ -12,9 +12,11 @@ mod blocks;
 mod condition;
 mod crash_cause;
 mod implicit_wait;
+mod lost_keys;
 mod password;
 mod step_files;
 mod tool;
+mod unresponsive;
 
 use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
 use crate::run::cancel::CancelToken;

@@ -62,8 +62,10 @@ impl FlowRun<'_, '_> {
         let attempts = step.retries + 1;
         let token = self.token();
         let window_start = chrono::Local::now();
+        let mut last_attempt = Instant::now();
         for n in 1..=attempts {
             let attempt_started = Instant::now();
+            last_attempt = attempt_started;
             let attempt_at = now_rfc3339();
             let real = match self.vars.resolve(self.fp, args, true) {
                 Ok(v) => v,
@@ -92,8 +94,9 @@ impl FlowRun<'_, '_> {
                 o.insert("include_cost".into(), Value::Bool(true));
             }
             self.dev.caller.next_looks_at_screen(self.next_looks);
-            let mut outcome =
-                self.call_waiting(step, tool, self.with_device(real), deadline, &token);
+            let sent = self.with_device(real);
+            let first = self.call_waiting(step, tool, sent.clone(), deadline, &token);
+            let mut outcome = self.retype_lost_keys(step, tool, &sent, deadline, &token, first);
             if let CallOutcome::Done(env) = &mut outcome {
                 let s = &mut env.structured;
                 let is_err = s.error.is_some();
@@ -231,6 +234,7 @@ impl FlowRun<'_, '_> {
         if r.status == Status::Failed
             && let Some(e) = r.error.take()
         {
+            let e = self.device_unresponsive(last_attempt, e);
             r.error = Some(self.crash_cause(step, e));
         }
         r.duration_ms = ms(started.elapsed());

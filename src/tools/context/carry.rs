@@ -30,6 +30,8 @@ use std::time::{Duration, Instant};
 
 use crate::device::*;
 
+use super::screen_log::ScreenLog;
+
 /// Oldest observation a step may start from (measured from when it arrived). Steps follow
 /// each other within milliseconds; anything older (a retry's delay, a hook) observes afresh.
 pub const MAX_AGE: Duration = Duration::from_secs(1);
@@ -41,6 +43,8 @@ pub struct Carry {
     /// Bumped when the runner abandons a call (its deadline passed): what that call leaves
     /// when it finally ends is not handed over.
     generation: AtomicU64,
+    /// Every screen query the calls sent, and how it ended.
+    screen: ScreenLog,
 }
 
 #[derive(Debug, Default)]
@@ -111,6 +115,11 @@ impl Carry {
         }
     }
 
+    /// The screen queries sent so far (see [`ScreenLog`]).
+    pub fn screen_log(&self) -> &ScreenLog {
+        &self.screen
+    }
+
     /// Whether a screen is waiting to be handed over (tests).
     pub fn holds_screen(&self) -> bool {
         self.lock().tree.is_some()
@@ -118,16 +127,36 @@ impl Carry {
 }
 
 /// Counts the operations that may change the screen, so a call knows whether an observation
-/// still describes it. Reads pass straight through.
+/// still describes it, and records every screen query in the carry's [`ScreenLog`]. Other
+/// reads pass straight through.
 pub(super) struct Tracking {
     pub inner: Arc<dyn Device>,
     pub epoch: Arc<AtomicU64>,
+    pub carry: Arc<Carry>,
 }
 
 impl Tracking {
     fn bump(&self) {
         self.epoch.fetch_add(1, Ordering::SeqCst);
     }
+
+    /// Runs a screen query (alone or chained to actions) and records how it ended; `tree`
+    /// picks the query's verdict out of the answer (`None`: no dump was made).
+    fn query<T>(
+        &self,
+        run: impl FnOnce() -> T,
+        tree: impl FnOnce(&T) -> Option<Result<(), &DeviceError>>,
+    ) -> T {
+        let log = self.carry.screen_log();
+        let id = log.begin();
+        let out = run();
+        log.end(id, tree(&out));
+        out
+    }
+}
+
+fn verdict<T>(r: &Option<DeviceResult<T>>) -> Option<Result<(), &DeviceError>> {
+    r.as_ref().map(|t| t.as_ref().map(|_| ()))
 }
 
 impl Device for Tracking {
@@ -144,7 +173,10 @@ impl Device for Tracking {
         self.inner.power_state()
     }
     fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode> {
-        self.inner.ui_tree(scope)
+        self.query(
+            || self.inner.ui_tree(scope),
+            |r| Some(r.as_ref().map(|_| ())),
+        )
     }
     fn windows(&self) -> DeviceResult<WindowTable> {
         self.inner.windows()
@@ -221,11 +253,17 @@ impl Device for Tracking {
     }
     fn act_then_tree(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
         self.bump();
-        self.inner.act_then_tree(action, scope)
+        self.query(
+            || self.inner.act_then_tree(action, scope),
+            |r| verdict(&r.tree),
+        )
     }
     fn acts_then_tree(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
         self.bump();
-        self.inner.acts_then_tree(actions, scope)
+        self.query(
+            || self.inner.acts_then_tree(actions, scope),
+            |r| verdict(&r.tree),
+        )
     }
     fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows> {
         self.inner.app_windows(bundle)
@@ -238,8 +276,13 @@ impl Device for Tracking {
         observe: Option<&DumpScope>,
     ) -> AppStarted {
         self.bump();
-        self.inner
-            .start_app_checked(bundle, ability, module, observe)
+        self.query(
+            || {
+                self.inner
+                    .start_app_checked(bundle, ability, module, observe)
+            },
+            |r| verdict(&r.tree),
+        )
     }
     fn check_ready(&self) -> Readiness {
         self.inner.check_ready()

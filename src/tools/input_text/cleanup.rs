@@ -44,10 +44,12 @@ pub fn remove_sentinel(
         deadline,
         acted.tree,
         &mut out.observations,
+        None,
     )?;
     out.actual_text = seen.actual(expected);
     match seen {
         Observed::Exact | Observed::MaskedLength(_) => Ok(seen),
+        Observed::Settled(..) => unreachable!("no settling was asked for"),
         Observed::Timeout(last) => Err(ToolError::new(
             crate::codes::TEXT_CLEANUP_FAILED,
             format!(

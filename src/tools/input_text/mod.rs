@@ -21,6 +21,7 @@
 pub mod cleanup;
 pub mod field;
 pub mod focus;
+pub mod lost_keys;
 pub mod poll;
 pub mod strategy;
 pub mod verify;
@@ -38,7 +39,7 @@ use crate::tools::policy::{Hints, Policy};
 use crate::tools::registry::Tool;
 use crate::tools::target::{ElementInfo, Resolved, SearchArgs, TargetMode, choose_mode, resolve};
 use strategy::{SENTINEL, Strategy};
-use verify::{Observed, until_value};
+use verify::{Observed, Settle, until_value};
 
 pub struct InputText;
 
@@ -451,6 +452,7 @@ fn into_field(
             deadline,
             first_observation,
             &mut out.observations,
+            None,
         )?;
         out.actual_text = seen.actual(&with_sentinel);
         if let Observed::Timeout(last) = &seen {
@@ -465,6 +467,12 @@ fn into_field(
         cleanup::remove_sentinel(call, &handle, &expected, out)?
     } else {
         out.stage = "verify".into();
+        // Flows only: text typed key by key that settles with keys missing is not waited on
+        // for the whole deadline (see `lost_keys`).
+        let settle = (call.in_flow() && strategy == Strategy::Direct).then_some(Settle {
+            before: out.before_text.as_deref(),
+            after: lost_keys::SETTLE,
+        });
         let seen = until_value(
             call,
             &handle,
@@ -472,6 +480,7 @@ fn into_field(
             deadline,
             first_observation,
             &mut out.observations,
+            settle,
         )?;
         out.actual_text = seen.actual(&expected);
         seen
@@ -489,6 +498,18 @@ fn into_field(
             last.as_deref(),
             "the field never showed exactly the expected value",
         )),
+        Observed::Settled(last, held) => {
+            let mut e = unverified(call, &expected, Some(&last), "");
+            e.message = format!(
+                "the field stopped changing with keys missing: expected {expected:?}, it has shown {} for {} ms (the text was typed key by key; keys may have been lost)",
+                cleanup::describe(Some(&last)),
+                held.as_millis()
+            );
+            if let Value::Object(d) = &mut e.details {
+                d.insert("settled_ms".into(), (held.as_millis() as u64).into());
+            }
+            Err(e)
+        }
     }
 }
 

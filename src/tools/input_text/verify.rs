@@ -5,16 +5,19 @@
 //! Masked (password) values cannot be compared: a mask of the expected length is reported as
 //! [`Observed::MaskedLength`] at once (waiting longer cannot reveal more), any other mask is
 //! waited on like a wrong value. Callers turn these outcomes into their error codes.
+//!
+//! Flows only, for text typed key by key: a value showing lost keys that stays unchanged for
+//! [`lost_keys::SETTLE`] ends the wait early ([`Observed::Settled`]; see [`lost_keys`]).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::device::DeviceResult;
 use crate::device::model::{ElementHandle, UiNode};
 use crate::tools::context::Call;
 use crate::tools::envelope::ToolError;
 use crate::tools::input_text::field::is_masked;
-use crate::tools::input_text::poll;
+use crate::tools::input_text::{lost_keys, poll};
 
 /// How a verification ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +30,16 @@ pub enum Observed {
     /// The deadline passed; the last value seen (`None`: the target was absent or no
     /// observation arrived).
     Timeout(Option<String>),
+    /// Flows only ([`Settle`]): the value showed lost keys and stayed unchanged this long.
+    Settled(String, Duration),
+}
+
+/// Flows only: end the wait once a value showing lost keys has stayed unchanged for `after`.
+#[derive(Debug, Clone, Copy)]
+pub struct Settle<'a> {
+    /// The field's value before the text was sent.
+    pub before: Option<&'a str>,
+    pub after: Duration,
 }
 
 impl Observed {
@@ -36,6 +49,7 @@ impl Observed {
             Observed::Exact => Some(expected.to_string()),
             Observed::MaskedLength(m) => Some(m.clone()),
             Observed::Timeout(last) => last.clone(),
+            Observed::Settled(v, _) => Some(v.clone()),
         }
     }
 }
@@ -49,20 +63,33 @@ pub fn until_value(
     deadline: Instant,
     first: Option<DeviceResult<Arc<UiNode>>>,
     observations: &mut u32,
+    settle: Option<Settle<'_>>,
 ) -> Result<Observed, ToolError> {
     let want_chars = expected.chars().count();
     let mut last: Option<String> = None;
+    // The value seen and since when it has been seen unchanged.
+    let mut steady: Option<(String, Instant)> = None;
     let got = poll::until(call, handle, deadline, first, observations, |view, _| {
         let text = view.map(|v| v.text.clone());
         last = text.clone();
         let text = text?;
         if text == expected {
-            Some(Observed::Exact)
+            return Some(Observed::Exact);
         } else if is_masked(&text) && text.chars().count() == want_chars {
-            Some(Observed::MaskedLength(text))
-        } else {
-            None
+            return Some(Observed::MaskedLength(text));
         }
+        let s = settle?;
+        let now = Instant::now();
+        let since = match &steady {
+            Some((v, at)) if *v == text => *at,
+            _ => {
+                steady = Some((text.clone(), now));
+                now
+            }
+        };
+        let held = now.saturating_duration_since(since);
+        (held >= s.after && lost_keys::shows_lost_keys(expected, &text, s.before))
+            .then_some(Observed::Settled(text, held))
     })?;
     Ok(got.unwrap_or(Observed::Timeout(last)))
 }
