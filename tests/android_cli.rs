@@ -304,3 +304,53 @@ fn when_platform_picks_the_steps_of_the_device_platform() {
     let steps = r["flows"][0]["steps"].as_array().unwrap();
     assert_eq!(steps[0]["error"]["code"], "WAIT_TIMEOUT", "{:#}", steps[0]);
 }
+
+/// A crash is the cause of the failure on Android as on HarmonyOS: the first-hour crash
+/// example fails with `APP_CRASHED`, the exception read from logcat's `FATAL EXCEPTION` block.
+#[test]
+fn the_crash_example_fails_with_app_crashed_from_logcat() {
+    let home = tempfile::tempdir().unwrap();
+    let report = tempfile::tempdir().unwrap();
+    let out = tapflow(home.path())
+        .args(["run", "examples/first-hour/crash.yaml", "--sim", "1"])
+        .args(["--platform", "android", "--sim-latency", "none"])
+        .args(["--no-progress", "--report-dir"])
+        .arg(report.path())
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    let r = result(report.path());
+    let step = r["flows"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["status"] == "failed")
+        .unwrap_or_else(|| panic!("{all}"))
+        .clone();
+    let e = &step["error"];
+    assert_eq!(e["code"], "APP_CRASHED", "{e:#}");
+    assert_eq!(
+        e["details"]["exception"],
+        "java.lang.RuntimeException: TypeError: Cannot read property name of undefined"
+    );
+    assert_eq!(e["details"]["crash_log"]["kind"], "java");
+    assert_eq!(e["details"]["cause"]["code"], "ELEMENT_NOT_FOUND");
+    assert!(
+        e["details"]["stack"][0]
+            .as_str()
+            .unwrap()
+            .contains("onCrashClick"),
+        "{e:#}"
+    );
+    // The block is in the log excerpt attached to the step.
+    let log = step["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["kind"] == "hilog")
+        .expect("a log excerpt");
+    let path = report.path().join(log["path"].as_str().unwrap());
+    let body = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(body.contains("FATAL EXCEPTION"), "{body}");
+}

@@ -19,7 +19,7 @@ pub fn for_code(code: &str) -> Option<&'static str> {
             "the field hides its value (a password field): in a flow, a step whose masked length matches passes with `verified: false`, `length_verified: true`; this one showed a different length (characters lost or added)"
         }
         codes::APP_CRASHED => {
-            "the app crashed: read the attached crash file (evidence `crash`) and the hilog excerpt"
+            "the app crashed: read the exception and stack in the error details, the crash file (evidence `crash`, HarmonyOS) and the device log excerpt"
         }
         codes::STEP_TIMEOUT => "raise the step's `deadline:` or the flow's `step_timeout:`",
         codes::FLOW_TIMEOUT => "raise the flow's `timeout:`",

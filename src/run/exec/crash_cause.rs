@@ -1,16 +1,25 @@
-//! A crash as the cause of a failure: when a step fails and the app wrote a new faultlogger
-//! file since the flow started (one not blamed on an earlier step), the step's error becomes
-//! `APP_CRASHED` with the exception's first line (`TypeError: Cannot read property …`); the
-//! step's own error stays in `details.cause`, and the crash file is attached as evidence by
-//! the collector. Costs one crash-directory listing, on failure only.
+//! A crash as the cause of a failure: when a step fails and the app crashed since the flow
+//! started (a crash not blamed on an earlier step), the step's error becomes `APP_CRASHED` with
+//! the exception's first line (`TypeError: Cannot read property …`); the step's own error
+//! stays in `details.cause`.
+//!
+//! - HarmonyOS: a new faultlogger file (one not listed when the flow started); the collector
+//!   attaches it as evidence. Costs one crash-directory listing, on failure only.
+//! - Android: a crash block in logcat since the flow started (`AndroidRuntime: FATAL
+//!   EXCEPTION`, a native `Fatal signal`, an `ANR in`; `logs::logcat::find_crashes`) of the
+//!   flow's app; the block is in the log excerpt the collector attaches. Costs one `logcat -d`,
+//!   on failure only.
 
 use std::collections::BTreeSet;
 
 use serde_json::json;
 
 use super::{FlowRun, codes};
+use crate::device::{Device, LogQuery};
 use crate::logs::crash::parse_crash_file;
+use crate::logs::logcat::{self, CrashKind};
 use crate::plan::model::PlanStep;
+use crate::run::evidence::{StepWindow, lines_in_window};
 use crate::run::result::StepError;
 use crate::tools::DeviceRoute;
 
@@ -39,14 +48,17 @@ impl FlowRun<'_, '_> {
         if error.code == codes::INTERRUPTED || error.code == crate::codes::APP_CRASHED {
             return error;
         }
-        let Some(known) = self.crash_baseline.as_ref().and_then(|b| b.known()) else {
-            return error;
-        };
         let route = DeviceRoute {
             device_id: Some(self.dev.serial.clone()),
             hdc_server: self.dev.caller.context().config.default_hdc_server.clone(),
         };
         let Ok(device) = self.dev.caller.context().provider.resolve(&route) else {
+            return error;
+        };
+        if device.platform() == "android" {
+            return self.logcat_crash(step, error, device.as_ref());
+        }
+        let Some(known) = self.crash_baseline.as_ref().and_then(|b| b.known()) else {
             return error;
         };
         let Ok(files) = device.crash_files() else {
@@ -80,6 +92,75 @@ impl FlowRun<'_, '_> {
                 "exception": exception,
                 "crash_file": c.file_name,
                 "stack": report.stacktrace.iter().take(3).collect::<Vec<_>>(),
+                "cause": error,
+            });
+            return e;
+        }
+        error
+    }
+
+    /// Android: the first crash block of the flow's app logged since the flow started and not
+    /// blamed yet (see the module doc).
+    fn logcat_crash(
+        &mut self,
+        step: &PlanStep,
+        error: StepError,
+        device: &dyn Device,
+    ) -> StepError {
+        let Ok(text) = device.logs(&LogQuery::default()) else {
+            return error;
+        };
+        let window = StepWindow {
+            from: self.started_local,
+            to: chrono::Local::now(),
+            not_before: Some(self.started_local),
+        };
+        let lines = lines_in_window(&text, &window).join("\n");
+        for c in logcat::find_crashes(&lines) {
+            let key = format!(
+                "logcat {} pid {}",
+                c.time,
+                c.pid.map_or_else(|| "?".to_string(), |p| p.to_string())
+            );
+            if self.blamed.0.contains(&key) {
+                continue;
+            }
+            if let (Some(app), Some(process)) = (&self.fp.app, &c.process)
+                && !crate::ui::matching::same_bundle(app, process)
+            {
+                continue;
+            }
+            self.blamed.0.insert(key);
+            let what = match c.kind {
+                CrashKind::Java => "an uncaught exception",
+                CrashKind::Native => "a native crash",
+                CrashKind::Anr => "an ANR (not responding)",
+            };
+            let exception = self
+                .masker
+                .text(c.summary.as_deref().unwrap_or(what))
+                .into_owned();
+            let app = c.process.clone().unwrap_or_else(|| "the app".into());
+            let pid = c.pid.map_or_else(|| "?".to_string(), |p| p.to_string());
+            let mut e = self.err(
+                step,
+                crate::codes::APP_CRASHED,
+                format!(
+                    "{app} crashed: {exception} ({what} in logcat at {}, pid {pid}); the step then failed with {}",
+                    c.time, error.code
+                ),
+            );
+            let stack: Vec<String> = c
+                .lines
+                .iter()
+                .filter(|l| l.trim_start().starts_with("at "))
+                .take(3)
+                .map(|l| self.masker.text(l.trim()).into_owned())
+                .collect();
+            e.details = json!({
+                "exception": exception,
+                "crash_log": {"kind": c.kind, "time": c.time, "pid": c.pid},
+                "stack": stack,
                 "cause": error,
             });
             return e;
