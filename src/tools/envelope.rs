@@ -141,6 +141,22 @@ pub struct Structured {
     pub meta: Meta,
 }
 
+impl Structured {
+    /// What the call returned: its result, or its error's details when it failed (where
+    /// `cost` and partial results live then).
+    pub fn payload(&self) -> &Value {
+        self.error.as_ref().map_or(&self.result, |e| &e.details)
+    }
+
+    /// [`Structured::payload`], to change it.
+    pub fn payload_mut(&mut self) -> &mut Value {
+        match &mut self.error {
+            Some(e) => &mut e.details,
+            None => &mut self.result,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextContent {
     #[serde(rename = "type")]

@@ -42,8 +42,7 @@ pub(super) fn cost_of(outcome: &CallOutcome) -> (u64, u64) {
     let CallOutcome::Done(env) = outcome else {
         return (0, 0);
     };
-    let s = &env.structured;
-    let holder = s.error.as_ref().map_or(&s.result, |e| &e.details);
+    let holder = env.structured.payload();
     let n = |k: &str| {
         holder
             .get("cost")
@@ -70,12 +69,7 @@ pub(super) fn add_cost(outcome: &mut CallOutcome, extra: (u64, u64)) {
     let CallOutcome::Done(env) = outcome else {
         return;
     };
-    let s = &mut env.structured;
-    let holder = match &mut s.error {
-        Some(e) => &mut e.details,
-        None => &mut s.result,
-    };
-    if let Some(Value::Object(c)) = holder.get_mut("cost") {
+    if let Some(Value::Object(c)) = env.structured.payload_mut().get_mut("cost") {
         for (k, v) in [("device_round_trips", extra.0), ("ui_dumps", extra.1)] {
             let now = c.get(k).and_then(Value::as_u64).unwrap_or(0);
             c.insert(k.into(), (now + v).into());

@@ -83,11 +83,7 @@ fn note(outcome: &mut CallOutcome, key: &str, value: Value) {
     let CallOutcome::Done(env) = outcome else {
         return;
     };
-    let s = &mut env.structured;
-    let holder = match &mut s.error {
-        Some(e) => &mut e.details,
-        None => &mut s.result,
-    };
+    let holder = env.structured.payload_mut();
     if holder.is_null() {
         *holder = json!({});
     }

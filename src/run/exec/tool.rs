@@ -98,12 +98,8 @@ impl FlowRun<'_, '_> {
             let first = self.call_waiting(step, tool, sent.clone(), deadline, &token);
             let mut outcome = self.retype_lost_keys(step, tool, &sent, deadline, &token, first);
             if let CallOutcome::Done(env) = &mut outcome {
-                let s = &mut env.structured;
-                let is_err = s.error.is_some();
-                let holder = match &mut s.error {
-                    Some(e) => &mut e.details,
-                    None => &mut s.result,
-                };
+                let is_err = env.structured.error.is_some();
+                let holder = env.structured.payload_mut();
                 let cost = if asked_cost {
                     holder.get("cost").cloned()
                 } else {
