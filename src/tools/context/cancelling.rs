@@ -27,131 +27,37 @@ impl Cancelling {
 }
 
 impl Device for Cancelling {
-    fn serial(&self) -> &str {
-        self.inner.serial()
+    forward_device! {
+        fn serial(&self) -> &str;
+        fn platform(&self) -> &'static str;
+        fn cost(&self) -> Cost;
     }
-
-    fn platform(&self) -> &'static str {
-        self.inner.platform()
-    }
-
-    fn info(&self) -> DeviceResult<DeviceInfo> {
-        self.check()?;
-        self.inner.info()
-    }
-
-    fn power_state(&self) -> DeviceResult<PowerState> {
-        self.check()?;
-        self.inner.power_state()
-    }
-
-    fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode> {
-        self.check()?;
-        self.inner.ui_tree(scope)
-    }
-
-    fn windows(&self) -> DeviceResult<WindowTable> {
-        self.check()?;
-        self.inner.windows()
-    }
-
-    fn missions(&self) -> DeviceResult<Vec<Mission>> {
-        self.check()?;
-        self.inner.missions()
-    }
-
-    fn tap(&self, at: Point, kind: TapKind) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.tap(at, kind)
-    }
-
-    fn gesture(&self, gesture: &Gesture) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.gesture(gesture)
-    }
-
-    fn input_text(&self, target: TextTarget, text: &str) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.input_text(target, text)
-    }
-
-    fn key_event(&self, key: &KeyInput) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.key_event(key)
-    }
-
-    fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot> {
-        self.check()?;
-        self.inner.screenshot(request)
-    }
-
-    fn install(&self, package: &Path, replace: bool) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.install(package, replace)
-    }
-
-    fn uninstall(&self, bundle: &str) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.uninstall(bundle)
-    }
-
-    fn start_app(&self, bundle: &str, ability: &str, module: Option<&str>) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.start_app(bundle, ability, module)
-    }
-
-    fn stop_app(&self, bundle: &str) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.stop_app(bundle)
-    }
-
-    fn clear_app_data(&self, bundle: &str) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.clear_app_data(bundle)
-    }
-
-    fn packages(&self) -> DeviceResult<Vec<String>> {
-        self.check()?;
-        self.inner.packages()
-    }
-
-    fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo> {
-        self.check()?;
-        self.inner.package_info(bundle)
-    }
-
-    fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>> {
-        self.check()?;
-        self.inner.pid_of(bundle)
-    }
-
-    fn logs(&self, query: &LogQuery) -> DeviceResult<String> {
-        self.check()?;
-        self.inner.logs(query)
-    }
-
-    fn clear_logs(&self) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.clear_logs()
-    }
-
-    fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>> {
-        self.check()?;
-        self.inner.crash_files()
-    }
-
-    fn read_crash_file(&self, file_name: &str) -> DeviceResult<String> {
-        self.check()?;
-        self.inner.read_crash_file(file_name)
-    }
-
-    fn cost(&self) -> Cost {
-        self.inner.cost()
-    }
-
-    fn act(&self, action: &UiAction) -> DeviceResult<()> {
-        self.check()?;
-        self.inner.act(action)
+    forward_device! {
+        after check:
+        fn info(&self) -> DeviceResult<DeviceInfo>;
+        fn power_state(&self) -> DeviceResult<PowerState>;
+        fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode>;
+        fn windows(&self) -> DeviceResult<WindowTable>;
+        fn missions(&self) -> DeviceResult<Vec<Mission>>;
+        fn tap(&self, at: Point, kind: TapKind) -> DeviceResult<()>;
+        fn gesture(&self, gesture: &Gesture) -> DeviceResult<()>;
+        fn input_text(&self, target: TextTarget, text: &str) -> DeviceResult<()>;
+        fn key_event(&self, key: &KeyInput) -> DeviceResult<()>;
+        fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot>;
+        fn install(&self, package: &Path, replace: bool) -> DeviceResult<()>;
+        fn uninstall(&self, bundle: &str) -> DeviceResult<()>;
+        fn start_app(&self, bundle: &str, ability: &str, module: Option<&str>) -> DeviceResult<()>;
+        fn stop_app(&self, bundle: &str) -> DeviceResult<()>;
+        fn clear_app_data(&self, bundle: &str) -> DeviceResult<()>;
+        fn packages(&self) -> DeviceResult<Vec<String>>;
+        fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo>;
+        fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>>;
+        fn logs(&self, query: &LogQuery) -> DeviceResult<String>;
+        fn clear_logs(&self) -> DeviceResult<()>;
+        fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>>;
+        fn read_crash_file(&self, file_name: &str) -> DeviceResult<String>;
+        fn act(&self, action: &UiAction) -> DeviceResult<()>;
+        fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows>;
     }
 
     fn act_then_tree(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
@@ -172,11 +78,6 @@ impl Device for Cancelling {
             };
         }
         self.inner.acts_then_tree(actions, scope)
-    }
-
-    fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows> {
-        self.check()?;
-        self.inner.app_windows(bundle)
     }
 
     fn start_app_checked(

@@ -160,29 +160,31 @@ fn verdict<T>(r: &Option<DeviceResult<T>>) -> Option<Result<(), &DeviceError>> {
 }
 
 impl Device for Tracking {
-    fn serial(&self) -> &str {
-        self.inner.serial()
+    forward_device! {
+        fn serial(&self) -> &str;
+        fn platform(&self) -> &'static str;
+        fn info(&self) -> DeviceResult<DeviceInfo>;
+        fn power_state(&self) -> DeviceResult<PowerState>;
+        fn windows(&self) -> DeviceResult<WindowTable>;
+        fn missions(&self) -> DeviceResult<Vec<Mission>>;
+        fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot>;
+        fn packages(&self) -> DeviceResult<Vec<String>>;
+        fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo>;
+        fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>>;
+        fn logs(&self, query: &LogQuery) -> DeviceResult<String>;
+        fn clear_logs(&self) -> DeviceResult<()>;
+        fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>>;
+        fn read_crash_file(&self, file_name: &str) -> DeviceResult<String>;
+        fn cost(&self) -> Cost;
+        fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows>;
+        fn check_ready(&self) -> Readiness;
     }
-    fn platform(&self) -> &'static str {
-        self.inner.platform()
-    }
-    fn info(&self) -> DeviceResult<DeviceInfo> {
-        self.inner.info()
-    }
-    fn power_state(&self) -> DeviceResult<PowerState> {
-        self.inner.power_state()
-    }
+
     fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode> {
         self.query(
             || self.inner.ui_tree(scope),
             |r| Some(r.as_ref().map(|_| ())),
         )
-    }
-    fn windows(&self) -> DeviceResult<WindowTable> {
-        self.inner.windows()
-    }
-    fn missions(&self) -> DeviceResult<Vec<Mission>> {
-        self.inner.missions()
     }
     fn tap(&self, at: Point, kind: TapKind) -> DeviceResult<()> {
         self.bump();
@@ -199,9 +201,6 @@ impl Device for Tracking {
     fn key_event(&self, key: &KeyInput) -> DeviceResult<()> {
         self.bump();
         self.inner.key_event(key)
-    }
-    fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot> {
-        self.inner.screenshot(request)
     }
     fn install(&self, package: &Path, replace: bool) -> DeviceResult<()> {
         self.bump();
@@ -223,30 +222,6 @@ impl Device for Tracking {
         self.bump();
         self.inner.clear_app_data(bundle)
     }
-    fn packages(&self) -> DeviceResult<Vec<String>> {
-        self.inner.packages()
-    }
-    fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo> {
-        self.inner.package_info(bundle)
-    }
-    fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>> {
-        self.inner.pid_of(bundle)
-    }
-    fn logs(&self, query: &LogQuery) -> DeviceResult<String> {
-        self.inner.logs(query)
-    }
-    fn clear_logs(&self) -> DeviceResult<()> {
-        self.inner.clear_logs()
-    }
-    fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>> {
-        self.inner.crash_files()
-    }
-    fn read_crash_file(&self, file_name: &str) -> DeviceResult<String> {
-        self.inner.read_crash_file(file_name)
-    }
-    fn cost(&self) -> Cost {
-        self.inner.cost()
-    }
     fn act(&self, action: &UiAction) -> DeviceResult<()> {
         self.bump();
         self.inner.act(action)
@@ -265,9 +240,6 @@ impl Device for Tracking {
             |r| verdict(&r.tree),
         )
     }
-    fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows> {
-        self.inner.app_windows(bundle)
-    }
     fn start_app_checked(
         &self,
         bundle: &str,
@@ -283,9 +255,6 @@ impl Device for Tracking {
             },
             |r| verdict(&r.tree),
         )
-    }
-    fn check_ready(&self) -> Readiness {
-        self.inner.check_ready()
     }
 }
 

@@ -44,27 +44,32 @@ impl Observing {
 }
 
 impl Device for Observing {
-    fn serial(&self) -> &str {
-        self.inner.serial()
+    forward_device! {
+        fn serial(&self) -> &str;
+        fn platform(&self) -> &'static str;
+        fn info(&self) -> DeviceResult<DeviceInfo>;
+        fn power_state(&self) -> DeviceResult<PowerState>;
+        fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode>;
+        fn windows(&self) -> DeviceResult<WindowTable>;
+        fn missions(&self) -> DeviceResult<Vec<Mission>>;
+        fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot>;
+        fn install(&self, package: &Path, replace: bool) -> DeviceResult<()>;
+        fn uninstall(&self, bundle: &str) -> DeviceResult<()>;
+        fn start_app(&self, bundle: &str, ability: &str, module: Option<&str>) -> DeviceResult<()>;
+        fn stop_app(&self, bundle: &str) -> DeviceResult<()>;
+        fn clear_app_data(&self, bundle: &str) -> DeviceResult<()>;
+        fn packages(&self) -> DeviceResult<Vec<String>>;
+        fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo>;
+        fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>>;
+        fn logs(&self, query: &LogQuery) -> DeviceResult<String>;
+        fn clear_logs(&self) -> DeviceResult<()>;
+        fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>>;
+        fn read_crash_file(&self, file_name: &str) -> DeviceResult<String>;
+        fn cost(&self) -> Cost;
+        fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows>;
+        fn check_ready(&self) -> Readiness;
     }
-    fn platform(&self) -> &'static str {
-        self.inner.platform()
-    }
-    fn info(&self) -> DeviceResult<DeviceInfo> {
-        self.inner.info()
-    }
-    fn power_state(&self) -> DeviceResult<PowerState> {
-        self.inner.power_state()
-    }
-    fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode> {
-        self.inner.ui_tree(scope)
-    }
-    fn windows(&self) -> DeviceResult<WindowTable> {
-        self.inner.windows()
-    }
-    fn missions(&self) -> DeviceResult<Vec<Mission>> {
-        self.inner.missions()
-    }
+
     fn tap(&self, at: Point, kind: TapKind) -> DeviceResult<()> {
         self.send(UiAction::Tap(at, kind))
     }
@@ -76,48 +81,6 @@ impl Device for Observing {
     }
     fn key_event(&self, key: &KeyInput) -> DeviceResult<()> {
         self.send(UiAction::Key(key.clone()))
-    }
-    fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot> {
-        self.inner.screenshot(request)
-    }
-    fn install(&self, package: &Path, replace: bool) -> DeviceResult<()> {
-        self.inner.install(package, replace)
-    }
-    fn uninstall(&self, bundle: &str) -> DeviceResult<()> {
-        self.inner.uninstall(bundle)
-    }
-    fn start_app(&self, bundle: &str, ability: &str, module: Option<&str>) -> DeviceResult<()> {
-        self.inner.start_app(bundle, ability, module)
-    }
-    fn stop_app(&self, bundle: &str) -> DeviceResult<()> {
-        self.inner.stop_app(bundle)
-    }
-    fn clear_app_data(&self, bundle: &str) -> DeviceResult<()> {
-        self.inner.clear_app_data(bundle)
-    }
-    fn packages(&self) -> DeviceResult<Vec<String>> {
-        self.inner.packages()
-    }
-    fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo> {
-        self.inner.package_info(bundle)
-    }
-    fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>> {
-        self.inner.pid_of(bundle)
-    }
-    fn logs(&self, query: &LogQuery) -> DeviceResult<String> {
-        self.inner.logs(query)
-    }
-    fn clear_logs(&self) -> DeviceResult<()> {
-        self.inner.clear_logs()
-    }
-    fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>> {
-        self.inner.crash_files()
-    }
-    fn read_crash_file(&self, file_name: &str) -> DeviceResult<String> {
-        self.inner.read_crash_file(file_name)
-    }
-    fn cost(&self) -> Cost {
-        self.inner.cost()
     }
     fn act(&self, action: &UiAction) -> DeviceResult<()> {
         self.send(action.clone())
@@ -142,9 +105,6 @@ impl Device for Observing {
         }
         seen
     }
-    fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows> {
-        self.inner.app_windows(bundle)
-    }
     fn start_app_checked(
         &self,
         bundle: &str,
@@ -154,9 +114,5 @@ impl Device for Observing {
     ) -> AppStarted {
         self.inner
             .start_app_checked(bundle, ability, module, observe)
-    }
-
-    fn check_ready(&self) -> Readiness {
-        self.inner.check_ready()
     }
 }
