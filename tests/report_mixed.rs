@@ -134,6 +134,20 @@ fn hostile_logs_are_kept_whole_in_the_file_and_clipped_in_reports() {
         assert!(!html.contains(bad), "report.html holds {bad:?}");
     }
     assert!(!html.contains("<tag>"), "log text is escaped in HTML");
+    // What to try next travels with the failure: result.json, JUnit and HTML.
+    assert!(failed.error.as_ref().and_then(|e| e.help()).is_some());
+    let result = read(&dir.join("result.json"));
+    assert!(
+        result.contains("\"help\": "),
+        "result.json carries the help line"
+    );
+    assert!(junit.contains("help: check the near misses"), "{junit}");
+    assert!(
+        html.contains(
+            "<p class=\"help\"><span class=\"sr-only\">Help: </span>help: check the near misses"
+        ),
+        "report.html shows the help line"
+    );
 }
 
 /// Issue 12, Seen: a failing step inside `repeat` wrote its evidence under one name in every

@@ -142,6 +142,9 @@ fn failure_text(s: &StepResult, prefix: &str) -> String {
     if let Some(e) = &s.error {
         let at = e.location.as_ref().unwrap_or(&s.location);
         out.push_str(&format!("at {at}\n{}: {}\n", e.code, e.message));
+        if let Some(help) = e.help() {
+            out.push_str(&format!("help: {help}\n"));
+        }
         if !e.details.is_null() {
             out.push_str(&format!(
                 "details: {}\n",

@@ -94,14 +94,42 @@ pub struct SourceLine {
 }
 
 /// A failure: the tool's (or the runner's) code, message and details, where it happened.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Serialized with its `help` line (what to try next, [`crate::run::help`]) when the code has
+/// one, so `result.json`, MCP's `get_run` and the reports all carry it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct StepError {
     pub code: String,
     pub message: String,
-    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[serde(default)]
     pub details: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+}
+
+impl Serialize for StepError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        fn null(v: &&Value) -> bool {
+            v.is_null()
+        }
+        #[derive(Serialize)]
+        struct Out<'a> {
+            code: &'a str,
+            message: &'a str,
+            #[serde(skip_serializing_if = "null")]
+            details: &'a Value,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            location: Option<&'a Location>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            help: Option<&'static str>,
+        }
+        Out {
+            code: &self.code,
+            message: &self.message,
+            details: &self.details,
+            location: self.location.as_ref(),
+            help: self.help(),
+        }
+        .serialize(s)
+    }
 }
 
 impl StepError {
@@ -113,6 +141,11 @@ impl StepError {
             details: Value::Null,
             location: None,
         }
+    }
+
+    /// What to try next, for the common codes ([`crate::run::help::for_code`]).
+    pub fn help(&self) -> Option<&'static str> {
+        crate::run::help::for_code(&self.code)
     }
 
     /// Whether the device or the host tooling failed, not the app under test.

@@ -100,7 +100,7 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
                     "\n[{device}]        {location}: {}: {}",
                     e.code, e.message
                 ));
-                if let Some(help) = crate::run::help::for_code(&e.code) {
+                if let Some(help) = e.help() {
                     s.push_str(&format!("\n[{device}]        help: {help}"));
                 }
             }
@@ -268,7 +268,7 @@ fn summary(r: &RunResult, dir: &Path) -> String {
                 .as_ref()
                 .map_or_else(String::new, |l| format!("{l}: "));
             println!("  {at}{}: {}", e.code, e.message);
-            if let Some(help) = crate::run::help::for_code(&e.code) {
+            if let Some(help) = e.help() {
                 println!("  help: {help}");
             }
         }

@@ -106,6 +106,8 @@ pub struct StepView {
 pub struct ErrorView {
     pub code: String,
     pub message: String,
+    /// What to try next, for the common codes.
+    pub help: Option<&'static str>,
 }
 
 /// What a failed step shows.
@@ -333,6 +335,7 @@ fn step_view(
         error: s.error.as_ref().map(|e| ErrorView {
             code: clean(&e.code),
             message: clean_max(&e.message, 8 * 1024),
+            help: e.help(),
         }),
         thumbnail,
         detail: is_leaf_failure.then(|| detail(s, prefix)),
