@@ -197,3 +197,29 @@ fn the_same_value_on_every_try_keeps_the_tools_verdict() {
         "{e:#}"
     );
 }
+
+/// A secret typed into a visible field that lost keys: what the field showed is most of the
+/// secret, so the runner dots it out of the result, the message and the retries (docs/security.md).
+#[test]
+fn what_a_field_showed_of_a_typed_secret_is_dotted_out() {
+    let flow = "name: Secret token
+app: com.tapflow.demo
+clean_state: true
+env:
+  TOKEN: {default: \"tok-abcdefghijklmnopqrs\", secret: true}
+steps:
+  - input_text: {element_id: username, text: \"{{ TOKEN }}\"}
+";
+    let r = run("android", "drop-chars=0.5", flow);
+    assert_eq!(r.code, Some(4), "{}", r.all);
+    let e = failure(&r);
+    assert_eq!(e["code"], "INPUT_KEYS_LOST", "{e:#}");
+    for t in e["details"]["retyped"].as_array().unwrap() {
+        assert!(t.as_str().unwrap().chars().all(|c| c == '•'), "{e:#}");
+    }
+    let text = serde_json::to_string(&e).unwrap();
+    for part in ["abc", "def", "ghi", "jkl", "mno", "pqr"] {
+        assert!(!text.contains(part), "{part} in {text}");
+        assert!(!r.all.contains(part), "{part} in the output");
+    }
+}

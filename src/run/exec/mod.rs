@@ -16,6 +16,7 @@ mod lost_keys;
 mod password;
 mod step_files;
 mod tool;
+mod typed_secret;
 mod unresponsive;
 
 use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{FlowRun, codes, location, ms, now_rfc3339, password};
+use super::{FlowRun, codes, location, ms, now_rfc3339, password, typed_secret};
 use crate::plan::model::PlanStep;
 use crate::run::events::RunEvent;
 use crate::run::evidence::{StepRef, StepWindow};
@@ -97,6 +97,7 @@ impl FlowRun<'_, '_> {
             let sent = self.with_device(real);
             let first = self.call_waiting(step, tool, sent.clone(), deadline, &token);
             let mut outcome = self.retype_lost_keys(step, tool, &sent, deadline, &token, first);
+            typed_secret::redact(&self.masker, tool, &sent, &mut outcome);
             if let CallOutcome::Done(env) = &mut outcome {
                 let is_err = env.structured.error.is_some();
                 let holder = env.structured.payload_mut();
