@@ -2,10 +2,14 @@
 //! (flag, `TAPFLOW_HDC`, `HARMONYOS_HDC_SERVER`, a missing hdc), and `tapflow sim demo` with
 //! its default (realistic) latency, as the README runs it.
 
+#[path = "common/sim_daemon.rs"]
+mod sim_daemon;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use assert_cmd::cargo::CommandCargoExt;
+use sim_daemon::SimDaemon;
 
 fn tapflow() -> Command {
     let mut c = Command::cargo_bin("tapflow").unwrap();
@@ -22,38 +26,6 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-struct Daemon {
-    dir: tempfile::TempDir,
-}
-
-impl Daemon {
-    fn start(extra: &[&str]) -> Daemon {
-        let dir = tempfile::tempdir().unwrap();
-        let out = tapflow()
-            .args(["sim", "start", "--latency", "none"])
-            .args(extra)
-            .arg("--state-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        Daemon { dir }
-    }
-
-    fn hdc(&self) -> PathBuf {
-        self.dir.path().join("bin/hdc")
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = tapflow()
-            .args(["sim", "stop", "--state-dir"])
-            .arg(self.dir.path())
-            .output();
-    }
-}
-
 fn ok(out: Output) -> String {
     assert_eq!(
         out.status.code(),
@@ -67,10 +39,10 @@ fn ok(out: Output) -> String {
 
 #[test]
 fn devices_lists_every_simulated_device_with_its_facts() {
-    let sim = Daemon::start(&["--devices", "2", "--emulator", "--seed", "4"]);
+    let sim = SimDaemon::start_with(tapflow, &["--devices", "2", "--emulator", "--seed", "4"]);
     let json = ok(tapflow()
         .arg("--hdc")
-        .arg(sim.hdc())
+        .arg(&sim.hdc)
         .args(["devices", "--json"])
         .output()
         .unwrap());
@@ -93,7 +65,7 @@ fn devices_lists_every_simulated_device_with_its_facts() {
 
     // The table, with hdc given through TAPFLOW_HDC and the server through the environment.
     let table = ok(tapflow()
-        .env("TAPFLOW_HDC", sim.hdc())
+        .env("TAPFLOW_HDC", &sim.hdc)
         .env("HARMONYOS_HDC_SERVER", "127.0.0.1:8710")
         .arg("devices")
         .output()
@@ -110,10 +82,10 @@ fn devices_lists_every_simulated_device_with_its_facts() {
 
 #[test]
 fn devices_shows_an_empty_listing_and_infra_failures() {
-    let sim = Daemon::start(&["--devices", "0"]);
+    let sim = SimDaemon::start_with(tapflow, &["--devices", "0"]);
     let out = ok(tapflow()
         .arg("--hdc")
-        .arg(sim.hdc())
+        .arg(&sim.hdc)
         .args(["devices", "--json"])
         .output()
         .unwrap());
@@ -122,7 +94,7 @@ fn devices_shows_an_empty_listing_and_infra_failures() {
     // A server hdc cannot reach: hdc's own words, infrastructure exit code.
     let out = tapflow()
         .arg("--hdc")
-        .arg(sim.hdc())
+        .arg(&sim.hdc)
         .args(["devices", "--hdc-server", "127.0.0.1:9"])
         .output()
         .unwrap();
@@ -186,10 +158,10 @@ fn sim_demo_runs_the_whole_scenario() {
 fn devices_keeps_a_device_that_cannot_be_asked_with_the_reason() {
     // Every device command fails transiently: the device is listed, its facts are missing and
     // the row says why (listing itself is host-only and works).
-    let sim = Daemon::start(&["--faults", "fail=1"]);
+    let sim = SimDaemon::start_with(tapflow, &["--faults", "fail=1"]);
     let json = ok(tapflow()
         .arg("--hdc")
-        .arg(sim.hdc())
+        .arg(&sim.hdc)
         .args(["devices", "--json"])
         .output()
         .unwrap());
