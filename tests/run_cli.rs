@@ -98,16 +98,11 @@ fn usage_errors_exit_2() {
 fn secrets_never_appear_in_output_or_files() {
     let secret = "TopSecret-Value-42";
     let dir = tempfile::tempdir().unwrap();
-    let flow = cli::write(
+    let flow = cli::write_secret_flow(
         dir.path(),
         "secret.yaml",
-        "name: Secret
-app: com.tapflow.demo
-clean_state: true
-env:
-  PASSWORD: {secret: true}
-steps:
-  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
+        "Secret",
+        "  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
   - assert_visible: {text: \"{{ PASSWORD }}\", timeout_ms: 2000}
   - assert_visible: {text: \"not {{ PASSWORD }}\", timeout_ms: 300}
 ",

@@ -43,16 +43,11 @@ fn run_with_password(flow: &str, secret: &str, report: &Path) -> Output {
 fn a_secret_with_quotes_and_backslashes_never_shows_json_escaped() {
     let secret = "Us\"er\\Sec/ret1";
     let dir = tempfile::tempdir().unwrap();
-    let flow = cli::write(
+    let flow = cli::write_secret_flow(
         dir.path(),
         "quotes.yaml",
-        "name: Quotes
-app: com.tapflow.demo
-clean_state: true
-env:
-  PASSWORD: {secret: true}
-steps:
-  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
+        "Quotes",
+        "  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
   - assert_visible: {text: \"not {{ PASSWORD }}\", timeout_ms: 300}
 ",
     );
@@ -247,16 +242,11 @@ steps:
 fn progress_lines_show_resolved_masked_values() {
     let secret = "Progress-Secret-9";
     let dir = tempfile::tempdir().unwrap();
-    let flow = cli::write(
+    let flow = cli::write_secret_flow(
         dir.path(),
         "titles.yaml",
-        "name: Titles
-app: com.tapflow.demo
-clean_state: true
-env:
-  PASSWORD: {secret: true}
-steps:
-  - find_elements: {element_id: login}
+        "Titles",
+        "  - find_elements: {element_id: login}
     keep: btn
   - assert_visible: \"{{ steps.btn.result.elements.0.text }}\"
   - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
@@ -286,16 +276,11 @@ steps:
 fn each_line_of_a_multi_line_secret_is_masked_in_log_evidence() {
     let secret = "first-line-secret\nsecond-line-secret";
     let dir = tempfile::tempdir().unwrap();
-    let flow = cli::write(
+    let flow = cli::write_secret_flow(
         dir.path(),
         "lines.yaml",
-        "name: Lines
-app: com.tapflow.demo
-clean_state: true
-env:
-  PASSWORD: {secret: true}
-steps:
-  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
+        "Lines",
+        "  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
     optional: true
   # The app logs `LOGIN_SUCCESS user=<name>` 0.8 s later, within the failing step's window.
   - click: {element_id: login}

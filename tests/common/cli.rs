@@ -114,3 +114,10 @@ pub fn run_on_one_sim(mut c: Command, flows: &[&str], extra: &[&str], report: &P
         .output()
         .unwrap()
 }
+
+/// Writes a flow on the demo app, from a clean state, with the secret variable `PASSWORD`:
+/// `name: NAME`, that header, then `steps:` and `steps` (YAML lines, indented as list items).
+pub fn write_secret_flow(dir: &Path, rel: &str, name: &str, steps: &str) -> String {
+    let header = "app: com.tapflow.demo\nclean_state: true\nenv:\n  PASSWORD: {secret: true}\n";
+    write(dir, rel, format!("name: {name}\n{header}steps:\n{steps}"))
+}
