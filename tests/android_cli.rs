@@ -10,13 +10,24 @@ mod adb_env;
 mod cli;
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use adb_env::{AdbEnv, free_port};
 
 /// The binary for an Android run, from the repository root.
 fn tapflow(home: &Path) -> Command {
     cli::android(home, cli::repo(), &adb_env::adb_path())
+}
+
+/// `tapflow sim SUB --platform android OPTIONS… --state-dir STATE`.
+fn android_sim(home: &Path, sub: &str, options: &[&str], state: &Path) -> Output {
+    tapflow(home)
+        .args(["sim", sub, "--platform", "android"])
+        .args(options)
+        .arg("--state-dir")
+        .arg(state)
+        .output()
+        .unwrap()
 }
 
 /// The example flows pass unchanged on Android, on one device and on four.
@@ -61,21 +72,20 @@ fn sim_start_android_private_server_devices_and_device_choice() {
     let home = tempfile::tempdir().unwrap();
     let state = tempfile::tempdir().unwrap();
     let port = free_port();
-    let out = tapflow(home.path())
-        .args([
-            "sim",
-            "start",
-            "--platform",
-            "android",
+    let port_arg = port.to_string();
+    let out = android_sim(
+        home.path(),
+        "start",
+        &[
             "--devices",
             "2",
             "--latency",
             "none",
-        ])
-        .args(["--adb-port", &port.to_string(), "--state-dir"])
-        .arg(state.path())
-        .output()
-        .unwrap();
+            "--adb-port",
+            &port_arg,
+        ],
+        state.path(),
+    );
     let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     assert!(all.contains(&format!("adb -P {port} devices -l")), "{all}");
@@ -134,11 +144,7 @@ fn sim_start_android_private_server_devices_and_device_choice() {
         cli::result(report.path())["devices"][0]["serial"],
         serials[1].as_str()
     );
-    let out = tapflow(home.path())
-        .args(["sim", "stop", "--platform", "android", "--state-dir"])
-        .arg(state.path())
-        .output()
-        .unwrap();
+    let out = android_sim(home.path(), "stop", &[], state.path());
     assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
     // The private server went with the simulator.
     assert!(
@@ -152,19 +158,7 @@ fn sim_start_android_private_server_devices_and_device_choice() {
 fn sim_start_android_prints_adb_connect_addresses() {
     let home = tempfile::tempdir().unwrap();
     let state = tempfile::tempdir().unwrap();
-    let out = tapflow(home.path())
-        .args([
-            "sim",
-            "start",
-            "--platform",
-            "android",
-            "--latency",
-            "none",
-            "--state-dir",
-        ])
-        .arg(state.path())
-        .output()
-        .unwrap();
+    let out = android_sim(home.path(), "start", &["--latency", "none"], state.path());
     let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     let addr = all
@@ -178,11 +172,7 @@ fn sim_start_android_prints_adb_connect_addresses() {
         env.on(&addr, &["shell", "getprop ro.product.model"]).text(),
         "Pixel 7\n"
     );
-    let out = tapflow(home.path())
-        .args(["sim", "stop", "--platform", "android", "--state-dir"])
-        .arg(state.path())
-        .output()
-        .unwrap();
+    let out = android_sim(home.path(), "stop", &[], state.path());
     assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
 }
 

@@ -26,6 +26,16 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// `tapflow --hdc <the daemon's hdc> ARGS…` (ARGS start with `devices`).
+fn devices(sim: &SimDaemon, args: &[&str]) -> Output {
+    tapflow()
+        .arg("--hdc")
+        .arg(&sim.hdc)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 fn ok(out: Output) -> String {
     assert_eq!(
         out.status.code(),
@@ -40,12 +50,7 @@ fn ok(out: Output) -> String {
 #[test]
 fn devices_lists_every_simulated_device_with_its_facts() {
     let sim = SimDaemon::start_with(tapflow, &["--devices", "2", "--emulator", "--seed", "4"]);
-    let json = ok(tapflow()
-        .arg("--hdc")
-        .arg(&sim.hdc)
-        .args(["devices", "--json"])
-        .output()
-        .unwrap());
+    let json = ok(devices(&sim, &["devices", "--json"]));
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 2, "{json}");
@@ -83,21 +88,11 @@ fn devices_lists_every_simulated_device_with_its_facts() {
 #[test]
 fn devices_shows_an_empty_listing_and_infra_failures() {
     let sim = SimDaemon::start_with(tapflow, &["--devices", "0"]);
-    let out = ok(tapflow()
-        .arg("--hdc")
-        .arg(&sim.hdc)
-        .args(["devices", "--json"])
-        .output()
-        .unwrap());
+    let out = ok(devices(&sim, &["devices", "--json"]));
     assert_eq!(out.trim(), "[]");
 
     // A server hdc cannot reach: hdc's own words, infrastructure exit code.
-    let out = tapflow()
-        .arg("--hdc")
-        .arg(&sim.hdc)
-        .args(["devices", "--hdc-server", "127.0.0.1:9"])
-        .output()
-        .unwrap();
+    let out = devices(&sim, &["devices", "--hdc-server", "127.0.0.1:9"]);
     assert_eq!(out.status.code(), Some(4), "{}", text(&out.stdout));
     assert!(text(&out.stderr).contains("Connect server failed"));
 
@@ -159,12 +154,7 @@ fn devices_keeps_a_device_that_cannot_be_asked_with_the_reason() {
     // Every device command fails transiently: the device is listed, its facts are missing and
     // the row says why (listing itself is host-only and works).
     let sim = SimDaemon::start_with(tapflow, &["--faults", "fail=1"]);
-    let json = ok(tapflow()
-        .arg("--hdc")
-        .arg(&sim.hdc)
-        .args(["devices", "--json"])
-        .output()
-        .unwrap());
+    let json = ok(devices(&sim, &["devices", "--json"]));
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
     let row = &rows[0];
     assert_eq!(row["state"], "Connected", "{json}");
