@@ -6,41 +6,28 @@
 
 #[path = "common/adb_env.rs"]
 mod adb_env;
+#[path = "common/cli.rs"]
+mod cli;
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use adb_env::{AdbEnv, free_port};
-use assert_cmd::cargo::CommandCargoExt;
 
-/// The binary under test (`TAPFLOW_TEST_BIN` overrides cargo's: several worktrees build into
-/// one shared target directory, and a local run can pin its own copy).
+/// The binary for an Android run, from the repository root.
 fn tapflow(home: &Path) -> Command {
-    let mut c = match std::env::var_os("TAPFLOW_TEST_BIN") {
-        Some(p) => Command::new(p),
-        None => Command::cargo_bin("tapflow").unwrap(),
-    };
-    c.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("HOME", home)
-        .env("ADB_EMU", "0")
-        .env("TAPFLOW_ADB", adb_env::adb_path())
-        .env_remove("ANDROID_SERIAL")
-        .env_remove("ADB_SERVER_SOCKET")
-        .env_remove("ANDROID_ADB_SERVER_PORT")
-        .env_remove("TAPFLOW_USER");
-    c
+    cli::android(home, cli::repo(), &adb_env::adb_path())
 }
 
-fn text(out: &std::process::Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn result(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap()
+/// `tapflow sim SUB --platform android OPTIONS… --state-dir STATE`.
+fn android_sim(home: &Path, sub: &str, options: &[&str], state: &Path) -> Output {
+    tapflow(home)
+        .args(["sim", sub, "--platform", "android"])
+        .args(options)
+        .arg("--state-dir")
+        .arg(state)
+        .output()
+        .unwrap()
 }
 
 /// The example flows pass unchanged on Android, on one device and on four.
@@ -64,10 +51,10 @@ fn the_example_flows_pass_on_android_on_1_and_4_devices() {
             .arg(report.path())
             .output()
             .unwrap();
-        let all = text(&out);
+        let all = cli::text(&out);
         assert_eq!(out.status.code(), Some(0), "{n} device(s): {all}");
         assert!(all.contains("PASSED: 5 passed"), "{all}");
-        let r = result(report.path());
+        let r = cli::result(report.path());
         let devices = r["devices"].as_array().unwrap();
         assert_eq!(devices.len(), n.parse::<usize>().unwrap());
         for d in devices {
@@ -85,22 +72,21 @@ fn sim_start_android_private_server_devices_and_device_choice() {
     let home = tempfile::tempdir().unwrap();
     let state = tempfile::tempdir().unwrap();
     let port = free_port();
-    let out = tapflow(home.path())
-        .args([
-            "sim",
-            "start",
-            "--platform",
-            "android",
+    let port_arg = port.to_string();
+    let out = android_sim(
+        home.path(),
+        "start",
+        &[
             "--devices",
             "2",
             "--latency",
             "none",
-        ])
-        .args(["--adb-port", &port.to_string(), "--state-dir"])
-        .arg(state.path())
-        .output()
-        .unwrap();
-    let all = text(&out);
+            "--adb-port",
+            &port_arg,
+        ],
+        state.path(),
+    );
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     assert!(all.contains(&format!("adb -P {port} devices -l")), "{all}");
     let env = AdbEnv {
@@ -123,7 +109,7 @@ fn sim_start_android_private_server_devices_and_device_choice() {
         .args(["devices", "--json"])
         .output()
         .unwrap();
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     assert!(
         all.contains("HDC_NOT_FOUND"),
@@ -153,17 +139,13 @@ fn sim_start_android_private_server_devices_and_device_choice() {
         .arg(report.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
     assert_eq!(
-        result(report.path())["devices"][0]["serial"],
+        cli::result(report.path())["devices"][0]["serial"],
         serials[1].as_str()
     );
-    let out = tapflow(home.path())
-        .args(["sim", "stop", "--platform", "android", "--state-dir"])
-        .arg(state.path())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = android_sim(home.path(), "stop", &[], state.path());
+    assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
     // The private server went with the simulator.
     assert!(
         std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
@@ -176,20 +158,8 @@ fn sim_start_android_private_server_devices_and_device_choice() {
 fn sim_start_android_prints_adb_connect_addresses() {
     let home = tempfile::tempdir().unwrap();
     let state = tempfile::tempdir().unwrap();
-    let out = tapflow(home.path())
-        .args([
-            "sim",
-            "start",
-            "--platform",
-            "android",
-            "--latency",
-            "none",
-            "--state-dir",
-        ])
-        .arg(state.path())
-        .output()
-        .unwrap();
-    let all = text(&out);
+    let out = android_sim(home.path(), "start", &["--latency", "none"], state.path());
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     let addr = all
         .lines()
@@ -202,12 +172,8 @@ fn sim_start_android_prints_adb_connect_addresses() {
         env.on(&addr, &["shell", "getprop ro.product.model"]).text(),
         "Pixel 7\n"
     );
-    let out = tapflow(home.path())
-        .args(["sim", "stop", "--platform", "android", "--state-dir"])
-        .arg(state.path())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = android_sim(home.path(), "stop", &[], state.path());
+    assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
 }
 
 /// Infrastructure faults of the simulated Android device end the run with a typed error and
@@ -247,14 +213,14 @@ fn dropped_connections_and_offline_devices_exit_4() {
             .arg(report.path())
             .output()
             .unwrap();
-        let all = text(&out);
+        let all = cli::text(&out);
         assert!(
             started.elapsed() < std::time::Duration::from_secs(120),
             "{faults}: took {:?}",
             started.elapsed()
         );
         assert_eq!(out.status.code(), Some(4), "{faults}: {all}");
-        let r = result(report.path());
+        let r = cli::result(report.path());
         let flow = &r["flows"][0];
         let code = flow["error"]["code"]
             .as_str()
@@ -292,7 +258,11 @@ fn when_platform_picks_the_steps_of_the_device_platform() {
             .arg(report.path())
             .output()
             .unwrap();
-        (out.status.code(), text(&out), result(report.path()))
+        (
+            out.status.code(),
+            cli::text(&out),
+            cli::result(report.path()),
+        )
     };
     let (code, all, r) = run("android");
     assert_eq!(code, Some(0), "{all}");
@@ -318,9 +288,9 @@ fn the_crash_example_fails_with_app_crashed_from_logcat() {
         .arg(report.path())
         .output()
         .unwrap();
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(1), "{all}");
-    let r = result(report.path());
+    let r = cli::result(report.path());
     let step = r["flows"][0]["steps"]
         .as_array()
         .unwrap()

@@ -4,31 +4,17 @@
 //! flags take the flow syntax; a closed pipe ends the process quietly; colour follows
 //! `--color` and `NO_COLOR`.
 
+#[path = "common/cli.rs"]
+mod cli;
+
 use std::io::Read;
-use std::path::Path;
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 
-use assert_cmd::Command;
-
+/// The binary, from the repository root, without this process's `NO_COLOR`.
 fn tapflow() -> Command {
-    let mut c = Command::cargo_bin("tapflow").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    let mut c = cli::command(cli::repo());
     c.env_remove("NO_COLOR");
     c
-}
-
-fn text(out: &std::process::Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
 }
 
 /// Seen 8a: `--include-tags nope` ran nothing and exited 0.
@@ -36,23 +22,17 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 fn a_selection_that_runs_nothing_fails_unless_allowed() {
     let dir = tempfile::tempdir().unwrap();
     let run = |extra: &[&str], sub: &str| {
-        tapflow()
-            .args(["run", "flows/", "--sim", "1", "--sim-latency", "none"])
-            .args(["--include-tags", "nope"])
-            .args(extra)
-            .arg("--report-dir")
-            .arg(dir.path().join(sub))
-            .output()
-            .unwrap()
+        let args = [&["--include-tags", "nope"], extra].concat();
+        cli::run_on_one_sim(tapflow(), &["flows/"], &args, &dir.path().join(sub))
     };
     let out = run(&[], "a");
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(5), "{all}");
     assert!(all.contains("nothing was run"), "{all}");
     assert!(all.contains("--include-tags nope"), "{all}");
     assert!(all.contains("--allow-empty"), "{all}");
     let out = run(&["--allow-empty"], "b");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
 }
 
 /// Seen 8b and 8d: one invalid flow file made the run run nothing, silently; `--step-timeout
@@ -62,12 +42,12 @@ fn an_invalid_flow_is_listed_while_the_valid_ones_run_and_durations_take_the_flo
     let dir = tempfile::tempdir().unwrap();
     let flows = dir.path().join("flows");
     std::fs::create_dir(&flows).unwrap();
-    write(
+    cli::write(
         &flows,
         "good.yaml",
         "name: Good\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - assert_visible: {element_id: username}\n",
     );
-    write(&flows, "bad.yaml", "name: Bad\nsteps:\n  - clik: Login\n");
+    cli::write(&flows, "bad.yaml", "name: Bad\nsteps:\n  - clik: Login\n");
     let out = tapflow()
         .arg("run")
         .arg(&flows)
@@ -77,12 +57,10 @@ fn an_invalid_flow_is_listed_while_the_valid_ones_run_and_durations_take_the_flo
         .arg(dir.path().join("r"))
         .output()
         .unwrap();
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(3), "{all}");
     assert!(all.contains("1 flow file(s) invalid"), "{all}");
-    let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r/result.json")).unwrap())
-            .unwrap();
+    let result = cli::result(&dir.path().join("r"));
     let status = |id: &str| {
         result["flows"]
             .as_array()
@@ -119,7 +97,7 @@ fn a_closed_pipe_ends_the_process_quietly() {
 #[test]
 fn colour_follows_the_flag_and_no_color() {
     let dir = tempfile::tempdir().unwrap();
-    let bad = write(dir.path(), "bad.yaml", "steps:\n  - clik: Login\n");
+    let bad = cli::write(dir.path(), "bad.yaml", "steps:\n  - clik: Login\n");
     let out = tapflow()
         .args(["validate", &bad, "--color", "always"])
         .output()
@@ -145,33 +123,21 @@ fn colour_follows_the_flag_and_no_color() {
 #[test]
 fn a_relative_screenshot_lands_in_the_run_and_its_manifest() {
     let dir = tempfile::tempdir().unwrap();
-    let flow = write(
+    let flow = cli::write(
         dir.path(),
         "shot.yaml",
         "name: Shot\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - screenshot: shots/login.png\n",
     );
     let run = dir.path().join("r");
-    let out = tapflow()
-        .current_dir(dir.path())
-        .args([
-            "run",
-            &flow,
-            "--sim",
-            "1",
-            "--sim-latency",
-            "none",
-            "--report-dir",
-        ])
-        .arg(&run)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let mut c = tapflow();
+    c.current_dir(dir.path());
+    let out = cli::run_on_one_sim(c, &[&flow], &[], &run);
+    assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
     assert!(
         !dir.path().join("shots").exists(),
         "written outside the run"
     );
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    let manifest = cli::json(&run.join("manifest.json"));
     let entry = manifest["artifacts"]
         .as_array()
         .unwrap()
@@ -200,7 +166,7 @@ fn devices_takes_device_as_the_other_commands_do() {
         .args(["devices", "--sim", "2", "--json"])
         .output()
         .unwrap();
-    assert_eq!(all.status.code(), Some(0), "{}", text(&all));
+    assert_eq!(all.status.code(), Some(0), "{}", cli::text(&all));
     let rows: serde_json::Value = serde_json::from_slice(&all.stdout).unwrap();
     let serials: Vec<String> = rows
         .as_array()
@@ -213,7 +179,7 @@ fn devices_takes_device_as_the_other_commands_do() {
         .args(["devices", "--sim", "2", "--json", "--device", &serials[1]])
         .output()
         .unwrap();
-    assert_eq!(one.status.code(), Some(0), "{}", text(&one));
+    assert_eq!(one.status.code(), Some(0), "{}", cli::text(&one));
     let rows: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
     assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
     assert_eq!(rows[0]["serial"], serials[1].as_str());
@@ -221,7 +187,7 @@ fn devices_takes_device_as_the_other_commands_do() {
         .args(["devices", "--sim", "2", "--device", "NOPE"])
         .output()
         .unwrap();
-    assert_eq!(none.status.code(), Some(4), "{}", text(&none));
+    assert_eq!(none.status.code(), Some(4), "{}", cli::text(&none));
     let err = String::from_utf8_lossy(&none.stderr);
     assert!(
         err.contains("DEVICE_NOT_FOUND") && err.contains(&serials[0]),

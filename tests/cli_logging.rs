@@ -4,35 +4,26 @@
 //! tool's envelope alone. Driven against a `tapflow sim start` daemon through its `hdc`
 //! executable, the path a phone would take.
 
+#[path = "common/sim_daemon.rs"]
+mod sim_daemon;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use assert_cmd::cargo::CommandCargoExt;
 use serde_json::Value;
+use sim_daemon::SimDaemon;
 
-struct Sim {
-    dir: tempfile::TempDir,
-}
+/// The simulator daemon the tool calls go to, through its `hdc` executable.
+struct Sim(SimDaemon);
 
 impl Sim {
     fn start() -> Sim {
-        let dir = tempfile::tempdir().unwrap();
-        let out = Command::cargo_bin("tapflow")
-            .unwrap()
-            .args(["sim", "start", "--latency", "none", "--state-dir"])
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Sim { dir }
+        Sim(SimDaemon::start(&[]))
     }
 
     fn hdc(&self) -> PathBuf {
-        self.dir.path().join("bin/hdc")
+        self.0.hdc.clone()
     }
 
     /// `tapflow [flags] --hdc <sim> tool NAME ARGS`, with `RUST_LOG` as given (unset otherwise).
@@ -48,16 +39,6 @@ impl Sim {
             .args(["tool", name, args])
             .output()
             .unwrap()
-    }
-}
-
-impl Drop for Sim {
-    fn drop(&mut self) {
-        let _ = Command::cargo_bin("tapflow")
-            .unwrap()
-            .args(["sim", "stop", "--state-dir"])
-            .arg(self.dir.path())
-            .output();
     }
 }
 

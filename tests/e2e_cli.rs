@@ -2,10 +2,14 @@
 //! (flag, `TAPFLOW_HDC`, `HARMONYOS_HDC_SERVER`, a missing hdc), and `tapflow sim demo` with
 //! its default (realistic) latency, as the README runs it.
 
+#[path = "common/sim_daemon.rs"]
+mod sim_daemon;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use assert_cmd::cargo::CommandCargoExt;
+use sim_daemon::SimDaemon;
 
 fn tapflow() -> Command {
     let mut c = Command::cargo_bin("tapflow").unwrap();
@@ -22,36 +26,14 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-struct Daemon {
-    dir: tempfile::TempDir,
-}
-
-impl Daemon {
-    fn start(extra: &[&str]) -> Daemon {
-        let dir = tempfile::tempdir().unwrap();
-        let out = tapflow()
-            .args(["sim", "start", "--latency", "none"])
-            .args(extra)
-            .arg("--state-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        Daemon { dir }
-    }
-
-    fn hdc(&self) -> PathBuf {
-        self.dir.path().join("bin/hdc")
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = tapflow()
-            .args(["sim", "stop", "--state-dir"])
-            .arg(self.dir.path())
-            .output();
-    }
+/// `tapflow --hdc <the daemon's hdc> ARGS…` (ARGS start with `devices`).
+fn devices(sim: &SimDaemon, args: &[&str]) -> Output {
+    tapflow()
+        .arg("--hdc")
+        .arg(&sim.hdc)
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn ok(out: Output) -> String {
@@ -67,13 +49,8 @@ fn ok(out: Output) -> String {
 
 #[test]
 fn devices_lists_every_simulated_device_with_its_facts() {
-    let sim = Daemon::start(&["--devices", "2", "--emulator", "--seed", "4"]);
-    let json = ok(tapflow()
-        .arg("--hdc")
-        .arg(sim.hdc())
-        .args(["devices", "--json"])
-        .output()
-        .unwrap());
+    let sim = SimDaemon::start_with(tapflow, &["--devices", "2", "--emulator", "--seed", "4"]);
+    let json = ok(devices(&sim, &["devices", "--json"]));
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 2, "{json}");
@@ -93,7 +70,7 @@ fn devices_lists_every_simulated_device_with_its_facts() {
 
     // The table, with hdc given through TAPFLOW_HDC and the server through the environment.
     let table = ok(tapflow()
-        .env("TAPFLOW_HDC", sim.hdc())
+        .env("TAPFLOW_HDC", &sim.hdc)
         .env("HARMONYOS_HDC_SERVER", "127.0.0.1:8710")
         .arg("devices")
         .output()
@@ -110,22 +87,12 @@ fn devices_lists_every_simulated_device_with_its_facts() {
 
 #[test]
 fn devices_shows_an_empty_listing_and_infra_failures() {
-    let sim = Daemon::start(&["--devices", "0"]);
-    let out = ok(tapflow()
-        .arg("--hdc")
-        .arg(sim.hdc())
-        .args(["devices", "--json"])
-        .output()
-        .unwrap());
+    let sim = SimDaemon::start_with(tapflow, &["--devices", "0"]);
+    let out = ok(devices(&sim, &["devices", "--json"]));
     assert_eq!(out.trim(), "[]");
 
     // A server hdc cannot reach: hdc's own words, infrastructure exit code.
-    let out = tapflow()
-        .arg("--hdc")
-        .arg(sim.hdc())
-        .args(["devices", "--hdc-server", "127.0.0.1:9"])
-        .output()
-        .unwrap();
+    let out = devices(&sim, &["devices", "--hdc-server", "127.0.0.1:9"]);
     assert_eq!(out.status.code(), Some(4), "{}", text(&out.stdout));
     assert!(text(&out.stderr).contains("Connect server failed"));
 
@@ -186,13 +153,8 @@ fn sim_demo_runs_the_whole_scenario() {
 fn devices_keeps_a_device_that_cannot_be_asked_with_the_reason() {
     // Every device command fails transiently: the device is listed, its facts are missing and
     // the row says why (listing itself is host-only and works).
-    let sim = Daemon::start(&["--faults", "fail=1"]);
-    let json = ok(tapflow()
-        .arg("--hdc")
-        .arg(sim.hdc())
-        .args(["devices", "--json"])
-        .output()
-        .unwrap());
+    let sim = SimDaemon::start_with(tapflow, &["--faults", "fail=1"]);
+    let json = ok(devices(&sim, &["devices", "--json"]));
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
     let row = &rows[0];
     assert_eq!(row["state"], "Connected", "{json}");

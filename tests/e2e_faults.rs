@@ -3,9 +3,13 @@
 //! past the operation's deadline. Wall-time bounds below are generous hang guards, not
 //! performance assertions.
 
+#[path = "common/sim_daemon.rs"]
+mod sim_daemon;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use sim_daemon::SimDaemon;
 use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute, TransientRetry};
 use tapflow::device::{Device, DeviceError, DumpScope, TapKind, TextTarget, UiNode};
 use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
@@ -297,41 +301,9 @@ fn every_fault_at_once_never_panics_or_hangs() {
 /// the daemon keeps answering other commands while the slow dump's device time runs out.
 #[test]
 fn slow_dump_through_the_hdc_executable_is_killed_at_its_deadline() {
-    use assert_cmd::cargo::CommandCargoExt;
-    use std::process::Command;
-    let dir = tempfile::tempdir().unwrap();
-    let tapflow = || Command::cargo_bin("tapflow").unwrap();
-    let out = tapflow()
-        .args([
-            "sim",
-            "start",
-            "--latency",
-            "none",
-            "--faults",
-            "slow-dump=20s",
-        ])
-        .arg("--state-dir")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    struct Stop<'a>(&'a std::path::Path);
-    impl Drop for Stop<'_> {
-        fn drop(&mut self) {
-            let _ = Command::cargo_bin("tapflow")
-                .unwrap()
-                .args(["sim", "stop", "--state-dir"])
-                .arg(self.0)
-                .output();
-        }
-    }
-    let _stop = Stop(dir.path());
+    let daemon = SimDaemon::start(&["--faults", "slow-dump=20s"]);
     let client = HdcClient::with_process(HdcConfig {
-        program: dir.path().join("bin/hdc"),
+        program: daemon.hdc.clone(),
         dump_timeout: Duration::from_secs(1),
         ..Default::default()
     });

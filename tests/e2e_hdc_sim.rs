@@ -5,12 +5,14 @@
 //! back, log in, wait for the greeting (polling against a deadline), screenshots that decode as
 //! JPEG at the screen's size and differ between screens, and the app's hilog marker.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "common/sim_daemon.rs"]
+mod sim_daemon;
+
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
+use sim_daemon::SimDaemon;
 use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
 use tapflow::device::{
     Device, DumpScope, ImageFormat, LogQuery, Screenshot, ScreenshotRequest, TapKind, TextTarget,
@@ -152,48 +154,10 @@ fn backend_drives_the_in_process_simulator() {
     scenario(&client, "alice");
 }
 
-/// A simulator daemon in a private state directory, stopped on drop.
-struct Daemon {
-    dir: tempfile::TempDir,
-}
-
-impl Daemon {
-    fn start() -> Daemon {
-        let dir = tempfile::tempdir().unwrap();
-        let out = Command::cargo_bin("tapflow")
-            .unwrap()
-            .args(["sim", "start", "--latency", "none", "--seed", "9"])
-            .arg("--state-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "sim start: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Daemon { dir }
-    }
-
-    fn hdc(&self) -> PathBuf {
-        self.dir.path().join("bin/hdc")
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = Command::cargo_bin("tapflow")
-            .unwrap()
-            .args(["sim", "stop", "--state-dir"])
-            .arg(self.dir.path())
-            .output();
-    }
-}
-
 #[test]
 fn backend_drives_the_hdc_executable() {
-    let daemon = Daemon::start();
-    let hdc = daemon.hdc();
+    let daemon = SimDaemon::start(&["--seed", "9"]);
+    let hdc = daemon.hdc.clone();
     assert!(Path::new(&hdc).is_file());
     let client = HdcClient::with_process(HdcConfig {
         program: hdc,

@@ -9,6 +9,8 @@
 
 #![cfg(unix)]
 
+#[path = "common/envelope.rs"]
+mod envelope;
 #[path = "common/fake_device.rs"]
 mod fake_device;
 
@@ -63,14 +65,7 @@ impl Env {
 
     /// The error code and details of a call that must fail.
     fn err(&self, tool: &str, args: Value) -> (String, Value) {
-        let e = self.call(tool, args.clone());
-        assert!(
-            !e.ok(),
-            "{tool} {args} unexpectedly succeeded: {:#}",
-            e.result()
-        );
-        let err = e.structured.error.unwrap();
-        (err.code, err.details)
+        envelope::expect_err(self.call(tool, args.clone()), tool, &args)
     }
 
     fn victim(&self) -> PathBuf {

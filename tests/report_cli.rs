@@ -5,42 +5,20 @@
 //! `--github-summary`, `--junit`, `--html`, `--no-html`; a flow's `logs_query` reads only this
 //! flow's lines (issue 12, item 5).
 
-use std::path::{Path, PathBuf};
+#[path = "common/cli.rs"]
+mod cli;
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("tapflow")
-}
-
+/// The binary, from `dir`, without this process's `GITHUB_STEP_SUMMARY`.
 fn tapflow(dir: &Path) -> Command {
-    let mut c = Command::new(bin());
-    c.current_dir(dir);
+    let mut c = cli::command(dir);
     c.env_remove("GITHUB_STEP_SUMMARY");
     c
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn json(p: &Path) -> Value {
-    serde_json::from_str(
-        &std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
-    )
-    .unwrap()
-}
-
-fn write(dir: &Path, name: &str, body: &str) {
-    let p = dir.join(name);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, body).unwrap();
 }
 
 /// Polls `cond` until it holds or `limit` passes (a hang guard, not a timing assertion).
@@ -62,12 +40,12 @@ fn r9_a_killed_run_says_it_did_not_finish() {
     let dir = tempfile::tempdir().unwrap();
     // As many steps as the long flow: a split run starts the flows with most steps first,
     // plan order among equals (`src/run/schedule.rs`), so this one runs first.
-    write(
+    cli::write(
         dir.path(),
         "flows/a_first.yaml",
         "name: First\nsteps:\n  - press_key: Home\n  - press_key: Home\n",
     );
-    write(
+    cli::write(
         dir.path(),
         "flows/b_long.yaml",
         "name: Long wait
@@ -77,22 +55,15 @@ steps:
   - wait_for_element: {text: Never shown, timeout_ms: 60000}
 ",
     );
-    write(
+    cli::write(
         dir.path(),
         "flows/c_later.yaml",
         "name: Later\nsteps:\n  - press_key: Home\n",
     );
     let run_dir = dir.path().join("run");
     let mut child = tapflow(dir.path())
-        .args([
-            "run",
-            "flows/",
-            "--sim",
-            "1",
-            "--sim-latency",
-            "none",
-            "--report-dir",
-        ])
+        .args(["run", "flows/", "--sim", "1"])
+        .args(["--sim-latency", "none", "--report-dir"])
         .arg(&run_dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -118,7 +89,7 @@ steps:
     let status = child.wait().unwrap();
     assert_eq!(status.code(), None, "killed by a signal");
 
-    let r = json(&result);
+    let r = cli::json(&result);
     assert_eq!(r["status"], "running", "{r:#}");
     assert_eq!(r["complete"], false);
     assert_eq!(r["interrupted"], false);
@@ -145,7 +116,7 @@ steps:
         .arg(&run_dir)
         .output()
         .unwrap();
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     assert!(all.contains("did not finish"), "{all}");
     let html = std::fs::read_to_string(run_dir.join("report.html")).unwrap();
@@ -154,7 +125,7 @@ steps:
     let junit = std::fs::read_to_string(run_dir.join("junit.xml")).unwrap();
     assert!(junit.contains(r#"type="RUN_STOPPED""#), "{junit}");
     // The result itself is not rewritten by a report.
-    assert_eq!(json(&result), r);
+    assert_eq!(cli::json(&result), r);
 }
 
 fn shard_flows(dir: &Path) {
@@ -166,13 +137,13 @@ fn shard_flows(dir: &Path) {
         "subflows/login.yaml",
     ] {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("flows").join(f);
-        write(
+        cli::write(
             dir,
             &format!("flows/{f}"),
-            &std::fs::read_to_string(src).unwrap(),
+            std::fs::read_to_string(src).unwrap(),
         );
     }
-    write(
+    cli::write(
         dir,
         "flows/broken.yaml",
         "name: Broken on purpose
@@ -182,7 +153,7 @@ steps:
   - assert_visible: {text: Not on this screen, timeout_ms: 300}
 ",
     );
-    write(
+    cli::write(
         dir,
         "flows/slow_tagged.yaml",
         "name: Tagged slow\ntags: [slow]\nsteps:\n  - press_key: Home\n",
@@ -220,10 +191,14 @@ fn shards_merge_into_the_same_report_as_one_run() {
     let dir = tempfile::tempdir().unwrap();
     shard_flows(dir.path());
     let whole = run_shard(dir.path(), None, "whole");
-    assert_eq!(whole.status.code(), Some(1), "{}", text(&whole));
+    assert_eq!(whole.status.code(), Some(1), "{}", cli::text(&whole));
     for i in 1..=3 {
         let out = run_shard(dir.path(), Some(&format!("{i}/3")), &format!("shard-{i}"));
-        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", text(&out));
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            cli::text(&out)
+        );
     }
     let out = tapflow(dir.path())
         .args([
@@ -231,9 +206,9 @@ fn shards_merge_into_the_same_report_as_one_run() {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let merged = json(&dir.path().join("merged/result.json"));
-    let single = json(&dir.path().join("whole/result.json"));
+    assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
+    let merged = cli::json(&dir.path().join("merged/result.json"));
+    let single = cli::json(&dir.path().join("whole/result.json"));
     assert_eq!(verdicts(&merged), verdicts(&single));
     assert_eq!(merged["status"], single["status"]);
     assert_eq!(merged["totals"]["flows"], single["totals"]["flows"]);
@@ -246,8 +221,8 @@ fn shards_merge_into_the_same_report_as_one_run() {
         .args(["report", "--verify", "merged"])
         .output()
         .unwrap();
-    assert_eq!(verify.status.code(), Some(0), "{}", text(&verify));
-    let manifest = json(&dir.path().join("merged/manifest.json"));
+    assert_eq!(verify.status.code(), Some(0), "{}", cli::text(&verify));
+    let manifest = cli::json(&dir.path().join("merged/manifest.json"));
     assert!(
         !manifest["artifacts"].as_array().unwrap().is_empty(),
         "the broken flow's evidence was merged"
@@ -260,7 +235,7 @@ fn shards_merge_into_the_same_report_as_one_run() {
         .args(["report", "--merge", "bad", "shard-1", "shard-2"])
         .output()
         .unwrap();
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(1), "{all}");
     assert!(all.contains("no shard ran"), "{all}");
     let out = tapflow(dir.path())
@@ -269,7 +244,7 @@ fn shards_merge_into_the_same_report_as_one_run() {
         ])
         .output()
         .unwrap();
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(1), "{all}");
     assert!(all.contains("exactly one"), "{all}");
     assert!(!dir.path().join("bad/result.json").exists());
@@ -278,7 +253,7 @@ fn shards_merge_into_the_same_report_as_one_run() {
 #[test]
 fn github_summary_and_annotations_and_report_paths() {
     let dir = tempfile::tempdir().unwrap();
-    write(
+    cli::write(
         dir.path(),
         "flows/fails.yaml",
         "name: \"Fails, on: purpose\"
@@ -297,7 +272,7 @@ steps:
         .env("GITHUB_STEP_SUMMARY", &summary)
         .output()
         .unwrap();
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(1), "{all}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let ann = stdout
@@ -344,12 +319,12 @@ steps:
 fn r12_a_flows_logs_query_reads_only_this_flows_lines() {
     let dir = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    write(
+    cli::write(
         dir.path(),
         "flows/subflows/login.yaml",
-        &std::fs::read_to_string(root.join("flows/subflows/login.yaml")).unwrap(),
+        std::fs::read_to_string(root.join("flows/subflows/login.yaml")).unwrap(),
     );
-    write(
+    cli::write(
         dir.path(),
         "flows/a_logs_in.yaml",
         "name: Logs in
@@ -362,7 +337,7 @@ steps:
   - run_flow: {file: subflows/login.yaml}
 ",
     );
-    write(
+    cli::write(
         dir.path(),
         "flows/b_later.yaml",
         "name: Later flow, no login
@@ -375,22 +350,10 @@ steps:
     expect: {matched: true}
 ",
     );
-    let out = tapflow(dir.path())
-        .args([
-            "run",
-            "flows/",
-            "--sim",
-            "1",
-            "--sim-latency",
-            "none",
-            "--report-dir",
-            "run",
-        ])
-        .output()
-        .unwrap();
-    let all = text(&out);
+    let out = cli::run_on_one_sim(tapflow(dir.path()), &["flows/"], &[], Path::new("run"));
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
-    let r = json(&dir.path().join("run/result.json"));
+    let r = cli::json(&dir.path().join("run/result.json"));
     let later = &r["flows"][1];
     assert_eq!(later["id"], "b_later");
     // The window the flow gave the tool is recorded with the step.

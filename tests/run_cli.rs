@@ -2,47 +2,31 @@
 //! command passes, exit codes (0 passed, 1 failed, 2 usage, 3 invalid), the summary names a
 //! failure's location and evidence, and secrets never appear in output or files.
 
-use std::path::Path;
+#[path = "common/cli.rs"]
+mod cli;
 
-use assert_cmd::Command;
+use std::path::Path;
+use std::process::{Command, Output};
 
 fn tapflow() -> Command {
-    let mut c = Command::cargo_bin("tapflow").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    let mut c = cli::command(cli::repo());
     c.env_remove("TAPFLOW_USER");
     c
 }
 
-fn text(out: &std::process::Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
+/// `tapflow run FLOWS… --sim 1 --sim-latency none EXTRA… --report-dir REPORT`.
+fn run(flows: &[&str], extra: &[&str], report: &Path) -> Output {
+    cli::run_on_one_sim(tapflow(), flows, extra, report)
 }
 
 #[test]
 fn the_demo_command_passes() {
     let dir = tempfile::tempdir().unwrap();
-    let out = tapflow()
-        .args([
-            "run",
-            "flows/",
-            "--sim",
-            "1",
-            "--sim-latency",
-            "none",
-            "--report-dir",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let all = text(&out);
+    let out = run(&["flows/"], &[], dir.path());
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     assert!(all.contains("PASSED: 5 passed"), "{all}");
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("result.json")).unwrap())
-            .unwrap();
+    let r = cli::result(dir.path());
     assert_eq!(r["status"], "passed");
     for f in ["manifest.json", "junit.xml", "report.html"] {
         assert!(dir.path().join(f).exists(), "{f}");
@@ -53,16 +37,10 @@ fn the_demo_command_passes() {
     );
 }
 
-fn write_flow(dir: &Path, name: &str, body: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, body).unwrap();
-    p.display().to_string()
-}
-
 #[test]
 fn a_failing_flow_exits_1_and_names_location_and_evidence() {
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write(
         dir.path(),
         "fails.yaml",
         "name: Fails
@@ -73,20 +51,8 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let out = tapflow()
-        .args([
-            "run",
-            &flow,
-            "--sim",
-            "1",
-            "--sim-latency",
-            "none",
-            "--report-dir",
-        ])
-        .arg(&report)
-        .output()
-        .unwrap();
-    let all = text(&out);
+    let out = run(&[&flow], &[], &report);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(1), "{all}");
     assert!(all.contains(&format!("{flow}:5:5: WAIT_TIMEOUT")), "{all}");
     assert!(all.contains("screenshot: "), "{all}");
@@ -96,7 +62,7 @@ steps:
 #[test]
 fn invalid_flows_exit_3_and_are_listed_in_the_result() {
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write(
         dir.path(),
         "bad.yaml",
         "name: Bad\nsteps:\n  - clik: Login\n",
@@ -106,13 +72,11 @@ fn invalid_flows_exit_3_and_are_listed_in_the_result() {
         .arg(dir.path().join("r"))
         .output()
         .unwrap();
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(3), "{all}");
     assert!(all.contains("did you mean"), "{all}");
     // Listed, not silently dropped (issue 7): the result says `invalid`, with the diagnostic.
-    let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r/result.json")).unwrap())
-            .unwrap();
+    let result = cli::result(&dir.path().join("r"));
     assert_eq!(result["flows"][0]["status"], "invalid", "{result}");
     assert_eq!(result["flows"][0]["error"]["code"], "INVALID_FLOW");
 }
@@ -126,7 +90,7 @@ fn usage_errors_exit_2() {
         vec!["run", "flows/", "--sim-faults", "fail=0.1"],
     ] {
         let out = tapflow().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", cli::text(&out));
     }
 }
 
@@ -134,29 +98,18 @@ fn usage_errors_exit_2() {
 fn secrets_never_appear_in_output_or_files() {
     let secret = "TopSecret-Value-42";
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write_secret_flow(
         dir.path(),
         "secret.yaml",
-        "name: Secret
-app: com.tapflow.demo
-clean_state: true
-env:
-  PASSWORD: {secret: true}
-steps:
-  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
+        "Secret",
+        "  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
   - assert_visible: {text: \"{{ PASSWORD }}\", timeout_ms: 2000}
   - assert_visible: {text: \"not {{ PASSWORD }}\", timeout_ms: 300}
 ",
     );
     let report = dir.path().join("report");
-    let out = tapflow()
-        .args(["run", &flow, "--sim", "1", "--sim-latency", "none", "--env"])
-        .arg(format!("PASSWORD={secret}"))
-        .arg("--report-dir")
-        .arg(&report)
-        .output()
-        .unwrap();
-    let all = text(&out);
+    let out = run(&[&flow], &["--env", &format!("PASSWORD={secret}")], &report);
+    let all = cli::text(&out);
     // The value is typed into a plain text field, so the UI tree shows it: the last step fails
     // on purpose, its evidence (UI tree, hilog) is written, and still the value appears nowhere.
     assert_eq!(out.status.code(), Some(1), "{all}");
@@ -181,7 +134,7 @@ steps:
 #[test]
 fn ctrl_c_stops_cleanly_runs_finally_and_keeps_the_result() {
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write(
         dir.path(),
         "long.yaml",
         "name: Long wait
@@ -194,18 +147,9 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let bin = assert_cmd::cargo::cargo_bin("tapflow");
-    let child = std::process::Command::new(bin)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "run",
-            &flow,
-            "--sim",
-            "1",
-            "--sim-latency",
-            "none",
-            "--report-dir",
-        ])
+    let child = tapflow()
+        .args(["run", &flow, "--sim", "1"])
+        .args(["--sim-latency", "none", "--report-dir"])
         .arg(&report)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -225,11 +169,10 @@ steps:
         .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(130), "{all}");
     assert!(started.elapsed() < std::time::Duration::from_secs(40));
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    let r = cli::json(&result);
     assert_eq!(r["interrupted"], true);
     assert_eq!(r["complete"], true);
     let f = &r["flows"][0];
@@ -248,12 +191,12 @@ steps:
 #[test]
 fn a_device_lost_mid_run_exits_4_and_keeps_the_result() {
     let dir = tempfile::tempdir().unwrap();
-    write_flow(
+    cli::write(
         dir.path(),
         "lost_2.yaml",
         "name: Never reached\nsteps:\n  - find_elements: {element_id: login}\n",
     );
-    let flow = write_flow(
+    let flow = cli::write(
         dir.path(),
         "lost.yaml",
         "name: Device goes away
@@ -267,18 +210,14 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let out = tapflow()
-        .args(["run", &flow, &flow.replace("lost.yaml", "lost_2.yaml")])
-        .args(["--sim", "1", "--sim-latency", "none"])
-        .args(["--sim-faults", "disconnect-after=60", "--report-dir"])
-        .arg(&report)
-        .output()
-        .unwrap();
-    let all = text(&out);
+    let out = run(
+        &[&flow, &flow.replace("lost.yaml", "lost_2.yaml")],
+        &["--sim-faults", "disconnect-after=60"],
+        &report,
+    );
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(4), "{all}");
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(report.join("result.json")).unwrap())
-            .unwrap();
+    let r = cli::result(&report);
     assert_eq!(r["flows"][0]["status"], "failed");
     let code = r["flows"][0]["error"]["code"].as_str().unwrap();
     assert!(
@@ -307,7 +246,7 @@ steps:
 #[test]
 fn retries_recover_from_sim_faults() {
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write(
         dir.path(),
         "flaky.yaml",
         "name: Flaky
@@ -331,26 +270,22 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let out = tapflow()
-        .args(["run", &flow, "--sim", "1", "--sim-latency", "none"])
-        .args([
+    let out = run(
+        &[&flow],
+        &[
             "--sim-faults",
             // hdc's `[Fail][E000004]` is resent by the backend itself; broken dumps need the
             // steps' retries.
             "fail=0.25,empty-dump=0.5",
             "--sim-seed",
             "7",
-            "--report-dir",
-        ])
-        .arg(&report)
-        .output()
-        .unwrap();
-    let all = text(&out);
+        ],
+        &report,
+    );
+    let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     assert!(all.contains("retry "), "no retry was needed: {all}");
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(report.join("result.json")).unwrap())
-            .unwrap();
+    let r = cli::result(&report);
     let retried = r["flows"][0]["steps"]
         .as_array()
         .unwrap()

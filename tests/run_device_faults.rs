@@ -11,7 +11,6 @@ mod adb_env;
 #[path = "common/cli.rs"]
 mod cli;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -29,15 +28,14 @@ fn run(platform: &str, faults: &str, flow: &str) -> Run {
     let home = tempfile::tempdir().unwrap();
     let root = tempfile::tempdir().unwrap();
     let report = tempfile::tempdir().unwrap();
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (cwd, path) = if flow.ends_with(".yaml") {
-        (repo.to_path_buf(), flow.to_string())
+        (cli::repo().to_path_buf(), flow.to_string())
     } else {
         std::fs::write(root.path().join("flow.yaml"), flow).unwrap();
         (root.path().to_path_buf(), "flow.yaml".to_string())
     };
     let started = Instant::now();
-    let out = cli::tapflow(home.path(), &cwd)
+    let out = cli::android(home.path(), &cwd, &adb_env::adb_path())
         .args(["run", &path, "--sim", "1", "--platform", platform])
         .args(["--sim-latency", "none", "--sim-faults", faults])
         .args(["--no-progress", "--report-dir"])

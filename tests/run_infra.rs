@@ -3,12 +3,17 @@
 //! devices, and the hdc server (a `tapflow sim start` daemon, driven through its `hdc`
 //! executable) killed in the middle of a run. Wall-time bounds are hang guards only.
 
-use std::path::{Path, PathBuf};
+#[path = "common/cli.rs"]
+mod cli;
+#[path = "common/sim_daemon.rs"]
+mod sim_daemon;
+
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use serde_json::Value;
+use sim_daemon::SimDaemon;
 
 /// Error codes that blame the infrastructure, not the app (`docs/run.md`, exit code 4).
 const INFRA: &[&str] = &[
@@ -24,21 +29,7 @@ const INFRA: &[&str] = &[
 ];
 
 fn tapflow() -> Command {
-    let mut c = Command::cargo_bin("tapflow").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn result(dir: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap()
+    cli::command(cli::repo())
 }
 
 fn flows(r: &Value) -> &Vec<Value> {
@@ -59,7 +50,7 @@ fn example_flows_with_channel_faults(rate: &str, seed: &str) -> (Output, Value) 
         .arg(dir.path())
         .output()
         .unwrap();
-    let r = result(dir.path());
+    let r = cli::result(dir.path());
     (out, r)
 }
 
@@ -68,7 +59,7 @@ fn example_flows_with_channel_faults(rate: &str, seed: &str) -> (Output, Value) 
 #[test]
 fn at_5_percent_every_example_flow_passes() {
     let (out, r) = example_flows_with_channel_faults("0.05", "1");
-    let all = text(&out);
+    let all = cli::text(&out);
     assert_eq!(flows(&r).len(), 15, "{all}");
     for f in flows(&r) {
         assert_eq!(f["status"], "passed", "{f:#}\n{all}");
@@ -82,7 +73,7 @@ fn at_5_percent_every_example_flow_passes() {
 fn at_30_percent_nothing_is_blamed_on_the_app() {
     for seed in ["1", "2"] {
         let (out, r) = example_flows_with_channel_faults("0.3", seed);
-        let all = text(&out);
+        let all = cli::text(&out);
         assert_eq!(flows(&r).len(), 15, "{all}");
         for f in flows(&r) {
             match f["status"].as_str().unwrap() {
@@ -105,25 +96,15 @@ fn at_30_percent_nothing_is_blamed_on_the_app() {
 
 /// A background simulator (`tapflow sim start`): its daemon is the hdc server the `hdc`
 /// executable talks to.
-struct Daemon {
-    dir: tempfile::TempDir,
-}
+struct Daemon(SimDaemon);
 
 impl Daemon {
     fn start() -> Daemon {
-        let dir = tempfile::tempdir().unwrap();
-        let out = tapflow()
-            .args(["sim", "start", "--devices", "1", "--latency", "none"])
-            .arg("--state-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        Daemon { dir }
+        Daemon(SimDaemon::start_with(tapflow, &["--devices", "1"]))
     }
 
     fn hdc(&self) -> PathBuf {
-        self.dir.path().join("bin/hdc")
+        self.0.hdc.clone()
     }
 
     fn serial(&self) -> String {
@@ -136,21 +117,12 @@ impl Daemon {
 
     /// Kills the daemon outright (SIGKILL, by the pid it wrote).
     fn kill(&self) {
-        let pid = std::fs::read_to_string(self.dir.path().join("daemon.pid")).unwrap();
+        let pid = std::fs::read_to_string(self.0.dir.path().join("daemon.pid")).unwrap();
         let status = Command::new("kill")
             .args(["-9", pid.trim()])
             .status()
             .unwrap();
         assert!(status.success());
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = tapflow()
-            .args(["sim", "stop", "--state-dir"])
-            .arg(self.dir.path())
-            .output();
     }
 }
 
@@ -204,7 +176,7 @@ fn the_hdc_server_dying_mid_run_leaves_the_remaining_flows_not_run() {
         assert!(Instant::now() < guard, "the first flow never passed");
         if child.try_wait().unwrap().is_some() {
             let out = child.wait_with_output().unwrap();
-            panic!("the run ended early: {}", text(&out));
+            panic!("the run ended early: {}", cli::text(&out));
         }
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -217,8 +189,8 @@ fn the_hdc_server_dying_mid_run_leaves_the_remaining_flows_not_run() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let out = child.wait_with_output().unwrap();
-    let all = text(&out);
-    let r = result(&report);
+    let all = cli::text(&out);
+    let r = cli::result(&report);
     let fs = flows(&r);
     assert_eq!(fs.len(), 4, "{all}");
     assert_eq!(fs[0]["status"], "passed", "{all}");

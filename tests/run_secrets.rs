@@ -5,13 +5,16 @@
 //! through `run::run` with a short hdc command deadline), then greps every byte the run wrote
 //! for every encoding of the secret that tapflow itself produces.
 
+#[path = "common/cli.rs"]
+mod cli;
+#[path = "common/leaks.rs"]
+mod leaks;
+
 use std::path::Path;
+use std::process::{Command, Output};
 use std::sync::Arc;
 use std::time::Duration;
 
-use assert_cmd::Command;
-#[path = "common/leaks.rs"]
-mod leaks;
 use leaks::assert_nowhere;
 use tapflow::device::hdc::{HdcClient, HdcConfig};
 use tapflow::flow::SourceFile;
@@ -22,23 +25,17 @@ use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 use tapflow::tools::hdc_provider::HdcProvider;
 use tapflow::tools::{Engine, ToolConfig, ToolContext};
 
+/// The binary, from the repository root, with no `TAPFLOW_*` variable of this process.
 fn tapflow() -> Command {
-    let mut c = Command::cargo_bin("tapflow").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("TAPFLOW_")) {
-        c.env_remove(k);
-    }
+    let mut c = cli::command(cli::repo());
+    cli::without_tapflow_vars(&mut c);
     c
 }
 
-fn write_flow(dir: &Path, name: &str, body: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, body).unwrap();
-    p.display().to_string()
-}
-
-fn result_json(report: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(report.join("result.json")).unwrap()).unwrap()
+/// `tapflow run FLOW --sim 1 --sim-latency none --env PASSWORD=SECRET --report-dir REPORT`.
+fn run_with_password(flow: &str, secret: &str, report: &Path) -> Output {
+    let env = format!("PASSWORD={secret}");
+    cli::run_on_one_sim(tapflow(), &[flow], &["--env", &env], report)
 }
 
 /// Seen: a secret with `"` and `\` stayed visible, JSON-escaped, in `ui_tree.json` evidence.
@@ -46,27 +43,16 @@ fn result_json(report: &Path) -> serde_json::Value {
 fn a_secret_with_quotes_and_backslashes_never_shows_json_escaped() {
     let secret = "Us\"er\\Sec/ret1";
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write_secret_flow(
         dir.path(),
         "quotes.yaml",
-        "name: Quotes
-app: com.tapflow.demo
-clean_state: true
-env:
-  PASSWORD: {secret: true}
-steps:
-  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
+        "Quotes",
+        "  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
   - assert_visible: {text: \"not {{ PASSWORD }}\", timeout_ms: 300}
 ",
     );
     let report = dir.path().join("report");
-    let out = tapflow()
-        .args(["run", &flow, "--sim", "1", "--sim-latency", "none", "--env"])
-        .arg(format!("PASSWORD={secret}"))
-        .arg("--report-dir")
-        .arg(&report)
-        .output()
-        .unwrap();
+    let out = run_with_password(&flow, secret, &report);
     assert_eq!(out.status.code(), Some(1));
     let tree = walkdir::WalkDir::new(&report)
         .into_iter()
@@ -185,7 +171,7 @@ steps:
 fn env_values_are_data_never_templates() {
     let secret = "s3cr3t-Value";
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write(
         dir.path(),
         "note.yaml",
         "name: Note
@@ -201,16 +187,12 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let out = tapflow()
-        .args(["run", &flow, "--sim", "1", "--sim-latency", "none"])
-        .args(["--env", "NOTE={{ PASSWORD }}", "--env"])
-        .arg(format!("PASSWORD={secret}"))
-        .env("TAPFLOW_OTHER", "{{PASSWORD}}\\")
-        .arg("--report-dir")
-        .arg(&report)
-        .output()
-        .unwrap();
-    let r = result_json(&report);
+    let mut c = tapflow();
+    c.env("TAPFLOW_OTHER", "{{PASSWORD}}\\");
+    let password = format!("PASSWORD={secret}");
+    let extra = ["--env", "NOTE={{ PASSWORD }}", "--env", &password];
+    let out = cli::run_on_one_sim(c, &[&flow], &extra, &report);
+    let r = cli::result(&report);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -231,7 +213,7 @@ steps:
 #[test]
 fn a_backslash_before_braces_gives_literal_braces() {
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write(
         dir.path(),
         "braces.yaml",
         r"name: Braces
@@ -245,13 +227,8 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let out = tapflow()
-        .args(["run", &flow, "--sim", "1", "--sim-latency", "none"])
-        .arg("--report-dir")
-        .arg(&report)
-        .output()
-        .unwrap();
-    let r = result_json(&report);
+    let out = cli::run_on_one_sim(tapflow(), &[&flow], &[], &report);
+    let r = cli::result(&report);
     assert_eq!(out.status.code(), Some(0), "{r:#}");
     assert_eq!(
         r["flows"][0]["steps"][1]["result"]["elements"][0]["text"],
@@ -265,16 +242,11 @@ steps:
 fn progress_lines_show_resolved_masked_values() {
     let secret = "Progress-Secret-9";
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write_secret_flow(
         dir.path(),
         "titles.yaml",
-        "name: Titles
-app: com.tapflow.demo
-clean_state: true
-env:
-  PASSWORD: {secret: true}
-steps:
-  - find_elements: {element_id: login}
+        "Titles",
+        "  - find_elements: {element_id: login}
     keep: btn
   - assert_visible: \"{{ steps.btn.result.elements.0.text }}\"
   - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
@@ -283,13 +255,7 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let out = tapflow()
-        .args(["run", &flow, "--sim", "1", "--sim-latency", "none", "--env"])
-        .arg(format!("PASSWORD={secret}"))
-        .arg("--report-dir")
-        .arg(&report)
-        .output()
-        .unwrap();
+    let out = run_with_password(&flow, secret, &report);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(!err.contains("{{"), "{err}");
@@ -310,16 +276,11 @@ steps:
 fn each_line_of_a_multi_line_secret_is_masked_in_log_evidence() {
     let secret = "first-line-secret\nsecond-line-secret";
     let dir = tempfile::tempdir().unwrap();
-    let flow = write_flow(
+    let flow = cli::write_secret_flow(
         dir.path(),
         "lines.yaml",
-        "name: Lines
-app: com.tapflow.demo
-clean_state: true
-env:
-  PASSWORD: {secret: true}
-steps:
-  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
+        "Lines",
+        "  - input_text: {element_id: username, text: \"{{ PASSWORD }}\"}
     optional: true
   # The app logs `LOGIN_SUCCESS user=<name>` 0.8 s later, within the failing step's window.
   - click: {element_id: login}
@@ -327,13 +288,7 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let out = tapflow()
-        .args(["run", &flow, "--sim", "1", "--sim-latency", "none", "--env"])
-        .arg(format!("PASSWORD={secret}"))
-        .arg("--report-dir")
-        .arg(&report)
-        .output()
-        .unwrap();
+    let out = run_with_password(&flow, secret, &report);
     assert_eq!(
         out.status.code(),
         Some(1),

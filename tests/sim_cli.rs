@@ -2,42 +2,35 @@
 //! `bin/hdc` script run as a real process (no environment needed), state kept across hdc
 //! processes, streaming `hilog`, `status`/`stop`, and two simulators side by side.
 
+#[path = "common/sim_daemon.rs"]
+mod sim_daemon;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
+use sim_daemon::SimDaemon;
 
+/// A daemon (stopped on drop) and the `hdc` path `sim hdc-path` gives for it.
 struct Running {
-    dir: tempfile::TempDir,
+    daemon: SimDaemon,
     hdc: PathBuf,
 }
 
 impl Running {
     fn start(extra: &[&str]) -> Running {
-        let dir = tempfile::tempdir().unwrap();
-        let out = Command::cargo_bin("tapflow")
-            .unwrap()
-            .args(["sim", "start", "--latency", "none", "--state-dir"])
-            .arg(dir.path())
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "start failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let daemon = SimDaemon::start(extra);
         let path = Command::cargo_bin("tapflow")
             .unwrap()
             .args(["sim", "hdc-path", "--state-dir"])
-            .arg(dir.path())
+            .arg(daemon.dir.path())
             .output()
             .unwrap();
         assert!(path.status.success());
         let hdc = PathBuf::from(String::from_utf8(path.stdout).unwrap().trim());
         assert!(hdc.is_absolute());
-        Running { dir, hdc }
+        Running { daemon, hdc }
     }
 
     /// Runs the `hdc` script with an empty environment, like a third-party client might.
@@ -61,15 +54,9 @@ impl Running {
         Command::cargo_bin("tapflow")
             .unwrap()
             .args(["sim", sub, "--state-dir"])
-            .arg(self.dir.path())
+            .arg(self.daemon.dir.path())
             .output()
             .unwrap()
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.ctl("stop");
     }
 }
 
@@ -125,7 +112,7 @@ fn start_use_and_stop() {
     let again = Command::cargo_bin("tapflow")
         .unwrap()
         .args(["sim", "start", "--state-dir"])
-        .arg(sim.dir.path())
+        .arg(sim.daemon.dir.path())
         .output()
         .unwrap();
     assert_eq!(again.status.code(), Some(4));

@@ -5,6 +5,9 @@
 #[path = "fake-sdk/harness.rs"]
 mod harness;
 
+#[path = "common/envelope.rs"]
+mod envelope;
+
 use std::sync::Arc;
 
 use harness::{Fixture, fixture_path};
@@ -39,12 +42,7 @@ fn call(f: &Fixture, args: Value) -> Envelope {
     let v = e.to_value();
     assert_eq!(v["isError"], json!(!e.ok()));
     let schema = engine.get("build_app").unwrap().output_schema();
-    if let Err(err) = jsonschema::validate(&schema, &v["structuredContent"]) {
-        panic!(
-            "structuredContent does not match the output schema: {err}\n{:#}",
-            v["structuredContent"]
-        );
-    }
+    envelope::assert_matches_schema("build_app", &schema, &v["structuredContent"]);
     e
 }
 

@@ -3,8 +3,12 @@
 //! Every envelope is validated against the tool's published output schema; round trips are
 //! asserted by count through `Device::cost`, never by time.
 
+#[path = "common/envelope.rs"]
+mod envelope;
 #[path = "common/fake_device.rs"]
 mod fake_device;
+#[path = "common/sim_provider.rs"]
+mod sim_provider;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -49,30 +53,17 @@ impl Env {
         assert_eq!(v["isError"], json!(!env.ok()));
         assert_eq!(v["content"][0]["type"], "text");
         if let Some(def) = self.engine.get(tool) {
-            let schema = def.output_schema();
-            let sc = &v["structuredContent"];
-            if let Err(e) = jsonschema::validate(&schema, sc) {
-                panic!("{tool}: structuredContent does not match its output schema: {e}\n{sc:#}");
-            }
+            envelope::assert_matches_schema(tool, &def.output_schema(), &v["structuredContent"]);
         }
         env
     }
 
     fn ok(&self, tool: &str, args: Value) -> Value {
-        let e = self.call(tool, args.clone());
-        assert!(e.ok(), "{tool} {args} failed: {:?}", e.structured.error);
-        e.result().clone()
+        envelope::expect_ok(&self.call(tool, args.clone()), tool, &args)
     }
 
     fn err(&self, tool: &str, args: Value) -> (String, Value) {
-        let e = self.call(tool, args.clone());
-        assert!(
-            !e.ok(),
-            "{tool} {args} unexpectedly succeeded: {:#}",
-            e.result()
-        );
-        let err = e.structured.error.unwrap();
-        (err.code, err.details)
+        envelope::expect_err(self.call(tool, args.clone()), tool, &args)
     }
 
     fn cost(&self) -> tapflow::device::Cost {
@@ -1855,28 +1846,10 @@ fn every_tool_is_listed_with_schemas_annotations_and_policy() {
 /// provider's own listing that resolves the route).
 #[test]
 fn verify_on_the_hdc_backend_costs_no_round_trip_after_the_action() {
-    use tapflow::device::hdc::{HdcClient, HdcConfig, HdcRoute};
-    use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
     use tapflow::tools::DeviceProvider;
-    use tapflow::tools::hdc_provider::HdcProvider;
 
     let dir = tempfile::tempdir().unwrap();
-    let sim = Arc::new(Simulator::new(SimOptions {
-        latency: Latency::None,
-        ..SimOptions::default()
-    }));
-    let client = || {
-        HdcClient::new(
-            HdcConfig::default(),
-            Arc::new(SimTransport::new(sim.clone(), dir.path())),
-        )
-    };
-    client()
-        .connect(HdcRoute::default())
-        .unwrap()
-        .start_app("com.tapflow.demo", "EntryAbility", None)
-        .unwrap();
-    let provider = Arc::new(HdcProvider(client()));
+    let provider = sim_provider::hdc_provider_with_demo(dir.path());
     let ctx = ToolContext::new(provider.clone(), ToolConfig::default());
     let engine = Engine::new();
     let before = provider.cost().round_trips;

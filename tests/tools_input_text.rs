@@ -14,6 +14,11 @@
 //! about. (The shared
 //! `tests/common/fake_device.rs` has no focus or editing model, so it is not used here.)
 
+#[path = "common/envelope.rs"]
+mod envelope;
+#[path = "common/sim_provider.rs"]
+mod sim_provider;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -737,20 +742,17 @@ impl Env {
             .engine
             .get("input_text")
             .expect("input_text is registered");
-        if let Err(e) = jsonschema::validate(&def.output_schema(), &v["structuredContent"]) {
-            panic!(
-                "structuredContent does not match the output schema: {e}\n{:#}",
-                v["structuredContent"]
-            );
-        }
+        envelope::assert_matches_schema(
+            "input_text",
+            &def.output_schema(),
+            &v["structuredContent"],
+        );
         assert_eq!(v["isError"], json!(!env.ok()));
         env
     }
 
     fn ok(&self, args: Value) -> Value {
-        let e = self.call(args.clone());
-        assert!(e.ok(), "{args} failed: {:?}", e.structured.error);
-        let r = e.result().clone();
+        let r = envelope::expect_ok(&self.call(args.clone()), "input_text", &args);
         assert_eq!(
             r["effect_verified"], false,
             "effect_verified is always false"
@@ -761,10 +763,7 @@ impl Env {
     /// The error code and details; details must carry a schema-valid partial result unless the
     /// call failed validation (then nothing was attempted and there is no partial result).
     fn err(&self, args: Value) -> (String, Value) {
-        let e = self.call(args.clone());
-        assert!(!e.ok(), "{args} unexpectedly succeeded: {:#}", e.result());
-        let err = e.structured.error.unwrap();
-        (err.code, err.details)
+        envelope::expect_err(self.call(args.clone()), "input_text", &args)
     }
 
     fn err_with_partial(&self, args: Value) -> (String, Value) {
@@ -1766,27 +1765,8 @@ proptest! {
 /// route, is measured separately and taken out).
 #[test]
 fn acceptance_on_the_hdc_backend_and_simulator_by_handle() {
-    use tapflow::device::hdc::{HdcClient, HdcConfig, HdcRoute};
-    use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
-    use tapflow::tools::hdc_provider::HdcProvider;
-
     let dir = tempfile::tempdir().unwrap();
-    let sim = Arc::new(Simulator::new(SimOptions {
-        latency: Latency::None,
-        ..SimOptions::default()
-    }));
-    let client = || {
-        HdcClient::new(
-            HdcConfig::default(),
-            Arc::new(SimTransport::new(sim.clone(), dir.path())),
-        )
-    };
-    client()
-        .connect(HdcRoute::default())
-        .unwrap()
-        .start_app("com.tapflow.demo", "EntryAbility", None)
-        .unwrap();
-    let provider = Arc::new(HdcProvider(client()));
+    let provider = sim_provider::hdc_provider_with_demo(dir.path());
     let ctx = ToolContext::new(provider.clone(), ToolConfig::default());
     let engine = Engine::new();
     let found = engine.call(

@@ -3,6 +3,9 @@
 //! backend (`HdcClient` over `SimTransport`). Every envelope is validated against the tool's
 //! published output schema; a call that needs no device must not even resolve one.
 
+#[path = "common/envelope.rs"]
+mod envelope;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -106,26 +109,16 @@ impl Env {
         let v = e.to_value();
         assert_eq!(v["isError"], json!(!e.ok()));
         let schema = self.engine.get("logs_query").unwrap().output_schema();
-        if let Err(err) = jsonschema::validate(&schema, &v["structuredContent"]) {
-            panic!(
-                "structuredContent does not match the output schema: {err}\n{:#}",
-                v["structuredContent"]
-            );
-        }
+        envelope::assert_matches_schema("logs_query", &schema, &v["structuredContent"]);
         e
     }
 
     fn ok(&self, args: Value) -> Value {
-        let e = self.call(args.clone());
-        assert!(e.ok(), "{args} failed: {:?}", e.structured.error);
-        e.result().clone()
+        envelope::expect_ok(&self.call(args.clone()), "logs_query", &args)
     }
 
     fn err(&self, args: Value) -> (String, Value) {
-        let e = self.call(args.clone());
-        assert!(!e.ok(), "{args} unexpectedly succeeded: {:#}", e.result());
-        let err = e.structured.error.unwrap();
-        (err.code, err.details)
+        envelope::expect_err(self.call(args.clone()), "logs_query", &args)
     }
 
     fn resolves(&self) -> usize {

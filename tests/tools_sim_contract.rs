@@ -7,6 +7,8 @@
 //! `include_cost`), never by time. Latency is off; the demo app's own delays (800 ms login) are
 //! real, or fast-forwarded through the phone's clock where a case does not test them.
 
+#[path = "common/envelope.rs"]
+mod envelope;
 #[path = "common/sim_provider.rs"]
 mod sim_provider;
 
@@ -58,28 +60,16 @@ impl Env {
         assert_eq!(v["isError"], json!(!env.ok()));
         assert_eq!(v["structuredContent"]["tool"], tool);
         let def = self.engine.get(tool).expect("registered tool");
-        let sc = &v["structuredContent"];
-        if let Err(e) = jsonschema::validate(&def.output_schema(), sc) {
-            panic!("{tool}: structuredContent does not match its output schema: {e}\n{sc:#}");
-        }
+        envelope::assert_matches_schema(tool, &def.output_schema(), &v["structuredContent"]);
         env
     }
 
     fn ok(&self, tool: &str, args: Value) -> Value {
-        let e = self.call(tool, args.clone());
-        assert!(e.ok(), "{tool} {args} failed: {:?}", e.structured.error);
-        e.result().clone()
+        envelope::expect_ok(&self.call(tool, args.clone()), tool, &args)
     }
 
     fn err(&self, tool: &str, args: Value) -> (String, Value) {
-        let e = self.call(tool, args.clone());
-        assert!(
-            !e.ok(),
-            "{tool} {args} unexpectedly succeeded: {:#}",
-            e.result()
-        );
-        let err = e.structured.error.unwrap();
-        (err.code, err.details)
+        envelope::expect_err(self.call(tool, args.clone()), tool, &args)
     }
 
     fn device(&self) -> Arc<tapflow::device::hdc::HdcDevice> {

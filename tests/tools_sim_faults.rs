@@ -7,6 +7,8 @@
 //! The demo app is started through the phone's own API (no hdc command), so that fault
 //! counters (`disconnect-after=N`) and probabilities apply to the tool calls alone.
 
+#[path = "common/envelope.rs"]
+mod envelope;
 #[path = "common/sim_provider.rs"]
 mod sim_provider;
 
@@ -110,11 +112,8 @@ impl Env {
         let env = self.engine.call(tool, args.clone(), &self.ctx);
         let v = env.to_value();
         assert_eq!(v["isError"], json!(!env.ok()));
-        let sc = &v["structuredContent"];
         let schema = self.engine.get(tool).unwrap().output_schema();
-        if let Err(e) = jsonschema::validate(&schema, sc) {
-            panic!("{tool}: structuredContent does not match its output schema: {e}\n{sc:#}");
-        }
+        envelope::assert_matches_schema(tool, &schema, &v["structuredContent"]);
         if let Some(err) = &env.structured.error {
             assert_ne!(err.code, "INTERNAL_ERROR", "{tool} {args}: {err:?}");
             assert!(

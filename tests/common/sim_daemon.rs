@@ -1,7 +1,8 @@
 //! A simulator daemon (`tapflow sim start`) in a private state directory, driven through the
 //! `hdc` executable it writes, as a third-party client would drive it: a real process per call,
 //! an empty environment, the exact argv. Stopped on drop. Include it with
-//! `#[path = "common/sim_daemon.rs"] mod sim_daemon;`.
+//! `#[path = "common/sim_daemon.rs"] mod sim_daemon;`. A test file that runs the binary with its
+//! own environment starts and stops the daemon with that command ([`SimDaemon::start_with`]).
 
 #![allow(dead_code)]
 
@@ -12,6 +13,8 @@ use assert_cmd::cargo::CommandCargoExt;
 
 pub struct SimDaemon {
     pub dir: tempfile::TempDir,
+    /// The `tapflow` command that started the daemon (and stops it).
+    tapflow: fn() -> Command,
     pub hdc: PathBuf,
     /// Where host paths of `file recv`/`install` are relative to.
     pub cwd: tempfile::TempDir,
@@ -20,9 +23,13 @@ pub struct SimDaemon {
 impl SimDaemon {
     /// Starts a daemon with `--latency none` plus `extra` options.
     pub fn start(extra: &[&str]) -> SimDaemon {
+        SimDaemon::start_with(|| Command::cargo_bin("tapflow").unwrap(), extra)
+    }
+
+    /// [`SimDaemon::start`] through `tapflow` (a command for the binary, environment included).
+    pub fn start_with(tapflow: fn() -> Command, extra: &[&str]) -> SimDaemon {
         let dir = tempfile::tempdir().unwrap();
-        let out = Command::cargo_bin("tapflow")
-            .unwrap()
+        let out = tapflow()
             .args(["sim", "start", "--latency", "none", "--state-dir"])
             .arg(dir.path())
             .args(extra)
@@ -37,6 +44,7 @@ impl SimDaemon {
         assert!(hdc.is_file(), "no hdc script at {}", hdc.display());
         SimDaemon {
             dir,
+            tapflow,
             hdc,
             cwd: tempfile::tempdir().unwrap(),
         }
@@ -82,8 +90,7 @@ impl SimDaemon {
 
 impl Drop for SimDaemon {
     fn drop(&mut self) {
-        let _ = Command::cargo_bin("tapflow")
-            .unwrap()
+        let _ = (self.tapflow)()
             .args(["sim", "stop", "--state-dir"])
             .arg(self.dir.path())
             .output();

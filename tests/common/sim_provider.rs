@@ -118,3 +118,25 @@ impl DeviceProvider for SimProvider {
         self.client.list_targets_via(&route)
     }
 }
+
+/// The CLI's own provider (`tools::hdc_provider::HdcProvider`) over a fresh simulated phone
+/// without latency, with the demo app already started through a connection of its own (so the
+/// provider's cost counts only what the test does). Host paths are relative to `cwd`.
+pub fn hdc_provider_with_demo(cwd: &Path) -> Arc<tapflow::tools::hdc_provider::HdcProvider> {
+    let sim = Arc::new(Simulator::new(SimOptions {
+        latency: Latency::None,
+        ..SimOptions::default()
+    }));
+    let client = || {
+        HdcClient::new(
+            HdcConfig::default(),
+            Arc::new(SimTransport::new(sim.clone(), cwd)),
+        )
+    };
+    client()
+        .connect(HdcRoute::default())
+        .unwrap()
+        .start_app("com.tapflow.demo", "EntryAbility", None)
+        .unwrap();
+    Arc::new(tapflow::tools::hdc_provider::HdcProvider(client()))
+}
