@@ -320,6 +320,10 @@ fn the_crash_example_fails_with_app_crashed_from_logcat() {
         .iter()
         .find(|x| x["kind"] == "hilog")
         .expect("a log excerpt");
+    assert!(
+        log["path"].as_str().unwrap().ends_with(".logcat.txt"),
+        "{log:#}"
+    );
     let path = report.path().join(log["path"].as_str().unwrap());
     let body = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert!(body.contains("FATAL EXCEPTION"), "{body}");

@@ -21,7 +21,7 @@
 //!                 ELEMENT_NOT_FOUND: no element matches
 //!         [[ATTACHMENT|artifacts/SIM-0001/login/login.3.screenshot.png]]
 //!       </system-out>
-//!       <system-err>   <!-- hilog excerpt of the failing step, cleaned -->
+//!       <system-err>   <!-- device log (hilog, logcat) excerpt of the failing step, cleaned -->
 //! ```
 //!
 //! - A flow that passed after failed attempts (step `retries`, `retry` blocks) keeps one
@@ -330,7 +330,7 @@ fn test_case(f: &FlowResult, prefix: &str) -> TestCase {
         .filter_map(|(s, e)| {
             e.excerpt
                 .as_ref()
-                .map(|x| format!("hilog of {} ({}):\n{x}", s.id, e.path))
+                .map(|x| format!("device log of {} ({}):\n{x}", s.id, e.path))
         })
         .collect();
     if !logs.is_empty() {

@@ -236,7 +236,14 @@ impl EvidenceCollector {
             if !lines.is_empty() {
                 let masked: Vec<String> =
                     lines.iter().map(|l| masker.text(l).into_owned()).collect();
-                if let Some(i) = save("hilog", ".hilog.txt".into(), masked.join("\n").as_bytes()) {
+                // The kind stays `hilog` on every platform (the result schema's name for the
+                // device log); the file says which log it is.
+                let suffix = if device.platform() == "android" {
+                    ".logcat.txt"
+                } else {
+                    ".hilog.txt"
+                };
+                if let Some(i) = save("hilog", suffix.into(), masked.join("\n").as_bytes()) {
                     log_excerpt = Some((i, excerpt::tail(&masked), masked.len()));
                 }
             }
