@@ -12,22 +12,8 @@
 //! A caller may cancel a running call and listen to its progress through [`Signals`]: a
 //! [`Call`] checks them before each device round trip and while it polls or waits.
 
-/// Forwards `Device` methods to `self.inner` unchanged, for the decorators below, each of
-/// which changes only a few (`after check:` forwards after `self.check()?`).
-macro_rules! forward_device {
-    ($(fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
-        $(fn $name(&self $(, $arg: $ty)*) -> $ret {
-            self.inner.$name($($arg),*)
-        })*
-    };
-    (after check: $(fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
-        $(fn $name(&self $(, $arg: $ty)*) -> $ret {
-            self.check()?;
-            self.inner.$name($($arg),*)
-        })*
-    };
-}
-
+#[macro_use]
+mod forward;
 mod cancelling;
 pub mod carry;
 mod observing;

@@ -27,38 +27,16 @@ impl Cancelling {
 }
 
 impl Device for Cancelling {
-    forward_device! {
-        fn serial(&self) -> &str;
-        fn platform(&self) -> &'static str;
-        fn cost(&self) -> Cost;
-    }
-    forward_device! {
-        after check:
-        fn info(&self) -> DeviceResult<DeviceInfo>;
-        fn power_state(&self) -> DeviceResult<PowerState>;
-        fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode>;
-        fn windows(&self) -> DeviceResult<WindowTable>;
-        fn missions(&self) -> DeviceResult<Vec<Mission>>;
-        fn tap(&self, at: Point, kind: TapKind) -> DeviceResult<()>;
-        fn gesture(&self, gesture: &Gesture) -> DeviceResult<()>;
-        fn input_text(&self, target: TextTarget, text: &str) -> DeviceResult<()>;
-        fn key_event(&self, key: &KeyInput) -> DeviceResult<()>;
-        fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot>;
-        fn install(&self, package: &Path, replace: bool) -> DeviceResult<()>;
-        fn uninstall(&self, bundle: &str) -> DeviceResult<()>;
-        fn start_app(&self, bundle: &str, ability: &str, module: Option<&str>) -> DeviceResult<()>;
-        fn stop_app(&self, bundle: &str) -> DeviceResult<()>;
-        fn clear_app_data(&self, bundle: &str) -> DeviceResult<()>;
-        fn packages(&self) -> DeviceResult<Vec<String>>;
-        fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo>;
-        fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>>;
-        fn logs(&self, query: &LogQuery) -> DeviceResult<String>;
-        fn clear_logs(&self) -> DeviceResult<()>;
-        fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>>;
-        fn read_crash_file(&self, file_name: &str) -> DeviceResult<String>;
-        fn act(&self, action: &UiAction) -> DeviceResult<()>;
-        fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows>;
-    }
+    forward_device!(
+        plain:
+        serial, platform, cost
+    );
+    forward_device!(
+        check:
+        info, power_state, ui_tree, windows, missions, tap, gesture, input_text, key_event,
+        screenshot, install, uninstall, start_app, stop_app, clear_app_data, packages,
+        package_info, pid_of, logs, clear_logs, crash_files, read_crash_file, act, app_windows
+    );
 
     fn act_then_tree(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
         if let Err(e) = self.check() {

@@ -160,25 +160,12 @@ fn verdict<T>(r: &Option<DeviceResult<T>>) -> Option<Result<(), &DeviceError>> {
 }
 
 impl Device for Tracking {
-    forward_device! {
-        fn serial(&self) -> &str;
-        fn platform(&self) -> &'static str;
-        fn info(&self) -> DeviceResult<DeviceInfo>;
-        fn power_state(&self) -> DeviceResult<PowerState>;
-        fn windows(&self) -> DeviceResult<WindowTable>;
-        fn missions(&self) -> DeviceResult<Vec<Mission>>;
-        fn screenshot(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot>;
-        fn packages(&self) -> DeviceResult<Vec<String>>;
-        fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo>;
-        fn pid_of(&self, bundle: &str) -> DeviceResult<Option<u32>>;
-        fn logs(&self, query: &LogQuery) -> DeviceResult<String>;
-        fn clear_logs(&self) -> DeviceResult<()>;
-        fn crash_files(&self) -> DeviceResult<Vec<CrashEntry>>;
-        fn read_crash_file(&self, file_name: &str) -> DeviceResult<String>;
-        fn cost(&self) -> Cost;
-        fn app_windows(&self, bundle: &str) -> DeviceResult<AppWindows>;
-        fn check_ready(&self) -> Readiness;
-    }
+    forward_device!(
+        plain:
+        serial, platform, info, power_state, windows, missions, screenshot, packages,
+        package_info, pid_of, logs, clear_logs, crash_files, read_crash_file, cost, app_windows,
+        check_ready
+    );
 
     fn ui_tree(&self, scope: &DumpScope) -> DeviceResult<UiNode> {
         self.query(
