@@ -1,5 +1,12 @@
 //! `tapflow tool NAME JSON` against the simulated device through its `hdc` executable: the CLI
-//! builds the real hdc backend over a real process, exactly as it would for a phone.
+//! builds the real hdc backend over a real process, exactly as it would for a phone. And
+//! `tapflow tool --sim 1` on an in-process device of either platform (Android through the real
+//! adb on a private server), with faults.
+
+#[path = "common/adb_env.rs"]
+mod adb_env;
+#[path = "common/cli.rs"]
+mod cli;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -108,4 +115,58 @@ fn without_hdc_the_error_says_what_to_do() {
     assert!(!out.status.success());
     let env: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(env["structuredContent"]["error"]["code"], "HDC_NOT_FOUND");
+}
+
+/// One call on `--sim 1` (`extra`: more flags), its envelope and exit code.
+fn sim_call(extra: &[&str], env: &[(&str, &str)], name: &str, args: &str) -> (Option<i32>, Value) {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = cli::android(home.path(), cli::repo(), &adb_env::adb_path());
+    c.envs(env.iter().copied())
+        .args(["tool", "--sim", "1"])
+        .args(extra)
+        .args([name, args]);
+    let out = c.output().unwrap();
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", cli::text(&out)));
+    (out.status.code(), v)
+}
+
+#[test]
+fn tool_sim_runs_on_a_simulated_android_device_too() {
+    let (code, v) = sim_call(
+        &["--platform", "android"],
+        &[],
+        "input_text",
+        r#"{"element_id": "username", "text": "Zoë 名前"}"#,
+    );
+    let s = &v["structuredContent"];
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(s["result"]["verified"], true, "{v:#}");
+    assert_eq!(s["result"]["input_strategy"], "ime_commit");
+    assert_eq!(s["meta"]["platform"], "android");
+    // `--platform` and `--sim-faults` describe simulated devices only.
+    let home = tempfile::tempdir().unwrap();
+    let out = cli::android(home.path(), cli::repo(), &adb_env::adb_path())
+        .args(["tool", "--platform", "android", "click", "{}"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", cli::text(&out));
+}
+
+/// With faults, a bare call keeps the reference's contract: keys lost by direct entry are
+/// reported as they are seen, after the whole verification deadline, and never typed again.
+#[test]
+fn tool_sim_takes_faults_and_keeps_the_contract() {
+    let (code, v) = sim_call(
+        &["--sim-faults", "drop-first-chars=2"],
+        &[("INPUT_VERIFY_TIMEOUT_MS", "1500")],
+        "input_text",
+        r#"{"element_id": "username", "text": "1234"}"#,
+    );
+    let e = &v["structuredContent"]["error"];
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(e["code"], "TEXT_VERIFICATION_TIMEOUT", "{v:#}");
+    assert_eq!(e["details"]["actual_text"], "34");
+    assert!(e["details"].get("retyped").is_none(), "{v:#}");
+    assert!(e["details"].get("settled_ms").is_none(), "{v:#}");
 }

@@ -19,6 +19,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::sim::Latency;
+
 use crate::cli::exit;
 use crate::tools::{DeviceProvider, Engine, Envelope, ToolConfig, ToolContext, ToolError};
 
@@ -44,6 +46,16 @@ pub struct ToolArgs {
     /// phone needed).
     #[arg(long, value_name = "N", conflicts_with = "device")]
     pub sim: Option<usize>,
+    /// Platform of the simulated device: `harmonyos` (through hdc, the default) or `android`
+    /// (through the real `adb` on a private server, stopped after the call).
+    #[arg(long, value_enum, default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    pub platform: super::platform::Platform,
+    /// Faults the simulated device injects (as in `tapflow sim`, docs/sim.md).
+    #[arg(long, value_name = "SPEC", requires = "sim")]
+    pub sim_faults: Option<String>,
+    /// Seed of the simulated device (serial, faults).
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
+    pub sim_seed: u64,
     /// The device to call it on (sets `device_id` unless the arguments give one).
     #[arg(long, short = 'd', value_name = "SERIAL")]
     pub device: Option<String>,
@@ -89,10 +101,41 @@ pub fn call(args: ToolArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
             return exit::USAGE;
         }
     };
+    // Holds the simulated Android device and its private adb server until the call is done.
+    let mut android_session = None;
+    let faults = args.sim_faults.as_deref();
     let (provider, device) = match args.sim {
+        Some(n) if args.platform == super::platform::Platform::Android => {
+            match super::android_sim::AndroidSimSession::start(
+                n,
+                faults,
+                args.sim_seed,
+                Latency::None,
+                adb,
+            )
+            .and_then(|session| {
+                let provider = session.provider();
+                let serial = session.serials().into_iter().next().unwrap_or_default();
+                // An empty activity launches the app's launcher activity (`monkey`).
+                start_demo(&provider, &serial, "")?;
+                android_session = Some(session);
+                Ok((provider, serial))
+            }) {
+                Ok((p, serial)) => (p, Some(serial)),
+                Err(e) => {
+                    eprintln!("tapflow tool: {e}");
+                    return exit::INFRA;
+                }
+            }
+        }
         Some(n) => {
             let cwd = crate::cli::setup::cwd();
-            match crate::cli::run_cmd::sim_with_demo(n, &cwd) {
+            match crate::cli::run_cmd::sim_provider(n, faults, args.sim_seed, Latency::None, &cwd)
+                .and_then(|(p, serials)| {
+                    let serial = serials.into_iter().next().ok_or("no simulated device")?;
+                    start_demo(&p, &serial, super::demo_cmd::DEMO_ABILITY)?;
+                    Ok((p, serial))
+                }) {
                 Ok((p, serial)) => (p, Some(serial)),
                 Err(e) => {
                     eprintln!("tapflow tool: {e}");
@@ -117,11 +160,27 @@ pub fn call(args: ToolArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         "{}",
         serde_json::to_string_pretty(&envelope.to_value()).unwrap_or_default()
     );
+    drop(android_session);
     if envelope.ok() {
         exit::SUCCESS
     } else {
         exit::FAILURE
     }
+}
+
+/// Opens the demo app on the simulated device `serial` (its login page).
+fn start_demo(
+    provider: &Arc<dyn DeviceProvider>,
+    serial: &str,
+    ability: &str,
+) -> Result<(), String> {
+    let route = crate::tools::DeviceRoute {
+        device_id: Some(serial.to_string()),
+        hdc_server: None,
+    };
+    let dev = provider.resolve(&route).map_err(|e| e.to_string())?;
+    dev.start_app(super::demo_cmd::DEMO_BUNDLE, ability, None)
+        .map_err(|e| format!("the demo app did not start: {e}"))
 }
 
 fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
