@@ -32,7 +32,7 @@ pub struct DemoArgs {
     #[arg(long, default_value = "tapflow")]
     pub name: String,
     /// Simulated device time per command: realistic or none.
-    #[arg(long, default_value = "realistic", value_parser = parse_latency)]
+    #[arg(long, default_value = "realistic")]
     pub latency: Latency,
     /// Seed of the simulated device (serial).
     #[arg(long, default_value_t = 0)]
@@ -43,10 +43,6 @@ pub struct DemoArgs {
     /// How long to wait for the home page after logging in: milliseconds or a duration (`10s`).
     #[arg(long, value_name = "DURATION", default_value = "10000", value_parser = super::duration_arg)]
     pub wait_ms: u64,
-}
-
-fn parse_latency(s: &str) -> Result<Latency, String> {
-    s.parse()
 }
 
 /// A failed step: what failed and the typed error (or a plain reason).

@@ -45,7 +45,12 @@ pub struct McpArgs {
     #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
     pub sim_seed: u64,
     /// Simulated device time: `realistic` (default) or `none`.
-    #[arg(long, value_name = "MODE", default_value = "realistic", value_parser = parse_latency, requires = "sim")]
+    #[arg(
+        long,
+        value_name = "MODE",
+        default_value = "realistic",
+        requires = "sim"
+    )]
     pub sim_latency: Latency,
     /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
     /// (through the real `adb` on a private server).
@@ -74,10 +79,6 @@ pub struct McpArgs {
     /// milliseconds or a duration (`1m`).
     #[arg(long, value_name = "DURATION", default_value = "60000", value_parser = super::duration_arg)]
     pub busy_wait_ms: u64,
-}
-
-fn parse_latency(s: &str) -> Result<Latency, String> {
-    s.parse()
 }
 
 /// `tapflow mcp`.

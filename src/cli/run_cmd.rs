@@ -58,7 +58,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
     pub sim_seed: u64,
     /// Simulated device time: `realistic` (default) or `none`.
-    #[arg(long, value_name = "MODE", default_value = "realistic", value_parser = parse_latency, requires = "sim")]
+    #[arg(
+        long,
+        value_name = "MODE",
+        default_value = "realistic",
+        requires = "sim"
+    )]
     pub sim_latency: Latency,
     /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
     /// (through the real `adb` on a private server).
@@ -166,10 +171,6 @@ fn mask_value(kv: &str) -> String {
         Some((k, _)) => format!("{k}=******"),
         None => kv.to_string(),
     }
-}
-
-fn parse_latency(s: &str) -> Result<Latency, String> {
-    s.parse()
 }
 
 /// `tapflow run`.

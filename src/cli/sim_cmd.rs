@@ -72,7 +72,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Simulated device time per command: realistic or none.
-    #[arg(long, default_value = "realistic", value_parser = parse_latency)]
+    #[arg(long, default_value = "realistic")]
     pub latency: Latency,
     /// Faults to inject, e.g. "fail=0.1,empty-dump=0.05,drop-chars=0.02,disconnect-after=40".
     #[arg(long, default_value = "")]
@@ -98,10 +98,6 @@ pub struct HdcArgs {
     /// The hdc argv, passed through untouched.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
     pub args: Vec<String>,
-}
-
-fn parse_latency(s: &str) -> Result<Latency, String> {
-    s.parse()
 }
 
 fn state_dir(d: &DirArg) -> PathBuf {
