@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use adb_env::AdbEnv;
 use tapflow::device::adb::{AdbClient, AdbConfig, AdbDevice};
+use tapflow::device::retry::TransientRetry;
 use tapflow::device::{Device, DeviceError, DumpScope, TapKind, TextTarget, UiNode};
 use tapflow::sim::android::{AndroidFarm, FarmOptions};
 use tapflow::sim::{FaultSpec, Latency};
@@ -149,6 +150,46 @@ fn dropped_characters_are_only_visible_by_reading_back() {
         username(&d.ui_tree(&DumpScope::default()).unwrap()).text(),
         "名前"
     );
+}
+
+/// A stream the device refuses to open (`error: closed`) never ran, so the backend sends the
+/// command again within its budget, like hdc's `[Fail][E000004]`; every attempt is a round
+/// trip in the cost. Only when every attempt is refused does the error reach the caller.
+#[test]
+fn refused_streams_are_sent_again_within_the_budget() {
+    let quick = TransientRetry {
+        retries: 9,
+        backoff: Duration::from_millis(1),
+    };
+    let (farm, env) = start("fail=1");
+    let d = device(
+        &farm,
+        &env,
+        AdbConfig {
+            refused_retry: quick,
+            ..env.config()
+        },
+    );
+    let before = d.cost();
+    let e = err(timed("dump", || d.ui_tree(&DumpScope::default())));
+    assert_eq!(e.code(), "DEVICE_DISCONNECTED", "`error: closed`: {e:?}");
+    assert_eq!((d.cost() - before).round_trips, 10, "1 attempt + 9 resends");
+    drop((farm, env));
+    // One command in five refused: with ten attempts each, every operation goes through
+    // (a chance of 0.2^10 per operation that one does not).
+    let (farm, env) = start("fail=0.2");
+    let d = device(
+        &farm,
+        &env,
+        AdbConfig {
+            refused_retry: quick,
+            ..env.config()
+        },
+    );
+    d.start_app(DEMO, MAIN, None).expect("launch");
+    for _ in 0..10 {
+        timed("dump", || d.ui_tree(&DumpScope::default())).expect("resent until it answered");
+    }
 }
 
 #[test]

@@ -60,6 +60,11 @@ impl AndroidSimSession {
         .map_err(|e| format!("cannot start the simulated Android devices: {e}"))?;
         let mut config = adb_config(adb);
         config.server_port = Some(free_port()?);
+        if latency == Latency::None {
+            // No simulated time at all: the pause before resending a refused stream (which
+            // gives a real device time to recover) has nothing to wait for.
+            config.refused_retry.backoff = Duration::ZERO;
+        }
         let client = AdbClient::with_process(config);
         let mut session = Self {
             farm: Some(farm),

@@ -9,6 +9,7 @@ pub mod adb;
 pub mod error;
 pub mod hdc;
 pub mod model;
+pub mod retry;
 pub mod transport;
 
 use std::path::Path;

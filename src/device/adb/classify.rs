@@ -105,6 +105,20 @@ pub enum AdbFailure {
     Server(String),
 }
 
+/// Whether `line` is adb's answer to a stream the device refused to open (`CLSE` in answer to
+/// `OPEN`, adb-protocol.md §5.9): `error: closed` (`shell`, `exec-out`) or `adb: error: connect
+/// failed: closed` (`push`, `pull`). The service never started, so the command never ran. A
+/// stream closed later (`device closed the connection`, `protocol fault`, `connection reset`)
+/// is not one: the command may have run.
+pub fn is_refused_open(line: &str) -> bool {
+    let l = line.trim();
+    let body = l
+        .strip_prefix("adb: error: ")
+        .or_else(|| l.strip_prefix("error: "));
+    let body = body.map(|b| b.strip_prefix("connect failed: ").unwrap_or(b));
+    body == Some("closed")
+}
+
 /// Recognises one line of adb's own failure output.
 pub fn detect_line(line: &str) -> Option<AdbFailure> {
     let l = line.trim();
@@ -366,5 +380,19 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.code(), "ADB_TIMEOUT");
         assert!(e.is_transient());
+    }
+
+    #[test]
+    fn only_a_refused_open_is_a_refusal() {
+        assert!(is_refused_open("error: closed"));
+        assert!(is_refused_open("adb: error: connect failed: closed\n"));
+        assert!(!is_refused_open("error: device closed the connection"));
+        assert!(!is_refused_open(
+            "error: protocol fault (couldn't read status): Success"
+        ));
+        assert!(!is_refused_open("closed"));
+        assert!(!is_refused_open(
+            "adb: failed to run abb_exec. Error: closed"
+        ));
     }
 }

@@ -26,7 +26,12 @@ impl AdbClient {
     /// A client over any transport (a real `adb` process, a test fake).
     pub fn new(config: AdbConfig, transport: Arc<dyn Transport>) -> Self {
         Self {
-            runner: Runner::new(transport, CostCounter::default(), config.global_args()),
+            runner: Runner::new(
+                transport,
+                CostCounter::default(),
+                config.global_args(),
+                config.refused_retry,
+            ),
             config,
         }
     }

@@ -22,6 +22,9 @@ pub struct AdbConfig {
     pub install_timeout: Duration,
     /// Writable scratch directory on the device.
     pub device_tmp_dir: String,
+    /// How a stream the device refused to open (`error: closed`: the command never ran) is
+    /// sent again.
+    pub refused_retry: crate::device::retry::TransientRetry,
 }
 
 impl Default for AdbConfig {
@@ -34,6 +37,7 @@ impl Default for AdbConfig {
             transfer_timeout: Duration::from_secs(60),
             install_timeout: Duration::from_secs(300),
             device_tmp_dir: "/data/local/tmp".to_string(),
+            refused_retry: crate::device::retry::TransientRetry::DEFAULT,
         }
     }
 }

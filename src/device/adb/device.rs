@@ -43,7 +43,7 @@ impl AdbDevice {
         let globals = config.global_args();
         Self {
             serial: serial.into(),
-            runner: Runner::new(transport, cost, globals),
+            runner: Runner::new(transport, cost, globals, config.refused_retry),
             config,
             screen: Arc::new(OnceLock::new()),
         }

@@ -5,9 +5,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::device::adb::classify::{Answer, Streams, classify};
-use crate::device::error::DeviceResult;
+use crate::device::adb::classify::{Answer, Streams, classify, is_refused_open};
+use crate::device::error::{DeviceError, DeviceResult};
 use crate::device::hdc::quote::{ShellCommand, display_argv};
+use crate::device::retry::TransientRetry;
 use crate::device::transport::{CostCounter, Transport};
 
 #[derive(Clone)]
@@ -16,6 +17,8 @@ pub struct Runner {
     cost: CostCounter,
     /// `-P PORT` when a private server is configured.
     globals: Vec<String>,
+    /// How a refused stream (`error: closed`) is sent again.
+    retry: TransientRetry,
 }
 
 impl std::fmt::Debug for Runner {
@@ -29,11 +32,17 @@ impl std::fmt::Debug for Runner {
 }
 
 impl Runner {
-    pub fn new(transport: Arc<dyn Transport>, cost: CostCounter, globals: Vec<String>) -> Self {
+    pub fn new(
+        transport: Arc<dyn Transport>,
+        cost: CostCounter,
+        globals: Vec<String>,
+        retry: TransientRetry,
+    ) -> Self {
         Self {
             transport,
             cost,
             globals,
+            retry,
         }
     }
 
@@ -57,7 +66,10 @@ impl Runner {
     }
 
     /// Runs `adb [-P PORT] [-s SERIAL] <sub…>` and returns the answer, or the typed error of
-    /// adb's own failure (`serial` names the device in it; `""` for server-only commands).
+    /// adb's own failure (`serial` names the device in it; `""` for server-only commands). A
+    /// stream the device refused to open (`error: closed`: the command never ran) is sent again
+    /// within the retry budget, never past `timeout` counted from the first attempt; every
+    /// attempt is a round trip in the cost.
     pub fn run(
         &self,
         serial: Option<&str>,
@@ -66,18 +78,38 @@ impl Runner {
         streams: Streams,
     ) -> DeviceResult<Answer> {
         let argv = self.argv(serial, sub);
-        self.cost.round_trip();
-        let started = Instant::now();
-        let result = self.transport.run(&argv, timeout);
-        tracing::debug!(
-            target: "tapflow::adb",
-            argv = ?argv,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            ok = result.is_ok(),
-            "adb round trip"
-        );
         let command = display_argv(&self.transport.program(), &argv);
-        classify(result, &command, serial.unwrap_or(""), streams)
+        let deadline = Instant::now() + timeout;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            self.cost.round_trip();
+            let started = Instant::now();
+            let left = deadline.saturating_duration_since(started);
+            let result = self.transport.run(&argv, left);
+            tracing::debug!(
+                target: "tapflow::adb",
+                argv = ?argv,
+                attempt,
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                ok = result.is_ok(),
+                "adb round trip"
+            );
+            let answer = classify(result, &command, serial.unwrap_or(""), streams);
+            let refused = matches!(&answer, Err(DeviceError::Disconnected { device_says })
+                if is_refused_open(device_says));
+            let pause = self.retry.pause_before(attempt);
+            if !refused || attempt > self.retry.retries || Instant::now() + pause >= deadline {
+                return answer;
+            }
+            tracing::debug!(
+                target: "tapflow::adb",
+                attempt,
+                pause_ms = pause.as_millis() as u64,
+                "adb retry: the device refused the stream (the command never ran)"
+            );
+            std::thread::sleep(pause);
+        }
     }
 
     /// `adb -s SERIAL shell "<command>"`: the device command is ONE argv element, which the
