@@ -157,19 +157,23 @@ fn dropped_characters_are_only_visible_by_reading_back() {
 /// trip in the cost. Only when every attempt is refused does the error reach the caller.
 #[test]
 fn refused_streams_are_sent_again_within_the_budget() {
-    let quick = TransientRetry {
-        retries: 9,
-        backoff: Duration::from_millis(1),
+    // Ten attempts in all, one millisecond apart.
+    let quick = |farm: &AndroidFarm, env: &AdbEnv| {
+        let refused_retry = TransientRetry {
+            retries: 9,
+            backoff: Duration::from_millis(1),
+        };
+        device(
+            farm,
+            env,
+            AdbConfig {
+                refused_retry,
+                ..env.config()
+            },
+        )
     };
     let (farm, env) = start("fail=1");
-    let d = device(
-        &farm,
-        &env,
-        AdbConfig {
-            refused_retry: quick,
-            ..env.config()
-        },
-    );
+    let d = quick(&farm, &env);
     let before = d.cost();
     let e = err(timed("dump", || d.ui_tree(&DumpScope::default())));
     assert_eq!(e.code(), "DEVICE_DISCONNECTED", "`error: closed`: {e:?}");
@@ -178,14 +182,7 @@ fn refused_streams_are_sent_again_within_the_budget() {
     // One command in five refused: with ten attempts each, every operation goes through
     // (a chance of 0.2^10 per operation that one does not).
     let (farm, env) = start("fail=0.2");
-    let d = device(
-        &farm,
-        &env,
-        AdbConfig {
-            refused_retry: quick,
-            ..env.config()
-        },
-    );
+    let d = quick(&farm, &env);
     d.start_app(DEMO, MAIN, None).expect("launch");
     for _ in 0..10 {
         timed("dump", || d.ui_tree(&DumpScope::default())).expect("resent until it answered");
