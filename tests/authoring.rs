@@ -319,6 +319,42 @@ steps:
     );
 }
 
+/// A step that fails while the flow's app has no process (stopped here; on a phone, also killed
+/// without a crash report) says so: the message and `details.app_running: false`. While the
+/// app runs, nothing is added.
+#[test]
+fn a_failure_while_the_app_is_not_running_says_so() {
+    let text = "name: App gone
+app: com.tapflow.demo
+clean_state: true
+steps:
+  - click: {text: Nowhere}
+    wait: 200ms
+  - stop_app: com.tapflow.demo
+  - click: {text: Login}
+    wait: 200ms
+";
+    // Evidence is collected (a run directory), as `tapflow run` does.
+    let dir = tempfile::tempdir().unwrap();
+    let r = run_on_sim(&plan_of(text), Some(dir.path()));
+    let f = flow(&r);
+    let running = f.steps[0].error.clone().unwrap();
+    assert_eq!(running.code, "ELEMENT_NOT_FOUND", "{}", describe(f));
+    assert!(running.details.get("app_running").is_none(), "{running:?}");
+    // The first failure ends the flow: run the second half on its own.
+    let text = text.replace("  - click: {text: Nowhere}\n    wait: 200ms\n", "");
+    let r = run_on_sim(&plan_of(&text), Some(dir.path()));
+    let f = flow(&r);
+    let e = f.steps[1].error.clone().unwrap();
+    assert_eq!(e.code, "ELEMENT_NOT_FOUND", "{}", describe(f));
+    assert_eq!(e.details["app_running"], false, "{e:?}");
+    assert!(
+        e.message.ends_with("(com.tapflow.demo is not running)"),
+        "{}",
+        e.message
+    );
+}
+
 fn example(name: &str) -> String {
     std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

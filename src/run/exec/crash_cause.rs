@@ -12,7 +12,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{FlowRun, codes};
 use crate::device::{Device, LogQuery};
@@ -43,7 +43,8 @@ fn exception_line(report: &crate::logs::crash::CrashReport) -> String {
 
 impl FlowRun<'_, '_> {
     /// The step's error, or `APP_CRASHED` wrapping it when a new crash of the flow's app
-    /// (any app when the flow names none) is on the device.
+    /// (any app when the flow names none) is on the device; without a crash, the error says
+    /// when the flow's app is not running at all (`details.app_running: false`).
     pub(super) fn crash_cause(&mut self, step: &PlanStep, error: StepError) -> StepError {
         if error.code == codes::INTERRUPTED || error.code == crate::codes::APP_CRASHED {
             return error;
@@ -55,15 +56,27 @@ impl FlowRun<'_, '_> {
         let Ok(device) = self.dev.caller.context().provider.resolve(&route) else {
             return error;
         };
-        if device.platform() == "android" {
-            return self.logcat_crash(step, error, device.as_ref());
+        let crashed = if device.platform() == "android" {
+            self.logcat_crash(step, &error, device.as_ref())
+        } else {
+            self.faultlog_crash(step, &error, device.as_ref())
+        };
+        match crashed {
+            Some(e) => e,
+            None => self.app_not_running(error, device.as_ref()),
         }
-        let Some(known) = self.crash_baseline.as_ref().and_then(|b| b.known()) else {
-            return error;
-        };
-        let Ok(files) = device.crash_files() else {
-            return error;
-        };
+    }
+
+    /// HarmonyOS: the first faultlogger file of the flow's app written since the flow started
+    /// and not blamed yet.
+    fn faultlog_crash(
+        &mut self,
+        step: &PlanStep,
+        error: &StepError,
+        device: &dyn Device,
+    ) -> Option<StepError> {
+        let known = self.crash_baseline.as_ref().and_then(|b| b.known())?;
+        let files = device.crash_files().ok()?;
         for c in files {
             if known.contains(&c.file_name) || self.blamed.0.contains(&c.file_name) {
                 continue;
@@ -94,7 +107,32 @@ impl FlowRun<'_, '_> {
                 "stack": report.stacktrace.iter().take(3).collect::<Vec<_>>(),
                 "cause": error,
             });
-            return e;
+            return Some(e);
+        }
+        None
+    }
+
+    /// A failure without a crash, while the flow's app has no process at all (it was stopped,
+    /// or died without a crash report): the error says so. One `pidof`, on failure only and
+    /// only where evidence is collected (as crash files are); an infrastructure error or an
+    /// unanswered `pidof` leaves the error as it is.
+    fn app_not_running(&self, mut error: StepError, device: &dyn Device) -> StepError {
+        let Some(app) = &self.fp.app else {
+            return error;
+        };
+        if self.dev.evidence.is_none() {
+            return error;
+        }
+        if error.is_infrastructure() || !matches!(device.pid_of(app), Ok(None)) {
+            return error;
+        }
+        error.message = format!("{} ({app} is not running)", error.message);
+        match &mut error.details {
+            Value::Object(d) => {
+                d.insert("app_running".into(), false.into());
+            }
+            Value::Null => error.details = json!({ "app_running": false }),
+            _ => {}
         }
         error
     }
@@ -104,12 +142,10 @@ impl FlowRun<'_, '_> {
     fn logcat_crash(
         &mut self,
         step: &PlanStep,
-        error: StepError,
+        error: &StepError,
         device: &dyn Device,
-    ) -> StepError {
-        let Ok(text) = device.logs(&LogQuery::default()) else {
-            return error;
-        };
+    ) -> Option<StepError> {
+        let text = device.logs(&LogQuery::default()).ok()?;
         let window = StepWindow {
             from: self.started_local,
             to: chrono::Local::now(),
@@ -163,8 +199,8 @@ impl FlowRun<'_, '_> {
                 "stack": stack,
                 "cause": error,
             });
-            return e;
+            return Some(e);
         }
-        error
+        None
     }
 }
