@@ -42,6 +42,13 @@ fn device_on(sim: &Arc<Simulator>, dir: &std::path::Path) -> HdcDevice {
 }
 
 /// `(round trips, ui dumps)` spent by `f` on `d`.
+/// Opens the demo app and finds its username field: where to tap.
+fn username_on_login_page(d: &HdcDevice) -> tapflow::device::Point {
+    d.start_app(DEMO, "EntryAbility", None).unwrap();
+    let tree = d.ui_tree(&DumpScope::default()).unwrap();
+    by_id(&tree, "username").unwrap().bounds().unwrap().center()
+}
+
 fn spent<T>(d: &HdcDevice, f: impl FnOnce() -> T) -> (T, (u64, u64)) {
     let before = d.cost();
     let out = f();
@@ -54,9 +61,7 @@ fn select_all_text_and_dump_travel_in_one_round_trip_each_with_its_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let sim = sim();
     let d = device_on(&sim, dir.path());
-    d.start_app(DEMO, "EntryAbility", None).unwrap();
-    let tree = d.ui_tree(&DumpScope::default()).unwrap();
-    let at = by_id(&tree, "username").unwrap().bounds().unwrap().center();
+    let at = username_on_login_page(&d);
     d.input_text(TextTarget::At(at), "old").unwrap();
 
     let actions = [
@@ -80,9 +85,7 @@ fn a_refused_action_in_a_chain_is_reported_and_the_rest_still_ran() {
     let dir = tempfile::tempdir().unwrap();
     let sim = sim();
     let d = device_on(&sim, dir.path());
-    d.start_app(DEMO, "EntryAbility", None).unwrap();
-    let tree = d.ui_tree(&DumpScope::default()).unwrap();
-    let at = by_id(&tree, "username").unwrap().bounds().unwrap().center();
+    let at = username_on_login_page(&d);
     d.tap(at, TapKind::Single).unwrap();
 
     // uitest refuses key code 0 (`Illegal argument`); the shell goes on with the text (`;`),

@@ -435,6 +435,24 @@ impl FormPhone {
         }
     }
 
+    /// The dump chained to actions: the `fail_chained` knob fails the N-th one (still counted
+    /// as a dump, as the device made it).
+    fn chained_dump(&self) -> DeviceResult<UiNode> {
+        let n = {
+            let mut st = self.state.lock().unwrap();
+            st.chained += 1;
+            st.chained
+        };
+        let mut k = self.knobs();
+        if k.fail_chained.as_ref().is_some_and(|(at, _)| *at == n) {
+            let (_, e) = k.fail_chained.take().unwrap();
+            self.cost.ui_dump();
+            return Err(e);
+        }
+        drop(k);
+        self.dump()
+    }
+
     /// One dump as the device answers it (the caller counts the round trip).
     fn dump(&self) -> DeviceResult<UiNode> {
         self.cost.ui_dump();
@@ -513,19 +531,7 @@ impl Device for FormPhone {
         let chain = !self.knobs().no_chaining;
         let tree = action.is_ok().then(|| {
             if chain {
-                let n = {
-                    let mut st = self.state.lock().unwrap();
-                    st.chained += 1;
-                    st.chained
-                };
-                let mut k = self.knobs();
-                if k.fail_chained.as_ref().is_some_and(|(at, _)| *at == n) {
-                    let (_, e) = k.fail_chained.take().unwrap();
-                    self.cost.ui_dump();
-                    return Err(e);
-                }
-                drop(k);
-                self.dump()
+                self.chained_dump()
             } else {
                 self.ui_tree(scope)
             }
@@ -537,25 +543,7 @@ impl Device for FormPhone {
     fn acts_then_tree(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
         if self.knobs().no_chaining {
             // The trait's default: one call per action, the last one with its dump.
-            let (last, before) = actions.split_last().expect("actions");
-            let mut verdicts = Vec::new();
-            for a in before {
-                let v = self.act(a);
-                let refused = v.is_err();
-                verdicts.push(v);
-                if refused {
-                    return ActsObserved {
-                        actions: verdicts,
-                        tree: None,
-                    };
-                }
-            }
-            let seen = self.act_then_tree(last, scope);
-            verdicts.push(seen.action);
-            return ActsObserved {
-                actions: verdicts,
-                tree: seen.tree,
-            };
+            return tapflow::device::acts_one_by_one(self, actions, scope);
         }
         self.cost.round_trip();
         self.in_chain
@@ -563,21 +551,10 @@ impl Device for FormPhone {
         let verdicts: Vec<DeviceResult<()>> = actions.iter().map(|a| self.act(a)).collect();
         self.in_chain
             .store(false, std::sync::atomic::Ordering::SeqCst);
-        let tree = verdicts.iter().all(Result::is_ok).then(|| {
-            let n = {
-                let mut st = self.state.lock().unwrap();
-                st.chained += 1;
-                st.chained
-            };
-            let mut k = self.knobs();
-            if k.fail_chained.as_ref().is_some_and(|(at, _)| *at == n) {
-                let (_, e) = k.fail_chained.take().unwrap();
-                self.cost.ui_dump();
-                return Err(e);
-            }
-            drop(k);
-            self.dump()
-        });
+        let tree = verdicts
+            .iter()
+            .all(Result::is_ok)
+            .then(|| self.chained_dump());
         ActsObserved {
             actions: verdicts,
             tree,

@@ -87,30 +87,7 @@ pub trait Device: Send + Sync {
     /// `actions` holds the verdict of every action that was sent, in order; the tree is only
     /// observed when every action was sent and accepted.
     fn acts_then_tree(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
-        let Some((last, before)) = actions.split_last() else {
-            return ActsObserved {
-                actions: Vec::new(),
-                tree: Some(self.ui_tree(scope)),
-            };
-        };
-        let mut verdicts = Vec::with_capacity(actions.len());
-        for a in before {
-            let v = self.act(a);
-            let refused = v.is_err();
-            verdicts.push(v);
-            if refused {
-                return ActsObserved {
-                    actions: verdicts,
-                    tree: None,
-                };
-            }
-        }
-        let seen = self.act_then_tree(last, scope);
-        verdicts.push(seen.action);
-        ActsObserved {
-            actions: verdicts,
-            tree: seen.tree,
-        }
+        acts_one_by_one(self, actions, scope)
     }
 
     /// The check before a device runs flows: its info, its power state and a dump of the
@@ -162,6 +139,40 @@ pub trait Device: Send + Sync {
             windows,
             tree,
         }
+    }
+}
+
+/// [`Device::acts_then_tree`] without chaining: one call per action, stopping at the first
+/// refusal, the last one with its dump (the trait's default; backends and test devices that
+/// chain only sometimes fall back on it).
+pub fn acts_one_by_one<D: Device + ?Sized>(
+    device: &D,
+    actions: &[UiAction],
+    scope: &DumpScope,
+) -> ActsObserved {
+    let Some((last, before)) = actions.split_last() else {
+        return ActsObserved {
+            actions: Vec::new(),
+            tree: Some(device.ui_tree(scope)),
+        };
+    };
+    let mut verdicts = Vec::with_capacity(actions.len());
+    for a in before {
+        let v = device.act(a);
+        let refused = v.is_err();
+        verdicts.push(v);
+        if refused {
+            return ActsObserved {
+                actions: verdicts,
+                tree: None,
+            };
+        }
+    }
+    let seen = device.act_then_tree(last, scope);
+    verdicts.push(seen.action);
+    ActsObserved {
+        actions: verdicts,
+        tree: seen.tree,
     }
 }
 

@@ -153,6 +153,28 @@ pub struct PlanStep {
     pub source: SourceRef,
 }
 
+impl PlanStep {
+    /// A step the runner makes itself (clean-state setup, a block's pass): no label, no wait,
+    /// no deadline, no retries, no condition, nothing kept or expected.
+    pub fn plain(id: String, action: Action, source: SourceRef) -> Self {
+        PlanStep {
+            id,
+            label: None,
+            written_as: None,
+            action,
+            wait_ms: 0,
+            deadline_ms: None,
+            retries: 0,
+            retry_delay_ms: 0,
+            optional: false,
+            when: None,
+            keep: None,
+            expect: Vec::new(),
+            source,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Action {

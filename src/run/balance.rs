@@ -139,27 +139,19 @@ mod tests {
     fn flow(id: &str, steps: usize) -> FlowPlan {
         let mut f = FlowPlan::new(id.into(), id.into(), format!("{id}.yaml"));
         f.steps = (0..steps)
-            .map(|i| PlanStep {
-                id: format!("{id}.{i}"),
-                label: None,
-                action: Action::Tool {
-                    tool: "press_key".into(),
-                    args: serde_json::json!({"key": "Back"}),
-                },
-                deadline_ms: None,
-                retries: 0,
-                retry_delay_ms: 0,
-                optional: false,
-                when: None,
-                keep: None,
-                expect: Vec::new(),
-                written_as: None,
-                wait_ms: 0,
-                source: crate::plan::model::SourceRef {
-                    file: format!("{id}.yaml"),
-                    line: i + 1,
-                    column: 3,
-                },
+            .map(|i| {
+                PlanStep::plain(
+                    format!("{id}.{i}"),
+                    Action::Tool {
+                        tool: "press_key".into(),
+                        args: serde_json::json!({"key": "Back"}),
+                    },
+                    crate::plan::model::SourceRef {
+                        file: format!("{id}.yaml"),
+                        line: i + 1,
+                        column: 3,
+                    },
+                )
             })
             .collect();
         f

@@ -116,29 +116,19 @@ impl FlowRun<'_, '_> {
         r: &mut StepResult,
     ) {
         let token = self.token();
-        let step_for_ids = PlanStep {
-            id: r.id.clone(),
-            label: None,
-            written_as: None,
-            wait_ms: 0,
-            action: Action::SubFlow {
+        let step_for_ids = PlanStep::plain(
+            r.id.clone(),
+            Action::SubFlow {
                 file: None,
                 variables: Vec::new(),
                 steps: Vec::new(),
             },
-            deadline_ms: None,
-            retries: 0,
-            retry_delay_ms: 0,
-            optional: false,
-            when: None,
-            keep: None,
-            expect: Vec::new(),
-            source: SourceRef {
+            SourceRef {
                 file: r.location.file.clone(),
                 line: r.location.line,
                 column: r.location.column,
             },
-        };
+        );
         for n in 1..=times + 1 {
             let (it, o) = self.iteration(&step_for_ids, n, steps);
             r.children.push(it);

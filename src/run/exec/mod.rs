@@ -249,28 +249,21 @@ fn first_error<'s>(steps: impl Iterator<Item = &'s StepResult>) -> Option<StepEr
 fn setup_steps(fp: &FlowPlan, iso: &crate::plan::model::Isolation) -> Vec<PlanStep> {
     let mut out = Vec::new();
     let mut push = |tool: &str| {
-        out.push(PlanStep {
-            id: format!("{}.setup.{}", fp.id, out.len() + 1),
-            label: Some(format!("clean state: {tool} {}", iso.bundle)),
-            written_as: None,
-            wait_ms: 0,
-            action: Action::Tool {
+        let mut step = PlanStep::plain(
+            format!("{}.setup.{}", fp.id, out.len() + 1),
+            Action::Tool {
                 tool: tool.into(),
                 args: json!({ "bundle_name": iso.bundle }),
             },
-            deadline_ms: Some(30_000),
-            retries: 0,
-            retry_delay_ms: 0,
-            optional: false,
-            when: None,
-            keep: None,
-            expect: Vec::new(),
-            source: SourceRef {
+            SourceRef {
                 file: fp.file.clone(),
                 line: 1,
                 column: 1,
             },
-        });
+        );
+        step.label = Some(format!("clean state: {tool} {}", iso.bundle));
+        step.deadline_ms = Some(30_000);
+        out.push(step);
     };
     if iso.stop {
         push("stop_app");
