@@ -17,15 +17,16 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use tapflow::cli::android_sim::AndroidSimSession;
-use tapflow::device::{
+use tapflow::run::{self, DeviceChoice, RunOptions, Status};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile};
+use tapflow_device::{
     Cost, Device, DumpScope, Gesture, ImageFormat, KeyInput, LogQuery, Point, ScreenshotRequest,
     TapKind, TextTarget, UiNode,
 };
-use tapflow::flow::SourceFile;
-use tapflow::plan::{MapLoader, Plan, PlanOptions, RegistryCatalog, compile};
-use tapflow::run::{self, DeviceChoice, RunOptions, Status};
-use tapflow::sim::Latency;
-use tapflow::tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
+use tapflow_sim::Latency;
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
 
 const DEMO: &str = "com.tapflow.demo";
 const MAIN: &str = "com.tapflow.demo.EntryAbility";
@@ -61,8 +62,8 @@ fn round_trip_table() {
     let apk = tmp.path().join("bench.apk");
     std::fs::write(
         &apk,
-        tapflow::sim::android::apk::build_apk(
-            &tapflow::sim::android::apk::manifest("com.example.bench", 1, "1.0", ".Main"),
+        tapflow_sim::android::apk::build_apk(
+            &tapflow_sim::android::apk::manifest("com.example.bench", 1, "1.0", ".Main"),
             None,
         ),
     )
@@ -100,7 +101,7 @@ fn round_trip_table() {
     });
     measure("act_then_tree (tap + dump)", &mut || {
         let o = d.act_then_tree(
-            &tapflow::device::UiAction::Tap(user, TapKind::Single),
+            &tapflow_device::UiAction::Tap(user, TapKind::Single),
             &DumpScope::default(),
         );
         o.action.expect("tap");

@@ -15,14 +15,14 @@ use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use std::hint::black_box;
-use tapflow::device::hdc::parse::layout::parse_layout;
-use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
-use tapflow::device::{
+use tapflow_device::hdc::parse::layout::parse_layout;
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
+use tapflow_device::{
     Cost, Device, Direction, DumpScope, Gesture, ImageFormat, KeyInput, LogQuery, Point,
     ScreenshotRequest, TapKind, TextTarget, UiNode,
 };
-use tapflow::sim::phone::hap::{build_hap, module_json};
-use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
+use tapflow_sim::phone::hap::{build_hap, module_json};
+use tapflow_sim::{Latency, SimOptions, SimTransport, Simulator};
 
 const LAYOUTS: &[&str] = &[
     "layout_haptest_logindemo_login_pretty.json",

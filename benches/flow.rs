@@ -1,7 +1,7 @@
 //! Flow benchmarks: what the framework itself costs, apart from the device.
 //!
 //! - `plan/*`: validating and compiling a large suite — 200 flows of the synthetic corpus
-//!   (`tapflow::plan::corpus::sample`: shorthands, variables with a secret, retries, repeat and
+//!   (`tapflow_core::plan::corpus::sample`: shorthands, variables with a secret, retries, repeat and
 //!   retry blocks, conditions, hooks, a shared sub-flow) against the REAL tool registry
 //!   (`RegistryCatalog`, JSON Schemas of every tool), and the YAML parse alone.
 //! - `runner/*`: framework overhead per step. A plan of N `find_elements` steps runs through
@@ -21,12 +21,12 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use serde_json::json;
-use tapflow::flow::{SourceFile, parse_flow};
-use tapflow::plan::RegistryCatalog;
-use tapflow::plan::{MapLoader, Plan, PlanOptions, compile, corpus};
 use tapflow::run::{self, DeviceChoice, RunOptions, Status};
-use tapflow::sim::Latency;
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::{SourceFile, parse_flow};
+use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile, corpus};
+use tapflow_sim::Latency;
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 const DEMO: &str = "com.tapflow.demo";
 /// Flows in the large suite.

@@ -19,11 +19,11 @@ use std::time::{Duration, Instant, SystemTime};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use sim_provider::SimProvider;
-use tapflow::device::Point;
-use tapflow::sim::phone::hap::{build_hap, module_json};
-use tapflow::sim::phone::{KeyPress, keycode};
-use tapflow::sim::{FaultSpec, Latency};
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_device::Point;
+use tapflow_sim::phone::hap::{build_hap, module_json};
+use tapflow_sim::phone::{KeyPress, keycode};
+use tapflow_sim::{FaultSpec, Latency};
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 const DEMO: &str = "com.tapflow.demo";
 const TEST_BUNDLE: &str = "com.example.bench";

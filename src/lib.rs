@@ -1,24 +1,17 @@
 //! tapflow: test automation for HarmonyOS (hdc), Android (adb) and Appium/WebDriver devices.
 //!
-//! Module map (dependencies point downwards only; see `../shared/docs/design.md`):
-//! `cli` → `mcp` → `run` → `plan` → `flow`; `run` → `tools` → `ui`, `logs`, `device`;
-//! `plan` → `tools` (declarations only: `plan::RegistryCatalog`, never a device call);
-//! `sim` → `device` types only; `project` (tapflow.toml, flow files) → `plan`, `flow`, `hostfs`;
-//! `hostfs` (the host-path policy) is used by every module that touches host files.
-//! `suggest` and `codes` are leaves (strings only) that every module may use.
+//! The application crate: what runs flows and serves tools, above the layers the workspace's
+//! other crates keep (the compiler enforces their direction):
+//! `tapflow-core` (flow, plan, codes) ← `tapflow-device` (devices, ui, logs, hostfs) ←
+//! `tapflow-tools` (the tool engine) ← this crate; `tapflow-sim` (simulated devices, behind the
+//! default-on `sim` feature) sits on `tapflow-device` beside the tools.
+//!
+//! - [`run`] executes a plan and emits events; [`report`] consumes events and results.
+//! - [`mcp`] serves the tools over stdio and HTTP; [`project`] reads `tapflow.toml` and flow files.
+//! - [`cli`] is the only module that reads the environment; nothing imports it.
 
 pub mod cli;
-pub mod codes;
-pub mod device;
-pub mod flow;
-pub mod hostfs;
-pub mod logs;
 pub mod mcp;
-pub mod plan;
 pub mod project;
 pub mod report;
 pub mod run;
-pub mod sim;
-pub mod suggest;
-pub mod tools;
-pub mod ui;

@@ -6,8 +6,8 @@
 mod adb_env;
 
 use adb_env::AdbEnv;
-use tapflow::sim::Latency;
-use tapflow::sim::android::{AndroidFarm, FarmOptions};
+use tapflow_sim::Latency;
+use tapflow_sim::android::{AndroidFarm, FarmOptions};
 
 fn farm(n: usize) -> AndroidFarm {
     AndroidFarm::start(&FarmOptions {
@@ -62,11 +62,7 @@ fn shell_quoting_streams_and_exit_status() {
         "%s",
     ];
     let line = std::iter::once("echo".to_string())
-        .chain(
-            hostile
-                .iter()
-                .map(|h| tapflow::device::hdc::quote::quote(h)),
-        )
+        .chain(hostile.iter().map(|h| tapflow_device::hdc::quote::quote(h)))
         .collect::<Vec<_>>()
         .join(" ");
     let out = env.on(addr, &["shell", &line]);
@@ -92,13 +88,13 @@ fn shell_quoting_streams_and_exit_status() {
     assert_eq!(out.status, Some(0));
 }
 
-fn dump(env: &AdbEnv, addr: &str) -> tapflow::device::UiNode {
+fn dump(env: &AdbEnv, addr: &str) -> tapflow_device::UiNode {
     let out = env.on(addr, &["exec-out", "uiautomator", "dump", "/dev/tty"]);
     assert_eq!(out.status, Some(0), "{out:?}");
     let text = out.text();
-    let parts = tapflow::device::adb::parse::uiautomator::split_answer(&text);
+    let parts = tapflow_device::adb::parse::uiautomator::split_answer(&text);
     assert_eq!(
-        tapflow::device::adb::parse::uiautomator::confirmation(parts.after),
+        tapflow_device::adb::parse::uiautomator::confirmation(parts.after),
         Some("/dev/tty"),
         "{text}"
     );
@@ -107,10 +103,10 @@ fn dump(env: &AdbEnv, addr: &str) -> tapflow::device::UiNode {
         "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node "
     ));
     assert!(!xml.contains('\n'), "one line, as uiautomator writes it");
-    tapflow::device::adb::parse::uiautomator::parse_dump(xml).expect("a parseable dump")
+    tapflow_device::adb::parse::uiautomator::parse_dump(xml).expect("a parseable dump")
 }
 
-fn find<'a>(t: &'a tapflow::device::UiNode, id: &str) -> &'a tapflow::device::UiNode {
+fn find<'a>(t: &'a tapflow_device::UiNode, id: &str) -> &'a tapflow_device::UiNode {
     t.walk()
         .find(|n| n.id() == id)
         .unwrap_or_else(|| panic!("no {id}"))
@@ -247,7 +243,7 @@ fn farm_with(features: &[&str]) -> AndroidFarm {
 /// uninstalled with `adb uninstall`.
 #[test]
 fn install_start_and_uninstall_an_apk_under_every_feature_set() {
-    use tapflow::sim::android::apk::{build_apk, manifest};
+    use tapflow_sim::android::apk::{build_apk, manifest};
     let dir = tempfile::tempdir().unwrap();
     let apk = dir.path().join("hello.apk");
     std::fs::write(
@@ -271,7 +267,7 @@ fn install_start_and_uninstall_an_apk_under_every_feature_set() {
     std::fs::write(&bad, b"this is not a zip").unwrap();
     let sets: [(&[&str], &str); 3] = [
         (
-            tapflow::sim::android::adbd::DEFAULT_FEATURES,
+            tapflow_sim::android::adbd::DEFAULT_FEATURES,
             "Performing Streamed Install",
         ),
         (&["shell_v2", "cmd"], "Performing Streamed Install"),
@@ -385,7 +381,7 @@ fn logcat_dump_carries_the_apps_lines_and_crashes() {
     assert!(text.starts_with("--------- beginning of "), "{text}");
     for l in text.lines().filter(|l| !l.starts_with("---------")) {
         assert!(
-            tapflow::logs::logcat::parse_line(l).is_some(),
+            tapflow_device::logs::logcat::parse_line(l).is_some(),
             "not threadtime: {l:?}"
         );
     }
@@ -408,7 +404,7 @@ fn logcat_dump_carries_the_apps_lines_and_crashes() {
         &["shell", &format!("input tap {} {}", crash.x, crash.y)],
     );
     let text = env.on(addr, &["logcat", "-d", "-b", "crash"]).text();
-    let crashes = tapflow::logs::logcat::find_crashes(&text);
+    let crashes = tapflow_device::logs::logcat::find_crashes(&text);
     assert_eq!(crashes.len(), 1, "{text}");
     assert_eq!(crashes[0].process.as_deref(), Some("com.tapflow.demo"));
     assert!(

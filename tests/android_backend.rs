@@ -7,13 +7,13 @@ mod adb_env;
 use std::time::{Duration, Instant};
 
 use adb_env::AdbEnv;
-use tapflow::device::adb::{AdbClient, AdbDevice};
-use tapflow::device::{
+use tapflow_device::adb::{AdbClient, AdbDevice};
+use tapflow_device::{
     Bounds, Device, DumpScope, ImageFormat, KeyInput, LogQuery, Point, ScreenshotRequest, TapKind,
     TextTarget, UiAction, UiNode,
 };
-use tapflow::sim::Latency;
-use tapflow::sim::android::{AndroidFarm, FarmOptions};
+use tapflow_sim::Latency;
+use tapflow_sim::android::{AndroidFarm, FarmOptions};
 
 const DEMO: &str = "com.tapflow.demo";
 const MAIN: &str = "com.tapflow.demo.EntryAbility";
@@ -221,8 +221,8 @@ fn screenshots_install_and_logs() {
     let apk = dir.path().join("hello world.apk");
     std::fs::write(
         &apk,
-        tapflow::sim::android::apk::build_apk(
-            &tapflow::sim::android::apk::manifest("com.example.hello", 2, "2.0", ".MainActivity"),
+        tapflow_sim::android::apk::build_apk(
+            &tapflow_sim::android::apk::manifest("com.example.hello", 2, "2.0", ".MainActivity"),
             None,
         ),
     )

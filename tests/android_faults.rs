@@ -9,11 +9,11 @@ mod adb_env;
 use std::time::{Duration, Instant};
 
 use adb_env::AdbEnv;
-use tapflow::device::adb::{AdbClient, AdbConfig, AdbDevice};
-use tapflow::device::retry::TransientRetry;
-use tapflow::device::{Device, DeviceError, DumpScope, TapKind, TextTarget, UiNode};
-use tapflow::sim::android::{AndroidFarm, FarmOptions};
-use tapflow::sim::{FaultSpec, Latency};
+use tapflow_device::adb::{AdbClient, AdbConfig, AdbDevice};
+use tapflow_device::retry::TransientRetry;
+use tapflow_device::{Device, DeviceError, DumpScope, TapKind, TextTarget, UiNode};
+use tapflow_sim::android::{AndroidFarm, FarmOptions};
+use tapflow_sim::{FaultSpec, Latency};
 
 const DEMO: &str = "com.tapflow.demo";
 const MAIN: &str = "com.tapflow.demo.EntryAbility";
@@ -67,7 +67,7 @@ fn a_dropped_tcp_connection_is_device_disconnected() {
         let e = err(timed("dump", || d.ui_tree(&DumpScope::default())));
         assert_eq!(e.code(), "DEVICE_DISCONNECTED", "{e:?}");
         let e = err(timed("tap", || {
-            d.tap(tapflow::device::Point::new(5, 5), TapKind::Single)
+            d.tap(tapflow_device::Point::new(5, 5), TapKind::Single)
         }));
         assert_eq!(e.code(), "DEVICE_DISCONNECTED", "{e:?}");
     }
@@ -222,7 +222,7 @@ fn refused_streams_and_every_fault_at_once_never_hang() {
         let r: Result<(), DeviceError> = match i % 4 {
             0 => d.ui_tree(&DumpScope::default()).map(|_| ()),
             1 => d.start_app(DEMO, MAIN, None),
-            2 => d.tap(tapflow::device::Point::new(500, 900), TapKind::Single),
+            2 => d.tap(tapflow_device::Point::new(500, 900), TapKind::Single),
             _ => d.input_text(TextTarget::Focused, "abc"),
         };
         if let Err(e) = timed("op", || r) {

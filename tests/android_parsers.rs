@@ -2,11 +2,11 @@
 //! (see its SOURCES.md): uiautomator dumps into the neutral tree, logcat `threadtime` lines and
 //! the crash blocks in them.
 
-use tapflow::device::adb::parse::uiautomator::{
+use tapflow_device::adb::parse::uiautomator::{
     confirmation, parse_dump, parse_hierarchy, split_answer,
 };
-use tapflow::device::model::UiNode;
-use tapflow::logs::logcat::{CrashKind, Entry, find_crashes, parse_text};
+use tapflow_device::logs::logcat::{CrashKind, Entry, find_crashes, parse_text};
+use tapflow_device::model::UiNode;
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(format!(

@@ -12,12 +12,12 @@ use std::time::Duration;
 
 use adb_env::AdbEnv;
 use serde_json::{Value, json};
-use tapflow::device::adb::AdbClient;
-use tapflow::sim::Latency;
-use tapflow::sim::android::apk::{build_apk, manifest};
-use tapflow::sim::android::{AndroidFarm, FarmOptions};
-use tapflow::tools::adb_provider::AdbProvider;
-use tapflow::tools::{CachingProvider, DeviceProvider, Engine, Envelope, ToolConfig, ToolContext};
+use tapflow_device::adb::AdbClient;
+use tapflow_sim::Latency;
+use tapflow_sim::android::apk::{build_apk, manifest};
+use tapflow_sim::android::{AndroidFarm, FarmOptions};
+use tapflow_tools::adb_provider::AdbProvider;
+use tapflow_tools::{CachingProvider, DeviceProvider, Engine, Envelope, ToolConfig, ToolContext};
 
 const DEMO: &str = "com.tapflow.demo";
 

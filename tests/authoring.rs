@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use tapflow::cli::run_cmd::sim_provider;
-use tapflow::flow::SourceFile;
-use tapflow::plan::RegistryCatalog;
-use tapflow::plan::{Compiled, Plan, PlanOptions, SourceLoader, compile};
 use tapflow::run::{self, DeviceChoice, FlowResult, RunOptions, RunResult, Status};
-use tapflow::sim::Latency;
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{Compiled, Plan, PlanOptions, SourceLoader, compile};
+use tapflow_sim::Latency;
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 struct Fs;
 
@@ -31,7 +31,7 @@ fn plan_of(text: &str) -> Plan {
     assert!(
         !c.has_errors(),
         "{}",
-        tapflow::flow::render_text(&c.diagnostics, &c.sources)
+        tapflow_core::flow::render_text(&c.diagnostics, &c.sources)
     );
     c.plan
 }
@@ -125,7 +125,7 @@ fn the_wait_option_is_in_the_plan_and_refused_where_nothing_is_waited_for() {
         "w.yaml",
         "steps:\n  - assert_visible: Hello\n    wait: 2s\n",
     );
-    let text = tapflow::flow::render_text(&c.diagnostics, &c.sources);
+    let text = tapflow_core::flow::render_text(&c.diagnostics, &c.sources);
     assert!(
         text.contains("`wait` applies to steps that act on an element"),
         "{text}"
@@ -148,7 +148,7 @@ steps:
   - assert_not_visible: {element_id: greeting}
 ";
     let plan = plan_of(text);
-    let rendered = tapflow::plan::render::render_text(&plan);
+    let rendered = tapflow_core::plan::render::render_text(&plan);
     assert!(
         rendered.contains("assert_visible (wait_for_element)"),
         "{rendered}"
@@ -172,7 +172,7 @@ steps:
         "d.yaml",
         "steps:\n  - assert_visible: {text: Hello, timeout: 5s}\n",
     );
-    let d = tapflow::flow::render_text(&c.diagnostics, &c.sources);
+    let d = tapflow_core::flow::render_text(&c.diagnostics, &c.sources);
     assert!(
         d.contains("`assert_visible` has no parameter `timeout`"),
         "{d}"
@@ -396,7 +396,7 @@ fn the_three_first_hour_examples_behave_as_described() {
 #[test]
 fn scrolling_is_fast_by_default() {
     let p = plan_of("steps:\n  - scroll_until_visible: Item 45\n");
-    let tapflow::plan::Action::Tool { args, .. } = &p.flows[0].steps[0].action else {
+    let tapflow_core::plan::Action::Tool { args, .. } = &p.flows[0].steps[0].action else {
         panic!("a tool step");
     };
     assert!(args["speed"].as_u64().unwrap() >= 4000, "{args}");
@@ -457,7 +457,7 @@ steps:
     );
 
     // Marked as extensions in the tool's input schema (what tools/list carries).
-    use tapflow::plan::ToolCatalog;
+    use tapflow_core::plan::ToolCatalog;
     let catalog = RegistryCatalog::new(Arc::new(Engine::new()));
     for tool in [
         "click",

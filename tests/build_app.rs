@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use harness::{Fixture, fixture_path};
 use pretty_assertions::assert_eq;
-use tapflow::tools::build_app::{ArtifactSource, BuildConfig, SignStatus, build_app, codes};
+use tapflow_tools::build_app::{ArtifactSource, BuildConfig, SignStatus, build_app, codes};
 
 const FLAGS: &str = "--analyze=normal --parallel --incremental --no-daemon";
 
@@ -333,7 +333,7 @@ fn success_without_artifact_is_output_not_found() {
 fn validation_codes() {
     let f = Fixture::new();
     let cfg = f.config();
-    let check = |mutate: &dyn Fn(&mut tapflow::tools::build_app::BuildAppParams), code: &str| {
+    let check = |mutate: &dyn Fn(&mut tapflow_tools::build_app::BuildAppParams), code: &str| {
         let mut p = f.params();
         mutate(&mut p);
         let e = build_app(&p, &cfg).unwrap_err();
@@ -362,7 +362,7 @@ fn validation_codes() {
         f.hvigor_calls().is_empty(),
         "validation must fail before hvigor runs"
     );
-    let bad: Result<tapflow::tools::build_app::BuildAppParams, _> =
+    let bad: Result<tapflow_tools::build_app::BuildAppParams, _> =
         serde_json::from_str(r#"{"project_path": "/x", "bogus": 1}"#);
     assert!(bad.is_err());
 }

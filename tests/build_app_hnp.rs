@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use harness::{Fixture, zip_entries};
 use pretty_assertions::assert_eq;
-use tapflow::tools::build_app::{
+use tapflow_tools::build_app::{
     ArtifactSource, BuildAppParams, BuildConfig, SignStatus, build_app, codes,
 };
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use harness::{ENCRYPTED_KEY_PWD, ENCRYPTED_STORE_PWD, Fixture, zip_entries, zip_text};
 use pretty_assertions::assert_eq;
-use tapflow::tools::build_app::{
+use tapflow_tools::build_app::{
     ArtifactSource, BuildAppParams, BuildConfig, SignStatus, SigningPasswords, build_app, codes,
 };
 

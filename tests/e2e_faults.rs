@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sim_daemon::SimDaemon;
-use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute, TransientRetry};
-use tapflow::device::{Device, DeviceError, DumpScope, TapKind, TextTarget, UiNode};
-use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute, TransientRetry};
+use tapflow_device::{Device, DeviceError, DumpScope, TapKind, TextTarget, UiNode};
+use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 
 const DEMO: &str = "com.tapflow.demo";
 /// Hang guard: no single operation below may take longer than this.
@@ -96,7 +96,7 @@ fn transient_failure_is_retried_then_infrastructure_whatever_the_operation() {
         ("stop", Box::new(|| device.stop_app(DEMO))),
         (
             "tap",
-            Box::new(|| device.tap(tapflow::device::Point::new(10, 10), TapKind::Single)),
+            Box::new(|| device.tap(tapflow_device::Point::new(10, 10), TapKind::Single)),
         ),
         ("info", Box::new(|| device.info().map(drop))),
     ];
@@ -230,7 +230,7 @@ fn disconnect_after_n_commands_is_device_not_found_then_offline() {
         ("dump", device.ui_tree(&DumpScope::default()).map(|_| ())),
         (
             "tap",
-            device.tap(tapflow::device::Point::new(5, 5), TapKind::Single),
+            device.tap(tapflow_device::Point::new(5, 5), TapKind::Single),
         ),
         ("logs", device.logs(&Default::default()).map(|_| ())),
     ] {
@@ -280,7 +280,7 @@ fn every_fault_at_once_never_panics_or_hangs() {
         let r: Result<(), DeviceError> = timed("op", || match i % 5 {
             0 => device.start_app(DEMO, "EntryAbility", None),
             1 => device.ui_tree(&DumpScope::default()).map(|_| ()),
-            2 => device.tap(tapflow::device::Point::new(600, 900), TapKind::Single),
+            2 => device.tap(tapflow_device::Point::new(600, 900), TapKind::Single),
             3 => device.input_text(TextTarget::Focused, "abc"),
             _ => device.info().map(|_| ()),
         });

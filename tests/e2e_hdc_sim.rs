@@ -13,12 +13,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sim_daemon::SimDaemon;
-use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
-use tapflow::device::{
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
+use tapflow_device::{
     Device, DumpScope, ImageFormat, LogQuery, Screenshot, ScreenshotRequest, TapKind, TextTarget,
     UiNode,
 };
-use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
+use tapflow_sim::{Latency, SimOptions, SimTransport, Simulator};
 
 const DEMO: &str = "com.tapflow.demo";
 

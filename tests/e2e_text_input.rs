@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
-use tapflow::device::{Device, DumpScope, TapKind, TextTarget, UiNode};
-use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
+use tapflow_device::{Device, DumpScope, TapKind, TextTarget, UiNode};
+use tapflow_sim::{Latency, SimOptions, SimTransport, Simulator};
 
 fn username(tree: &UiNode) -> &UiNode {
     tree.walk()
@@ -17,7 +17,7 @@ fn username(tree: &UiNode) -> &UiNode {
 }
 
 /// A fresh device on the demo app's login page; returns it with the field's centre.
-fn login_page() -> (HdcDevice, tapflow::device::Point) {
+fn login_page() -> (HdcDevice, tapflow_device::Point) {
     let sim = Arc::new(Simulator::new(SimOptions {
         latency: Latency::None,
         ..Default::default()

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use tapflow::plan::RegistryCatalog;
+use tapflow_tools::RegistryCatalog;
 
 /// Replaces (when blessing) or checks the block between `begin` and `end` of `doc`.
 fn generated_block(doc: &str, begin: &str, end: &str, fresh: &str) {
@@ -36,7 +36,7 @@ fn generated_block(doc: &str, begin: &str, end: &str, fresh: &str) {
 
 #[test]
 fn flow_format_shorthand_table_is_the_registrys() {
-    use tapflow::plan::flow_docs::{BEGIN, END, shorthand_table};
+    use tapflow_core::plan::flow_docs::{BEGIN, END, shorthand_table};
     let table = shorthand_table(&RegistryCatalog::builtin());
     assert!(
         table.contains("| `click` | `text` | `tapOn`, `tap`, `doubleTapOn` (with `count: 2`) |")
@@ -47,7 +47,7 @@ fn flow_format_shorthand_table_is_the_registrys() {
 
 #[test]
 fn errors_md_lists_every_code_of_the_one_list() {
-    use tapflow::codes::{ALL, BEGIN, END, diag, markdown};
+    use tapflow_core::codes::{ALL, BEGIN, END, diag, markdown};
     let tables = markdown();
     for c in ALL {
         assert!(tables.contains(&format!("| `{}` |", c.code)), "{}", c.code);

@@ -320,7 +320,7 @@ fn a_non_utf8_sub_flow_is_reported_at_the_call() {
 /// flows given by path, and inline flows, read their sub-flows through the same loader.
 #[test]
 fn the_mcp_flow_tools_read_flows_through_the_same_loader() {
-    use tapflow::tools::{NoBackend, ToolConfig, ToolContext};
+    use tapflow_tools::{NoBackend, ToolConfig, ToolContext};
     let dir = tempfile::tempdir().unwrap();
     caller(dir.path(), "/proc/self/environ");
     let engine = tapflow::mcp::engine();

@@ -15,10 +15,11 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tapflow::flow::SourceFile;
-use tapflow::plan::flow_schema::flow_schema;
-use tapflow::plan::{MapLoader, PlanOptions, RegistryCatalog, compile};
-use tapflow::tools::{
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::flow_schema::flow_schema;
+use tapflow_core::plan::{MapLoader, PlanOptions, compile};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{
     Call, Engine, Hints, Policy, Tool, ToolConfig, ToolDef, ToolError, registry::ROUTING_PARAMS,
 };
 
@@ -85,7 +86,7 @@ fn engine() -> Arc<Engine> {
     Arc::new(e)
 }
 
-fn compiled(catalog: &RegistryCatalog, yaml: &str) -> tapflow::plan::Compiled {
+fn compiled(catalog: &RegistryCatalog, yaml: &str) -> tapflow_core::plan::Compiled {
     compile(
         &[SourceFile::new("beep.yaml", yaml)],
         &[],
@@ -107,7 +108,7 @@ fn a_new_tool_is_picked_up_by_validate_the_schema_and_the_listing() {
     );
     assert!(!c.has_errors(), "{:?}", c.diagnostics);
     let steps = &c.plan.flows[0].steps;
-    let tapflow::plan::Action::Tool { tool, args } = &steps[0].action else {
+    let tapflow_core::plan::Action::Tool { tool, args } = &steps[0].action else {
         panic!("{steps:?}")
     };
     assert_eq!(
@@ -137,8 +138,8 @@ fn a_new_tool_is_picked_up_by_validate_the_schema_and_the_listing() {
     );
 
     // The engine: the same rules, before any device.
-    let ctx = tapflow::tools::ToolContext::new(
-        Arc::new(tapflow::tools::NoBackend("test".into())),
+    let ctx = tapflow_tools::ToolContext::new(
+        Arc::new(tapflow_tools::NoBackend("test".into())),
         ToolConfig::default(),
     );
     let env = engine.call("beep", json!({"tone": "loud"}), &ctx);
@@ -188,7 +189,7 @@ fn a_new_tool_is_picked_up_by_validate_the_schema_and_the_listing() {
             .to_string()
             .contains("The tone played")
     );
-    assert!(tapflow::tools::reference::markdown(&engine).contains("### `beep`"));
+    assert!(tapflow_tools::reference::markdown(&engine).contains("### `beep`"));
 }
 
 // ---- no second list ----------------------------------------------------------------------
@@ -374,7 +375,7 @@ const NOT_CODES: &[&str] = &[
 
 #[test]
 fn every_code_comes_from_the_one_list() {
-    use tapflow::codes::{ALL, diag};
+    use tapflow_core::codes::{ALL, diag};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let upper = regex::Regex::new(r#""([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#).unwrap();
     let kebab = regex::Regex::new(r#""([a-z]+(?:-[a-z0-9]+)+)""#).unwrap();
@@ -402,7 +403,7 @@ fn every_code_comes_from_the_one_list() {
             }
             let listed = ALL.iter().any(|c| c.code == name);
             found.push(if listed {
-                format!("{file} spells out {name}: use tapflow::codes::{name}")
+                format!("{file} spells out {name}: use tapflow_core::codes::{name}")
             } else {
                 format!("{file} uses {name}, which src/codes.rs does not list")
             });

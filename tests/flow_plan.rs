@@ -3,9 +3,10 @@
 
 use std::time::Instant;
 
-use tapflow::flow::SourceFile;
-use tapflow::plan::model::{Action, MASK};
-use tapflow::plan::{Compiled, MapLoader, PlanOptions, RegistryCatalog, compile, corpus, render};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::model::{Action, MASK};
+use tapflow_core::plan::{Compiled, MapLoader, PlanOptions, compile, corpus, render};
+use tapflow_tools::RegistryCatalog;
 
 fn plan_of(files: &[(&str, &str)], loader: MapLoader, opts: &PlanOptions) -> Compiled {
     let srcs: Vec<SourceFile> = files.iter().map(|(n, t)| SourceFile::new(*n, *t)).collect();
@@ -13,7 +14,7 @@ fn plan_of(files: &[(&str, &str)], loader: MapLoader, opts: &PlanOptions) -> Com
 }
 
 fn assert_valid(c: &Compiled) {
-    let text = tapflow::flow::render_text(&c.diagnostics, &c.sources);
+    let text = tapflow_core::flow::render_text(&c.diagnostics, &c.sources);
     assert!(!c.has_errors(), "{text}");
 }
 

@@ -2,8 +2,9 @@
 //! random byte-level mutations all come back as diagnostics (or a plan), never a panic.
 
 use proptest::prelude::*;
-use tapflow::flow::{SourceFile, render_text};
-use tapflow::plan::{MapLoader, PlanOptions, RegistryCatalog, compile};
+use tapflow_core::flow::{SourceFile, render_text};
+use tapflow_core::plan::{MapLoader, PlanOptions, compile};
+use tapflow_tools::RegistryCatalog;
 
 const VALID: &str = include_str!("golden/flow/valid/login.yaml");
 

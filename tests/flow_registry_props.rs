@@ -12,11 +12,12 @@ use std::sync::{Arc, LazyLock};
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use tapflow::device::{Device, DeviceError, Target};
-use tapflow::flow::SourceFile;
-use tapflow::plan::{Action, MapLoader, PlanOptions, RegistryCatalog, compile};
-use tapflow::tools::registry::ROUTING_PARAMS;
-use tapflow::tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{Action, MapLoader, PlanOptions, compile};
+use tapflow_device::{Device, DeviceError, Target};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::registry::ROUTING_PARAMS;
+use tapflow_tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
 
 static ENGINE: LazyLock<Arc<Engine>> = LazyLock::new(|| Arc::new(Engine::new()));
 static CATALOG: LazyLock<RegistryCatalog> = LazyLock::new(|| RegistryCatalog::new(ENGINE.clone()));

@@ -15,11 +15,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
-use tapflow::device::{Device, DeviceError, Target};
-use tapflow::flow::{DiagnosticReport, SourceFile};
-use tapflow::hostfs::PathPolicy;
-use tapflow::plan::{MapLoader, PlanOptions, RegistryCatalog, compile};
-use tapflow::tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::{DiagnosticReport, SourceFile};
+use tapflow_core::plan::{MapLoader, PlanOptions, compile};
+use tapflow_device::hostfs::PathPolicy;
+use tapflow_device::{Device, DeviceError, Target};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
 
 /// A provider that never has a device and counts how often one was asked for.
 #[derive(Default)]
@@ -228,9 +229,12 @@ fn repeat_beyond_the_runners_cap_is_refused() {
         diags[0]["message"]
             .as_str()
             .unwrap()
-            .contains(&tapflow::plan::MAX_REPEAT.to_string())
+            .contains(&tapflow_core::plan::MAX_REPEAT.to_string())
     );
-    assert_eq!(tapflow::run::exec::MAX_REPEAT, tapflow::plan::MAX_REPEAT);
+    assert_eq!(
+        tapflow::run::exec::MAX_REPEAT,
+        tapflow_core::plan::MAX_REPEAT
+    );
     let ok = "steps:\n  - repeat:\n      times: 10000\n      steps:\n        - press_key: Back\n";
     assert!(validate(ok).is_empty());
 }
@@ -275,7 +279,7 @@ fn deadline(step: &str) -> u64 {
 
 #[test]
 fn a_steps_default_deadline_covers_the_tools_own_timeouts() {
-    let margin = tapflow::plan::compile::DEADLINE_MARGIN_MS;
+    let margin = tapflow_core::plan::compile::DEADLINE_MARGIN_MS;
     let default = PlanOptions::default().default_step_timeout_ms;
     // build_app: the build budget (600 s by default), not the 30 s step default.
     assert_eq!(deadline("build_app: {project_path: .}"), 600_000 + margin);
@@ -315,14 +319,14 @@ fn the_example_flows_and_the_seen_cases_are_judged_by_one_function() {
         }
         let name = e.path().display().to_string();
         let src = SourceFile::new(name.clone(), std::fs::read_to_string(e.path()).unwrap());
-        if tapflow::flow::is_subflow_path(&name) {
+        if tapflow_core::flow::is_subflow_path(&name) {
             subs.push(src);
         } else {
             flows.push(src);
         }
     }
     struct Fs;
-    impl tapflow::plan::SourceLoader for Fs {
+    impl tapflow_core::plan::SourceLoader for Fs {
         fn load(&self, path: &str) -> Result<String, String> {
             std::fs::read_to_string(path).map_err(|e| e.to_string())
         }
@@ -338,7 +342,7 @@ fn the_example_flows_and_the_seen_cases_are_judged_by_one_function() {
     let mut checked = 0;
     for f in &c.plan.flows {
         for s in f.steps.iter() {
-            if let tapflow::plan::Action::Tool { tool, args } = &s.action
+            if let tapflow_core::plan::Action::Tool { tool, args } = &s.action
                 && !args.to_string().contains("{{")
             {
                 engine.check(tool, args.clone()).unwrap();

@@ -14,10 +14,11 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
-use tapflow::flow::ast::{CONTROL_STEPS, STEP_OPTIONS};
-use tapflow::flow::{SourceFile, parse_flow};
-use tapflow::plan::flow_schema::flow_schema;
-use tapflow::plan::{MapLoader, PlanOptions, RegistryCatalog, ToolCatalog, compile};
+use tapflow_core::flow::ast::{CONTROL_STEPS, STEP_OPTIONS};
+use tapflow_core::flow::{SourceFile, parse_flow};
+use tapflow_core::plan::flow_schema::flow_schema;
+use tapflow_core::plan::{MapLoader, PlanOptions, ToolCatalog, compile};
+use tapflow_tools::RegistryCatalog;
 use yaml_rust2::{Yaml, YamlLoader};
 
 fn root() -> &'static Path {
@@ -119,7 +120,7 @@ fn the_schema_covers_every_tool_and_every_step_option_with_descriptions() {
         .iter()
         .filter_map(|v| v["required"][0].as_str())
         .collect();
-    let engine = tapflow::tools::Engine::new();
+    let engine = tapflow_tools::Engine::new();
     for t in engine.tools() {
         assert!(defs.contains_key(&format!("tool.{}", t.name)), "{}", t.name);
         assert!(named.contains(&t.name), "no step for {}", t.name);
@@ -271,8 +272,8 @@ fn step_options_collide_with_no_tool_parameter_or_control_step() {
 
 #[test]
 fn the_parser_reads_every_key_the_format_describes() {
-    use tapflow::flow::ast::StepKind;
-    use tapflow::flow::format::{
+    use tapflow_core::flow::ast::StepKind;
+    use tapflow_core::flow::format::{
         CONDITION_KEYS, ENV_SETTINGS_KEYS, REPEAT_KEYS, RETRIES_KEYS, RETRY_KEYS, RUN_FLOW_KEYS,
         TOP_LEVEL_KEYS,
     };

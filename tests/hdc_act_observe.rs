@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
-use tapflow::device::{Device, DumpScope, KeyInput, Point, TapKind, TextTarget, UiAction, UiNode};
-use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
+use tapflow_device::{Device, DumpScope, KeyInput, Point, TapKind, TextTarget, UiAction, UiNode};
+use tapflow_sim::{Latency, SimOptions, SimTransport, Simulator};
 
 fn by_id<'a>(root: &'a UiNode, id: &str) -> Option<&'a UiNode> {
     root.walk().find(|n| n.id() == id)
@@ -91,84 +91,79 @@ fn default_implementation_costs_two_round_trips() {
         fn platform(&self) -> &'static str {
             self.0.platform()
         }
-        fn info(&self) -> tapflow::device::DeviceResult<tapflow::device::DeviceInfo> {
+        fn info(&self) -> tapflow_device::DeviceResult<tapflow_device::DeviceInfo> {
             self.0.info()
         }
-        fn power_state(&self) -> tapflow::device::DeviceResult<tapflow::device::PowerState> {
+        fn power_state(&self) -> tapflow_device::DeviceResult<tapflow_device::PowerState> {
             self.0.power_state()
         }
-        fn ui_tree(&self, s: &DumpScope) -> tapflow::device::DeviceResult<UiNode> {
+        fn ui_tree(&self, s: &DumpScope) -> tapflow_device::DeviceResult<UiNode> {
             self.0.ui_tree(s)
         }
-        fn windows(&self) -> tapflow::device::DeviceResult<tapflow::device::WindowTable> {
+        fn windows(&self) -> tapflow_device::DeviceResult<tapflow_device::WindowTable> {
             self.0.windows()
         }
-        fn missions(&self) -> tapflow::device::DeviceResult<Vec<tapflow::device::Mission>> {
+        fn missions(&self) -> tapflow_device::DeviceResult<Vec<tapflow_device::Mission>> {
             self.0.missions()
         }
-        fn tap(&self, at: Point, k: TapKind) -> tapflow::device::DeviceResult<()> {
+        fn tap(&self, at: Point, k: TapKind) -> tapflow_device::DeviceResult<()> {
             self.0.tap(at, k)
         }
-        fn gesture(&self, g: &tapflow::device::Gesture) -> tapflow::device::DeviceResult<()> {
+        fn gesture(&self, g: &tapflow_device::Gesture) -> tapflow_device::DeviceResult<()> {
             self.0.gesture(g)
         }
-        fn input_text(&self, t: TextTarget, s: &str) -> tapflow::device::DeviceResult<()> {
+        fn input_text(&self, t: TextTarget, s: &str) -> tapflow_device::DeviceResult<()> {
             self.0.input_text(t, s)
         }
-        fn key_event(&self, k: &KeyInput) -> tapflow::device::DeviceResult<()> {
+        fn key_event(&self, k: &KeyInput) -> tapflow_device::DeviceResult<()> {
             self.0.key_event(k)
         }
         fn screenshot(
             &self,
-            r: &tapflow::device::ScreenshotRequest,
-        ) -> tapflow::device::DeviceResult<tapflow::device::Screenshot> {
+            r: &tapflow_device::ScreenshotRequest,
+        ) -> tapflow_device::DeviceResult<tapflow_device::Screenshot> {
             self.0.screenshot(r)
         }
-        fn install(&self, p: &std::path::Path, r: bool) -> tapflow::device::DeviceResult<()> {
+        fn install(&self, p: &std::path::Path, r: bool) -> tapflow_device::DeviceResult<()> {
             self.0.install(p, r)
         }
-        fn uninstall(&self, b: &str) -> tapflow::device::DeviceResult<()> {
+        fn uninstall(&self, b: &str) -> tapflow_device::DeviceResult<()> {
             self.0.uninstall(b)
         }
-        fn start_app(
-            &self,
-            b: &str,
-            a: &str,
-            m: Option<&str>,
-        ) -> tapflow::device::DeviceResult<()> {
+        fn start_app(&self, b: &str, a: &str, m: Option<&str>) -> tapflow_device::DeviceResult<()> {
             self.0.start_app(b, a, m)
         }
-        fn stop_app(&self, b: &str) -> tapflow::device::DeviceResult<()> {
+        fn stop_app(&self, b: &str) -> tapflow_device::DeviceResult<()> {
             self.0.stop_app(b)
         }
-        fn clear_app_data(&self, b: &str) -> tapflow::device::DeviceResult<()> {
+        fn clear_app_data(&self, b: &str) -> tapflow_device::DeviceResult<()> {
             self.0.clear_app_data(b)
         }
-        fn packages(&self) -> tapflow::device::DeviceResult<Vec<String>> {
+        fn packages(&self) -> tapflow_device::DeviceResult<Vec<String>> {
             self.0.packages()
         }
         fn package_info(
             &self,
             b: &str,
-        ) -> tapflow::device::DeviceResult<tapflow::device::PackageInfo> {
+        ) -> tapflow_device::DeviceResult<tapflow_device::PackageInfo> {
             self.0.package_info(b)
         }
-        fn pid_of(&self, b: &str) -> tapflow::device::DeviceResult<Option<u32>> {
+        fn pid_of(&self, b: &str) -> tapflow_device::DeviceResult<Option<u32>> {
             self.0.pid_of(b)
         }
-        fn logs(&self, q: &tapflow::device::LogQuery) -> tapflow::device::DeviceResult<String> {
+        fn logs(&self, q: &tapflow_device::LogQuery) -> tapflow_device::DeviceResult<String> {
             self.0.logs(q)
         }
-        fn clear_logs(&self) -> tapflow::device::DeviceResult<()> {
+        fn clear_logs(&self) -> tapflow_device::DeviceResult<()> {
             self.0.clear_logs()
         }
-        fn crash_files(&self) -> tapflow::device::DeviceResult<Vec<tapflow::device::CrashEntry>> {
+        fn crash_files(&self) -> tapflow_device::DeviceResult<Vec<tapflow_device::CrashEntry>> {
             self.0.crash_files()
         }
-        fn read_crash_file(&self, n: &str) -> tapflow::device::DeviceResult<String> {
+        fn read_crash_file(&self, n: &str) -> tapflow_device::DeviceResult<String> {
             self.0.read_crash_file(n)
         }
-        fn cost(&self) -> tapflow::device::Cost {
+        fn cost(&self) -> tapflow_device::Cost {
             self.0.cost()
         }
     }

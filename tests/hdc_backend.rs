@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pretty_assertions::assert_eq;
-use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
-use tapflow::device::{
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
+use tapflow_device::{
     Bounds, Cost, Device, DeviceError, Direction, DumpScope, Gesture, ImageFormat, KeyInput,
     LogQuery, Output, Point, ScreenshotRequest, TapKind, TextTarget, Transport, TransportError,
 };

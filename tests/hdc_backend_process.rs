@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use proptest::prelude::*;
-use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice};
-use tapflow::device::{Device, KeyInput, Point, TapKind, TextTarget};
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice};
+use tapflow_device::{Device, KeyInput, Point, TapKind, TextTarget};
 
 struct FakeHdc {
     dir: tempfile::TempDir,

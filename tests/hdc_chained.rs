@@ -13,12 +13,12 @@
 
 use std::sync::Arc;
 
-use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
-use tapflow::device::{
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
+use tapflow_device::{
     Device, DumpScope, ImageFormat, KeyInput, ScreenshotRequest, TapKind, TextTarget, UiAction,
     UiNode,
 };
-use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
+use tapflow_sim::{Latency, SimOptions, SimTransport, Simulator};
 
 const DEMO: &str = "com.tapflow.demo";
 
@@ -43,7 +43,7 @@ fn device_on(sim: &Arc<Simulator>, dir: &std::path::Path) -> HdcDevice {
 
 /// `(round trips, ui dumps)` spent by `f` on `d`.
 /// Opens the demo app and finds its username field: where to tap.
-fn username_on_login_page(d: &HdcDevice) -> tapflow::device::Point {
+fn username_on_login_page(d: &HdcDevice) -> tapflow_device::Point {
     d.start_app(DEMO, "EntryAbility", None).unwrap();
     let tree = d.ui_tree(&DumpScope::default()).unwrap();
     by_id(&tree, "username").unwrap().bounds().unwrap().center()

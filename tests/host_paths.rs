@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use fake_device::{FakeDevice, FakeProvider};
 use serde_json::{Value, json};
-use tapflow::tools::{Engine, Envelope, ToolConfig, ToolContext};
+use tapflow_tools::{Engine, Envelope, ToolConfig, ToolContext};
 
 struct Env {
     engine: Engine,

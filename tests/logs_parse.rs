@@ -2,10 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use tapflow::logs::crash::{
+use tapflow_device::logs::crash::{
     CrashKind, find_app_crash_markers, looks_like_crash_file, parse_crash_file,
 };
-use tapflow::logs::hilog::{LogType, parse_line, parse_text};
+use tapflow_device::logs::hilog::{LogType, parse_line, parse_text};
 
 fn fixture(name: &str) -> String {
     let path = format!(
@@ -223,9 +223,11 @@ fn truncated_cppcrash_head_still_parses() {
 mod never_panics {
     use chrono::DateTime;
     use proptest::prelude::*;
-    use tapflow::logs::crash::{parse_crash_file, parse_crash_file_name, parse_native_frame};
-    use tapflow::logs::hilog::{parse_line, parse_text};
-    use tapflow::logs::time::{PointRole, parse_time_expr, parse_time_point};
+    use tapflow_device::logs::crash::{
+        parse_crash_file, parse_crash_file_name, parse_native_frame,
+    };
+    use tapflow_device::logs::hilog::{parse_line, parse_text};
+    use tapflow_device::logs::time::{PointRole, parse_time_expr, parse_time_point};
 
     /// Text built from the pieces real lines are made of, so the parsers' deeper branches run.
     fn loggy() -> impl Strategy<Value = String> {

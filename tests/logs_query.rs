@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use chrono::{DateTime, FixedOffset};
 use serde_json::{Value, json};
-use tapflow::logs::classify::ItemKind;
-use tapflow::logs::hilog::Level;
-use tapflow::logs::{
+use tapflow_device::logs::classify::ItemKind;
+use tapflow_device::logs::hilog::Level;
+use tapflow_device::logs::{
     CaptureError, DeviceLogFilter, LogCapture, LogsError, LogsQueryParams, LogsQueryResult,
     NoDevice, QueryEnv, execute,
 };

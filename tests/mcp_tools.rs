@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use mcp_harness::{DEMO, Server, start, validate};
 use serde_json::{Value, json};
 use tapflow::mcp::McpOptions;
-use tapflow::sim::phone::hap::{build_hap, module_json};
+use tapflow_sim::phone::hap::{build_hap, module_json};
 
 /// A flow that logs in on the demo app (clean state first).
 const LOGIN_FLOW: &str = "name: MCP login\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - input_text: {element_id: username, text: alice}\n  - click: {element_id: login}\n  - wait_for_element: {text: \"Hello, alice!\", timeout_ms: 8000}\n";

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use tapflow::device::hdc::parse::{
+use tapflow_device::hdc::parse::{
     aa::parse_missions,
     bm::{parse_bundle_info, parse_bundle_list},
     clean_output,
@@ -17,7 +17,7 @@ use tapflow::device::hdc::parse::{
     targets::parse_targets,
     windows::{parse_window_detail, parse_window_table},
 };
-use tapflow::device::model::{Bounds, CrashKind, Rect, ScreenSize, TargetState, UiNode};
+use tapflow_device::model::{Bounds, CrashKind, Rect, ScreenSize, TargetState, UiNode};
 
 fn fixture(name: &str) -> String {
     let path: PathBuf = [

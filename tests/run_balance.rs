@@ -7,12 +7,13 @@
 use std::sync::{Arc, Mutex};
 
 use tapflow::cli::run_cmd::sim_provider;
-use tapflow::flow::SourceFile;
-use tapflow::plan::{MapLoader, Plan, PlanOptions, RegistryCatalog, compile};
 use tapflow::run::schedule::Expected;
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
-use tapflow::sim::Latency;
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile};
+use tapflow_sim::Latency;
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 /// A flow that launches the demo app and makes `n` finds on its login page.
 fn flow(id: &str, n: usize) -> (String, String) {

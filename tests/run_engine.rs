@@ -11,13 +11,13 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use fake_device::{FakeDevice, FakeProvider};
-use tapflow::flow::SourceFile;
-use tapflow::plan::RegistryCatalog;
-use tapflow::plan::{MapLoader, Plan, PlanOptions, compile};
 use tapflow::run::{
     self, CollectEvents, DeviceChoice, RunEvent, RunOptions, RunResult, Shard, Status, TagFilter,
 };
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 fn plan(files: &[(&str, &str)]) -> Plan {
     let engine = Arc::new(Engine::new());
@@ -28,7 +28,7 @@ fn plan(files: &[(&str, &str)]) -> Plan {
     for (name, text) in files {
         loader = loader.with(name, text);
         let src = SourceFile::new(name.to_string(), text.to_string());
-        if tapflow::flow::is_subflow_path(name) {
+        if tapflow_core::flow::is_subflow_path(name) {
             subs.push(src);
         } else {
             flows.push(src);
@@ -38,7 +38,7 @@ fn plan(files: &[(&str, &str)]) -> Plan {
     assert!(
         !c.has_errors(),
         "{}",
-        tapflow::flow::render_text(&c.diagnostics, &c.sources)
+        tapflow_core::flow::render_text(&c.diagnostics, &c.sources)
     );
     c.plan
 }

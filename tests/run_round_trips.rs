@@ -13,14 +13,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
-use tapflow::device::hdc::{HdcClient, HdcConfig};
-use tapflow::device::{Output, Transport, TransportError};
-use tapflow::flow::SourceFile;
-use tapflow::plan::{MapLoader, Plan, PlanOptions, RegistryCatalog, compile};
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, Status};
-use tapflow::sim::{Latency, SimOptions, SimTransport, Simulator};
-use tapflow::tools::hdc_provider::HdcProvider;
-use tapflow::tools::{CachingProvider, DeviceProvider, Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile};
+use tapflow_device::hdc::{HdcClient, HdcConfig};
+use tapflow_device::{Output, Transport, TransportError};
+use tapflow_sim::{Latency, SimOptions, SimTransport, Simulator};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::hdc_provider::HdcProvider;
+use tapflow_tools::{CachingProvider, DeviceProvider, Engine, ToolConfig, ToolContext};
 
 const LOGIN: &str = include_str!("../benches/login/flow.yaml");
 

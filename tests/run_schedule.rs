@@ -10,13 +10,13 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use tapflow::cli::run_cmd::sim_provider;
-use tapflow::device::{Cost, Device, DeviceError, Target};
-use tapflow::flow::SourceFile;
-use tapflow::plan::RegistryCatalog;
-use tapflow::plan::{MapLoader, Plan, PlanOptions, compile};
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
-use tapflow::sim::Latency;
-use tapflow::tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile};
+use tapflow_device::{Cost, Device, DeviceError, Target};
+use tapflow_sim::Latency;
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
 
 /// Hang guard of the slow check: long enough never to be what releases it in a passing run.
 const GUARD: Duration = Duration::from_secs(60);

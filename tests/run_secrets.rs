@@ -16,14 +16,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use leaks::assert_nowhere;
-use tapflow::device::hdc::{HdcClient, HdcConfig};
-use tapflow::flow::SourceFile;
-use tapflow::plan::RegistryCatalog;
-use tapflow::plan::{PlanOptions, SourceLoader, compile};
 use tapflow::run::{self, CollectEvents, DeviceChoice, RunOptions};
-use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
-use tapflow::tools::hdc_provider::HdcProvider;
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{PlanOptions, SourceLoader, compile};
+use tapflow_device::hdc::{HdcClient, HdcConfig};
+use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::hdc_provider::HdcProvider;
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 /// The binary, from the repository root, with no `TAPFLOW_*` variable of this process.
 fn tapflow() -> Command {

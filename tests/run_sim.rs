@@ -7,12 +7,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use tapflow::cli::run_cmd::sim_provider;
-use tapflow::flow::SourceFile;
-use tapflow::plan::RegistryCatalog;
-use tapflow::plan::{Plan, PlanOptions, SourceLoader, compile};
 use tapflow::run::{self, DeviceChoice, RunOptions, RunResult, Status};
-use tapflow::sim::Latency;
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{Plan, PlanOptions, SourceLoader, compile};
+use tapflow_sim::Latency;
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 struct Fs;
 
@@ -28,7 +28,7 @@ fn compile_files(files: &[(String, String)]) -> Plan {
     let (mut flows, mut subs) = (Vec::new(), Vec::new());
     for (name, text) in files {
         let src = SourceFile::new(name.clone(), text.clone());
-        if tapflow::flow::is_subflow_path(name) {
+        if tapflow_core::flow::is_subflow_path(name) {
             subs.push(src);
         } else {
             flows.push(src);
@@ -38,7 +38,7 @@ fn compile_files(files: &[(String, String)]) -> Plan {
     assert!(
         !c.has_errors(),
         "{}",
-        tapflow::flow::render_text(&c.diagnostics, &c.sources)
+        tapflow_core::flow::render_text(&c.diagnostics, &c.sources)
     );
     c.plan
 }

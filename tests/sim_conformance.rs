@@ -18,7 +18,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use shapes::shapes;
-use tapflow::sim::{Latency, SimOptions, Simulator};
+use tapflow_sim::{Latency, SimOptions, Simulator};
 
 fn fixture(name: &str) -> String {
     let p = format!(
@@ -77,7 +77,7 @@ type Check = fn() -> Result<(), String>;
 
 /// A signed hap of `bundle` with one launcher ability.
 fn hap(bundle: &str) -> Vec<u8> {
-    use tapflow::sim::phone::hap;
+    use tapflow_sim::phone::hap;
     hap::build_hap(
         &hap::module_json(bundle, 1_000_000, "1.0.0", "EntryAbility"),
         None,

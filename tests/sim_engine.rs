@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use pretty_assertions::assert_eq;
 use serde_json::Value;
-use tapflow::device::transport::{Transport, TransportError};
-use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+use tapflow_device::transport::{Transport, TransportError};
+use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 
 fn sim_with(devices: usize, faults: &str, seed: u64) -> Simulator {
     Simulator::new(SimOptions {

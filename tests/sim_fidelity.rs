@@ -284,7 +284,7 @@ fn gap4_aa_dump_l_has_every_section_of_the_capture() {
         "No Error\n"
     );
     let bg = d.shell(&["aa", "dump", "-l"]);
-    let missions = tapflow::device::hdc::parse::aa::parse_missions(&bg);
+    let missions = tapflow_device::hdc::parse::aa::parse_missions(&bg);
     assert_eq!(missions.len(), 1);
     assert_eq!(missions[0].state, "BACKGROUND");
     let first_fg = bg
@@ -515,7 +515,7 @@ fn gap6_bm_dump_a_lists_the_system_bundles_of_a_phone() {
 #[test]
 fn gap6_latency_none_skips_a_swipes_duration() {
     use std::time::Duration;
-    use tapflow::sim::{Latency, SimOptions, Simulator};
+    use tapflow_sim::{Latency, SimOptions, Simulator};
     let swipe: Vec<String> = ["shell", "uitest uiInput swipe 600 2500 600 200 200"]
         .iter()
         .map(|s| s.to_string())

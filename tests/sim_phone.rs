@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use std::time::{Duration, SystemTime};
-use tapflow::device::model::{ImageFormat, UiNode};
-use tapflow::sim::phone::{KeyPress, LayoutOptions, Phone, PhoneProfile, keycode};
+use tapflow_device::model::{ImageFormat, UiNode};
+use tapflow_sim::phone::{KeyPress, LayoutOptions, Phone, PhoneProfile, keycode};
 
 const DEMO: &str = "com.tapflow.demo";
 
@@ -42,7 +42,7 @@ fn by_text<'a>(v: &'a Value, text: &str) -> Option<&'a Value> {
 }
 
 fn center(n: &Value) -> (i32, i32) {
-    let b = tapflow::device::model::Bounds::parse(attr(n, "bounds")).expect("bounds");
+    let b = tapflow_device::model::Bounds::parse(attr(n, "bounds")).expect("bounds");
     let c = b.center();
     (c.x, c.y)
 }
@@ -166,14 +166,14 @@ fn list_scrolls_to_item_40_and_only_viewport_items_are_dumped() {
     let d = dump(&p);
     let list = by_id(&d, "items").unwrap();
     assert_eq!(attr(list, "scrollable"), "true");
-    let lb = tapflow::device::model::Bounds::parse(attr(list, "bounds")).unwrap();
+    let lb = tapflow_device::model::Bounds::parse(attr(list, "bounds")).unwrap();
     assert!(by_text(&d, "Item 1").is_some());
     assert!(
         by_text(&d, "Item 40").is_none(),
         "Item 40 is far below the viewport"
     );
     for n in nodes(list).into_iter().skip(1) {
-        let b = tapflow::device::model::Bounds::parse(attr(n, "bounds")).unwrap();
+        let b = tapflow_device::model::Bounds::parse(attr(n, "bounds")).unwrap();
         assert!(
             b.top >= lb.top && b.bottom <= lb.bottom,
             "clipped to the viewport: {b}"
@@ -665,15 +665,15 @@ fn keyboard_clips_the_app_window_and_focus_is_a_chain() {
         .iter()
         .find(|w| attr(w, "bundleName") == "com.huawei.hmos.inputmethod")
         .unwrap();
-    let ab = tapflow::device::model::Bounds::parse(attr(app, "bounds")).unwrap();
-    let ib = tapflow::device::model::Bounds::parse(attr(ime, "bounds")).unwrap();
+    let ab = tapflow_device::model::Bounds::parse(attr(app, "bounds")).unwrap();
+    let ib = tapflow_device::model::Bounds::parse(attr(ime, "bounds")).unwrap();
     assert_eq!(
         ab.bottom, ib.top,
         "app window ends where the keyboard starts"
     );
     assert_eq!(attr(app, "origBounds"), "[0,0][1260,2720]");
     for n in nodes(app) {
-        let b = tapflow::device::model::Bounds::parse(attr(n, "bounds")).unwrap();
+        let b = tapflow_device::model::Bounds::parse(attr(n, "bounds")).unwrap();
         assert!(b.bottom <= ib.top, "{} under the keyboard", attr(n, "type"));
     }
     // root → Column → username are focused; the password field is not.
@@ -710,7 +710,7 @@ fn screen_off_dumps_an_empty_root_and_a_black_screenshot() {
 
 #[test]
 fn hap_with_pages_runs_its_own_screens() {
-    use tapflow::sim::phone::hap::{build_hap, module_json};
+    use tapflow_sim::phone::hap::{build_hap, module_json};
     let (mut p, t0) = phone();
     let pages = r#"
 bundle: com.example.counter
@@ -958,7 +958,7 @@ proptest! {
                         let h = attr(n, "hashcode");
                         if !h.is_empty() {
                             prop_assert!(hashes.insert(h.to_string()), "duplicate hashcode {}", h);
-                            prop_assert!(tapflow::device::model::Bounds::parse(attr(n, "bounds")).is_some());
+                            prop_assert!(tapflow_device::model::Bounds::parse(attr(n, "bounds")).is_some());
                         }
                     }
                 }

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use tapflow::sim::shell::parse::parse;
-use tapflow::sim::{Latency, SimOptions, Simulator};
+use tapflow_sim::shell::parse::parse;
+use tapflow_sim::{Latency, SimOptions, Simulator};
 
 fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))

@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use harness::{Fixture, fixture_path};
 use serde_json::{Value, json};
-use tapflow::tools::config::BuildSettings;
-use tapflow::tools::{Engine, Envelope, NoBackend, Risk, Routing, ToolConfig, ToolContext};
+use tapflow_tools::config::BuildSettings;
+use tapflow_tools::{Engine, Envelope, NoBackend, Risk, Routing, ToolConfig, ToolContext};
 
 /// An engine whose configuration points `build_app` at the fake SDK of `f`, with the project's
 /// parent as the working directory.

@@ -25,8 +25,8 @@ use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use tapflow::device::*;
-use tapflow::tools::{DeviceProvider, DeviceRoute, Engine, Envelope, ToolConfig, ToolContext};
+use tapflow_device::*;
+use tapflow_tools::{DeviceProvider, DeviceRoute, Engine, Envelope, ToolConfig, ToolContext};
 
 const SENTINEL: char = '\u{A4}';
 const W: i32 = 1260;
@@ -543,7 +543,7 @@ impl Device for FormPhone {
     fn acts_then_tree(&self, actions: &[UiAction], scope: &DumpScope) -> ActsObserved {
         if self.knobs().no_chaining {
             // The trait's default: one call per action, the last one with its dump.
-            return tapflow::device::acts_one_by_one(self, actions, scope);
+            return tapflow_device::acts_one_by_one(self, actions, scope);
         }
         self.cost.round_trip();
         self.in_chain

@@ -12,10 +12,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tapflow::device::hdc::{HdcClient, HdcConfig};
-use tapflow::device::{Device, DeviceError, DumpScope, Point, TapKind, Target, TextTarget, UiNode};
-use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
-use tapflow::tools::{
+use tapflow_device::hdc::{HdcClient, HdcConfig};
+use tapflow_device::{Device, DeviceError, DumpScope, Point, TapKind, Target, TextTarget, UiNode};
+use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+use tapflow_tools::{
     DeviceProvider, DeviceRoute, Engine, Envelope, NoBackend, ToolConfig, ToolContext,
 };
 
@@ -329,7 +329,7 @@ fn published_parameters_are_the_contracts() {
         def.input_schema()["properties"]["mode"]["enum"],
         json!(["errors", "markers"])
     );
-    assert_eq!(def.policy.risk, tapflow::tools::Risk::Read);
+    assert_eq!(def.policy.risk, tapflow_tools::Risk::Read);
     assert!(def.policy.writes_host_files && !def.policy.mutates_device);
 }
 

@@ -7,7 +7,7 @@ mod fake_device;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 fn value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![

@@ -20,10 +20,10 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 use sim_provider::SimProvider;
-use tapflow::device::{Device, Point, TextTarget};
-use tapflow::sim::phone::hap::{build_hap, module_json};
-use tapflow::sim::{FaultSpec, Latency};
-use tapflow::tools::{Engine, Envelope, ToolConfig, ToolContext};
+use tapflow_device::{Device, Point, TextTarget};
+use tapflow_sim::phone::hap::{build_hap, module_json};
+use tapflow_sim::{FaultSpec, Latency};
+use tapflow_tools::{Engine, Envelope, ToolConfig, ToolContext};
 
 const DEMO: &str = "com.tapflow.demo";
 
@@ -72,7 +72,7 @@ impl Env {
         envelope::expect_err(self.call(tool, args.clone()), tool, &args)
     }
 
-    fn device(&self) -> Arc<tapflow::device::hdc::HdcDevice> {
+    fn device(&self) -> Arc<tapflow_device::hdc::HdcDevice> {
         self.provider.device()
     }
 
@@ -1550,11 +1550,11 @@ fn every_registered_tool_has_cases() {
 #[test]
 fn two_devices_need_a_device_id() {
     let tmp = tempfile::tempdir().unwrap();
-    let sim = Arc::new(tapflow::sim::Simulator::new(tapflow::sim::SimOptions {
+    let sim = Arc::new(tapflow_sim::Simulator::new(tapflow_sim::SimOptions {
         devices: 2,
         seed: 3,
         latency: Latency::None,
-        ..tapflow::sim::SimOptions::default()
+        ..tapflow_sim::SimOptions::default()
     }));
     let provider = SimProvider::new(sim.clone(), tmp.path());
     let config = ToolConfig::rooted_at(tmp.path());

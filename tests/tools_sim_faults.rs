@@ -18,11 +18,11 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 use sim_provider::SimProvider;
-use tapflow::device::hdc::{HdcConfig, TransientRetry};
-use tapflow::device::{Device, Point, TextTarget};
-use tapflow::sim::phone::hap::{build_hap, module_json};
-use tapflow::sim::{FaultSpec, Latency, SimOptions, Simulator};
-use tapflow::tools::{Engine, Envelope, ToolConfig, ToolContext};
+use tapflow_device::hdc::{HdcConfig, TransientRetry};
+use tapflow_device::{Device, Point, TextTarget};
+use tapflow_sim::phone::hap::{build_hap, module_json};
+use tapflow_sim::{FaultSpec, Latency, SimOptions, Simulator};
+use tapflow_tools::{Engine, Envelope, ToolConfig, ToolContext};
 
 const DEMO: &str = "com.tapflow.demo";
 

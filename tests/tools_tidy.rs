@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use sim_provider::SimProvider;
-use tapflow::device::Device;
-use tapflow::sim::{FaultSpec, Latency};
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_device::Device;
+use tapflow_sim::{FaultSpec, Latency};
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 const DEMO: &str = "com.tapflow.demo";
 

@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tapflow::cli::flow_cmd::{catalog, diagnostics_json, diagnostics_text};
-use tapflow::flow::{MAX_DIAGNOSTICS_PER_FILE, SourceFile};
-use tapflow::plan::{Compiled, MapLoader, PlanOptions, compile};
+use tapflow_core::flow::{MAX_DIAGNOSTICS_PER_FILE, SourceFile};
+use tapflow_core::plan::{Compiled, MapLoader, PlanOptions, compile};
 
 /// Counts live heap bytes and their peak, so a test can say how much memory a call needed.
 struct Counting;
@@ -135,7 +135,7 @@ fn validate(name: &str, text: String, loader: &MapLoader) -> Outcome {
     PEAK.store(before, Ordering::Relaxed);
     let started = Instant::now();
     let src = SourceFile::new(name, text);
-    let (flows, subflows) = if tapflow::flow::is_subflow_path(name) {
+    let (flows, subflows) = if tapflow_core::flow::is_subflow_path(name) {
         (vec![], vec![src])
     } else {
         (vec![src], vec![])
@@ -576,8 +576,8 @@ fn long_flows_and_sub_flow_bombs_stay_small() {
 #[test]
 fn steps_stay_small_in_memory() {
     use std::mem::size_of;
-    assert!(size_of::<tapflow::flow::ast::Step>() <= 400);
-    assert!(size_of::<tapflow::plan::PlanStep>() <= 400);
+    assert!(size_of::<tapflow_core::flow::ast::Step>() <= 400);
+    assert!(size_of::<tapflow_core::plan::PlanStep>() <= 400);
 }
 
 /// Found while fuzzing by hand: every `run_flow` call copied its caller's variables, so 20 000

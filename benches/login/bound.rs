@@ -1,5 +1,5 @@
 //! The lower bound of the login flow, computed from the simulator's own latency table
-//! (`tapflow::sim::latency`, documented in `docs/sim.md`) and the demo app's data — nothing
+//! (`tapflow_sim::latency`, documented in `docs/sim.md`) and the demo app's data — nothing
 //! here is a typed-in duration. Each step's unavoidable device work is done once, chained into
 //! one `hdc shell` where commands can be chained (issue 8); the app's own login delay (the
 //! `delay` action behind the Login button) is added on top. `docs/benchmarks.md` walks through
@@ -7,9 +7,9 @@
 
 use std::time::Duration;
 
-use tapflow::sim::latency::{Cost, INPUT_TEXT_FOCUS_WAIT, Latency};
-use tapflow::sim::phone::demo_app;
-use tapflow::sim::phone::model::{Action, ElementSpec};
+use tapflow_sim::latency::{Cost, INPUT_TEXT_FOCUS_WAIT, Latency};
+use tapflow_sim::phone::demo_app;
+use tapflow_sim::phone::model::{Action, ElementSpec};
 
 /// One step of the bound: its hdc invocations, each a list of device work.
 pub struct BoundStep {

@@ -1,6 +1,6 @@
 //! Issue 8's growth checks: nothing slows down as work grows.
 //!
-//! - validate + plan (`tapflow::plan::compile`, what `tapflow validate` and `tapflow plan` run)
+//! - validate + plan (`tapflow_core::plan::compile`, what `tapflow validate` and `tapflow plan` run)
 //!   of 250 … 2 000 flow files: time per flow should stay flat (linear total);
 //! - one flow of 100 … 1 000 steps through the real runner on a simulated phone with latency
 //!   `none` (so the figure is tapflow's own work plus the simulator's): time per step should
@@ -11,9 +11,9 @@
 
 use std::time::Instant;
 
-use tapflow::hostfs::{Overwrite, PathPolicy};
 use tapflow::run::{Masker, NoEvents, RunResult, Status};
-use tapflow::sim::Latency;
+use tapflow_device::hostfs::{Overwrite, PathPolicy};
+use tapflow_sim::Latency;
 
 use super::rig::{World, load, median, ms, plan_of};
 
@@ -44,7 +44,7 @@ steps:
 }
 
 fn compile_ms(n: usize) -> f64 {
-    let engine = std::sync::Arc::new(tapflow::tools::Engine::new());
+    let engine = std::sync::Arc::new(tapflow_tools::Engine::new());
     let files: Vec<(String, String)> = (0..n)
         .map(|i| (format!("growth_{i:04}.yaml"), flow_text(i)))
         .collect();

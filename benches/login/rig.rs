@@ -7,15 +7,16 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tapflow::device::hdc::{HdcClient, HdcConfig};
-use tapflow::device::{Output, Transport, TransportError};
-use tapflow::plan::{MapLoader, Plan, PlanOptions, RegistryCatalog, compile};
 use tapflow::report::{Outputs, run_with_reports};
 use tapflow::run::schedule::Expected;
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult};
-use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
-use tapflow::tools::hdc_provider::HdcProvider;
-use tapflow::tools::{CachingProvider, DeviceProvider, Engine, ToolConfig, ToolContext};
+use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile};
+use tapflow_device::hdc::{HdcClient, HdcConfig};
+use tapflow_device::{Output, Transport, TransportError};
+use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::hdc_provider::HdcProvider;
+use tapflow_tools::{CachingProvider, DeviceProvider, Engine, ToolConfig, ToolContext};
 
 /// One hdc invocation.
 #[derive(Clone, Debug)]
@@ -153,7 +154,7 @@ impl World {
 pub fn plan_of(flows: &[(String, String)], engine: &Arc<Engine>) -> Plan {
     let files: Vec<_> = flows
         .iter()
-        .map(|(name, text)| tapflow::flow::SourceFile::new(name.clone(), text.clone()))
+        .map(|(name, text)| tapflow_core::flow::SourceFile::new(name.clone(), text.clone()))
         .collect();
     let catalog = RegistryCatalog::new(engine.clone());
     let compiled = compile(

@@ -10,12 +10,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::platform::adb_config;
-use crate::device::adb::AdbClient;
-use crate::sim::android::{AndroidFarm, FarmOptions};
-use crate::sim::{FaultSpec, Latency};
-use crate::tools::DeviceProvider;
-use crate::tools::adb_provider::AdbProvider;
-use crate::tools::provider::CachingProvider;
+use tapflow_device::adb::AdbClient;
+use tapflow_sim::android::{AndroidFarm, FarmOptions};
+use tapflow_sim::{FaultSpec, Latency};
+use tapflow_tools::DeviceProvider;
+use tapflow_tools::adb_provider::AdbProvider;
+use tapflow_tools::provider::CachingProvider;
 
 pub struct AndroidSimSession {
     farm: Option<AndroidFarm>,

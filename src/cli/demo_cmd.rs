@@ -15,12 +15,12 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::exit;
-use crate::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
-use crate::device::{
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
+use tapflow_device::{
     Cost, Device, DeviceError, DumpScope, ImageFormat, LogQuery, ScreenshotRequest, TapKind,
     TextTarget, UiNode,
 };
-use crate::sim::{Latency, SimOptions, SimTransport, Simulator};
+use tapflow_sim::{Latency, SimOptions, SimTransport, Simulator};
 
 pub(crate) const DEMO_BUNDLE: &str = "com.tapflow.demo";
 pub(crate) const DEMO_ABILITY: &str = "EntryAbility";
@@ -165,13 +165,13 @@ pub fn summarize(root: &UiNode, bundle: &str) -> String {
     out.join("\n")
 }
 
-fn element_center(tree: &UiNode, id: &str) -> Result<crate::device::Point, StepError> {
+fn element_center(tree: &UiNode, id: &str) -> Result<tapflow_device::Point, StepError> {
     by_id(tree, id)
         .and_then(UiNode::bounds)
         .map(|b| b.center())
         .ok_or_else(|| {
             fail(
-                crate::codes::ELEMENT_NOT_FOUND,
+                tapflow_core::codes::ELEMENT_NOT_FOUND,
                 format!("no element #{id} on screen"),
             )
         })
@@ -225,7 +225,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
         let serial = targets
             .first()
             .map(|t| t.serial.clone())
-            .ok_or_else(|| fail(crate::codes::DEVICE_NOT_FOUND, "hdc lists no device"))?;
+            .ok_or_else(|| fail(tapflow_core::codes::DEVICE_NOT_FOUND, "hdc lists no device"))?;
         let device = s.client.connect(HdcRoute::target(&serial))?;
         s.device = Some(device);
         Ok((serial, listed.join("\n")))
@@ -271,7 +271,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
         let typed = by_id(&tree, "username").map(|n| n.text().to_string());
         if typed.as_deref() != Some(args.name.as_str()) {
             return Err(fail(
-                crate::codes::INPUT_FAILED,
+                tapflow_core::codes::INPUT_FAILED,
                 format!("the field shows {typed:?}, expected {:?}", args.name),
             ));
         }
@@ -295,7 +295,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
             }
             if Instant::now() >= deadline {
                 return Err(fail(
-                    crate::codes::WAIT_TIMEOUT,
+                    tapflow_core::codes::WAIT_TIMEOUT,
                     format!("{greeting:?} did not appear within {} ms", args.wait_ms),
                 ));
             }
@@ -310,7 +310,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
         })?;
         std::fs::create_dir_all(&args.out).map_err(|e| {
             fail(
-                crate::codes::HOST_IO_ERROR,
+                tapflow_core::codes::HOST_IO_ERROR,
                 format!("cannot create {}: {e}", args.out.display()),
             )
         })?;
@@ -320,7 +320,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
         ));
         std::fs::write(&path, &shot.bytes).map_err(|e| {
             fail(
-                crate::codes::HOST_IO_ERROR,
+                tapflow_core::codes::HOST_IO_ERROR,
                 format!("cannot write {}: {e}", path.display()),
             )
         })?;
@@ -344,7 +344,7 @@ fn scenario(s: &mut Steps<'_>, args: &DemoArgs) -> Result<(), StepError> {
         })?;
         let line = logs.lines().find(|l| l.ends_with(&marker)).ok_or_else(|| {
             fail(
-                crate::codes::LOG_MARKER_NOT_FOUND,
+                tapflow_core::codes::LOG_MARKER_NOT_FOUND,
                 format!("no {marker:?} in hilog"),
             )
         })?;

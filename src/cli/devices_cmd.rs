@@ -14,10 +14,10 @@ use clap::Args;
 use serde::Serialize;
 
 use super::exit;
-use crate::device::adb::AdbClient;
-use crate::device::adb::parse::devices::AdbTarget;
-use crate::device::hdc::{HdcClient, HdcConfig, HdcRoute};
-use crate::device::{Device, DeviceError, ScreenSize, Target, TargetState};
+use tapflow_device::adb::AdbClient;
+use tapflow_device::adb::parse::devices::AdbTarget;
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcRoute};
+use tapflow_device::{Device, DeviceError, ScreenSize, Target, TargetState};
 
 /// Arguments of `tapflow devices`.
 #[derive(Debug, Args)]
@@ -221,10 +221,10 @@ pub fn run(args: DevicesArgs, program: Option<PathBuf>, adb: Option<PathBuf>) ->
         }
         // The simulated phones only (no adb server is started for them).
         Some(n) => vec![collect(&crate::cli::run_cmd::sim_client(
-            std::sync::Arc::new(crate::sim::Simulator::new(crate::sim::SimOptions {
+            std::sync::Arc::new(tapflow_sim::Simulator::new(tapflow_sim::SimOptions {
                 devices: n,
-                latency: crate::sim::Latency::None,
-                ..crate::sim::SimOptions::default()
+                latency: tapflow_sim::Latency::None,
+                ..tapflow_sim::SimOptions::default()
             })),
             &crate::cli::setup::cwd(),
         ))],
@@ -266,7 +266,7 @@ pub fn run(args: DevicesArgs, program: Option<PathBuf>, adb: Option<PathBuf>) ->
         if rows.is_empty() {
             eprintln!(
                 "tapflow devices: [{}] device {wanted} is not listed (listed: {}); see `tapflow devices`",
-                crate::codes::DEVICE_NOT_FOUND,
+                tapflow_core::codes::DEVICE_NOT_FOUND,
                 if listed.is_empty() {
                     "none".to_string()
                 } else {

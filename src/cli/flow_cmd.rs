@@ -8,14 +8,14 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::exit;
-use crate::flow::{self, DiagnosticReport};
-use crate::plan::{self, Compiled, PlanOptions, ToolCatalog};
 use crate::project::{self, FlowSources, Project};
+use tapflow_core::flow::{self, DiagnosticReport};
+use tapflow_core::plan::{self, Compiled, PlanOptions, ToolCatalog};
 
-/// The tool catalog flows are checked against: the tool registry (`plan::RegistryCatalog`).
+/// The tool catalog flows are checked against: the tool registry (`RegistryCatalog`).
 pub fn catalog() -> Box<dyn ToolCatalog> {
-    Box::new(crate::plan::RegistryCatalog::new(std::sync::Arc::new(
-        crate::tools::Engine::new(),
+    Box::new(tapflow_tools::RegistryCatalog::new(std::sync::Arc::new(
+        tapflow_tools::Engine::new(),
     )))
 }
 

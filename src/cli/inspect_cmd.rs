@@ -11,12 +11,12 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::cli::exit;
-use crate::device::DumpScope;
-use crate::device::model::UiNode;
-use crate::tools::{DeviceProvider, DeviceRoute};
-use crate::ui::digest::TreeDigest;
-use crate::ui::matching::{find, window_nodes};
-use crate::ui::selector::{Selector, TextMatch};
+use tapflow_device::DumpScope;
+use tapflow_device::model::UiNode;
+use tapflow_device::ui::digest::TreeDigest;
+use tapflow_device::ui::matching::{find, window_nodes};
+use tapflow_device::ui::selector::{Selector, TextMatch};
+use tapflow_tools::{DeviceProvider, DeviceRoute};
 
 /// Arguments of `tapflow inspect`.
 #[derive(Debug, clap::Args)]

@@ -15,8 +15,8 @@ use super::exit;
 use crate::mcp::McpOptions;
 use crate::mcp::call::Core;
 use crate::mcp::http::HttpOptions;
-use crate::sim::Latency;
-use crate::tools::ToolContext;
+use tapflow_sim::Latency;
+use tapflow_tools::ToolContext;
 
 /// Arguments of `tapflow mcp`.
 #[derive(Debug, Args)]

@@ -42,7 +42,7 @@ pub mod exit {
 /// Every duration flag: milliseconds (`1500`) or the flow files' duration syntax (`30s`,
 /// `1m30s`, `500ms`).
 pub fn duration_arg(s: &str) -> Result<u64, String> {
-    crate::flow::duration::parse_ms(s)
+    tapflow_core::flow::duration::parse_ms(s)
 }
 
 #[derive(Debug, Parser)]

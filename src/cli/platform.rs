@@ -25,8 +25,8 @@ impl Platform {
 }
 
 /// The adb backend's configuration from the global `--adb` flag.
-pub fn adb_config(program: Option<PathBuf>) -> crate::device::adb::AdbConfig {
-    let mut config = crate::device::adb::AdbConfig::default();
+pub fn adb_config(program: Option<PathBuf>) -> tapflow_device::adb::AdbConfig {
+    let mut config = tapflow_device::adb::AdbConfig::default();
     if let Some(p) = program {
         config.program = p;
     }

@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::exit;
-use crate::hostfs::PathPolicy;
 use crate::report::{self, Outputs, merge};
 use crate::run::evidence::Manifest;
 use crate::run::{Masker, RunResult};
+use tapflow_device::hostfs::PathPolicy;
 
 /// Arguments of `tapflow report`.
 #[derive(Debug, Args)]

@@ -24,17 +24,18 @@ use super::flow_cmd::{
     Format, load_project, parse_env, print_diagnostics, read_flows, tapflow_environment,
 };
 use super::setup;
-use crate::device::hdc::{HdcClient, HdcConfig};
-use crate::plan::{PlanOptions, RegistryCatalog};
 use crate::report;
 use crate::run::schedule::Expected;
 use crate::run::{
     self, CancelToken, DeviceChoice, Masker, RunOptions, RunResult, Shard, Status, TagFilter,
 };
-use crate::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
-use crate::tools::hdc_provider::HdcProvider;
-use crate::tools::provider::CachingProvider;
-use crate::tools::{DeviceProvider, Engine, ToolConfig, ToolContext};
+use tapflow_core::plan::PlanOptions;
+use tapflow_device::hdc::{HdcClient, HdcConfig};
+use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::hdc_provider::HdcProvider;
+use tapflow_tools::provider::CachingProvider;
+use tapflow_tools::{DeviceProvider, Engine, ToolConfig, ToolContext};
 
 /// Arguments of `tapflow run`.
 #[derive(Debug, Args)]
@@ -400,7 +401,7 @@ fn outputs(args: &RunArgs, run_dir: &Path, cwd: &Path) -> report::Outputs {
         roots.extend(h.parent().map(report::write::existing_ancestor));
         o.html = Some(h);
     }
-    o.policy = crate::hostfs::PathPolicy::new(cwd, roots);
+    o.policy = tapflow_device::hostfs::PathPolicy::new(cwd, roots);
     o
 }
 
@@ -525,7 +526,7 @@ fn previous_durations(config: &ToolConfig, this_run: &str) -> Expected {
 pub fn sim_with_demo(n: usize, cwd: &Path) -> Result<(Arc<dyn DeviceProvider>, String), String> {
     let (provider, serials) = sim_provider(n, None, 1, Latency::None, cwd)?;
     let serial = serials.into_iter().next().ok_or("no simulated device")?;
-    let route = crate::tools::DeviceRoute {
+    let route = tapflow_tools::DeviceRoute {
         device_id: Some(serial.clone()),
         hdc_server: None,
     };

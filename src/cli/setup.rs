@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::project::Project;
-use crate::tools::ToolConfig;
-use crate::tools::config::RootSources;
+use tapflow_tools::ToolConfig;
+use tapflow_tools::config::RootSources;
 
 /// The process's working directory (`.` if it cannot be read).
 pub fn cwd() -> PathBuf {

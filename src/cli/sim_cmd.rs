@@ -18,11 +18,11 @@ use clap::{Args, Subcommand};
 
 use super::exit;
 use super::platform::{Platform, adb_config};
-use crate::device::adb::AdbClient;
-use crate::sim::android::daemon::{FarmDaemon, addresses_in_status};
-use crate::sim::android::{AndroidFarm, FarmOptions};
-use crate::sim::daemon;
-use crate::sim::{FaultSpec, Latency, SimOptions, Simulator};
+use tapflow_device::adb::AdbClient;
+use tapflow_sim::android::daemon::{FarmDaemon, addresses_in_status};
+use tapflow_sim::android::{AndroidFarm, FarmOptions};
+use tapflow_sim::daemon;
+use tapflow_sim::{FaultSpec, Latency, SimOptions, Simulator};
 
 /// Arguments of `tapflow sim`.
 #[derive(Debug, Args)]
@@ -274,7 +274,7 @@ fn serve_android(a: ServeArgs, adb: Option<PathBuf>) -> i32 {
         note = format!("adb server: localhost:{port} (private; `adb -P {port} devices -l`)\n");
     }
     // The private server ends with the simulator, before `sim stop` returns.
-    let on_stop = private.map(|client| -> crate::sim::android::daemon::OnStop {
+    let on_stop = private.map(|client| -> tapflow_sim::android::daemon::OnStop {
         Box::new(move || {
             let _ = client.kill_server();
         })

@@ -48,7 +48,7 @@ pub fn paint(text: &str, sgr: &str) -> String {
 /// `--all-devices`), not the tools' `device_id` parameter, and several connected devices are
 /// not called "not reachable".
 pub fn cli_wording(code: &str, message: &str) -> String {
-    if code != crate::codes::MULTIPLE_DEVICES {
+    if code != tapflow_core::codes::MULTIPLE_DEVICES {
         return message.to_string();
     }
     let m = message
@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn several_devices_are_not_unreachable_and_the_fix_names_cli_flags() {
         let m = cli_wording(
-            crate::codes::MULTIPLE_DEVICES,
+            tapflow_core::codes::MULTIPLE_DEVICES,
             "the device is not reachable: several devices are connected (a, b); choose one with device_id",
         );
         assert!(!m.contains("not reachable"), "{m}");

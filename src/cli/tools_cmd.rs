@@ -9,20 +9,20 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use crate::device::adb::AdbClient;
-use crate::device::hdc::{HdcClient, HdcConfig};
-use crate::tools::adb_provider::AdbProvider;
-use crate::tools::hdc_provider::HdcProvider;
-use crate::tools::platforms_provider::PlatformsProvider;
-use crate::tools::provider::CachingProvider;
 use std::sync::Arc;
+use tapflow_device::adb::AdbClient;
+use tapflow_device::hdc::{HdcClient, HdcConfig};
+use tapflow_tools::adb_provider::AdbProvider;
+use tapflow_tools::hdc_provider::HdcProvider;
+use tapflow_tools::platforms_provider::PlatformsProvider;
+use tapflow_tools::provider::CachingProvider;
 
 use serde_json::Value;
 
-use crate::sim::Latency;
+use tapflow_sim::Latency;
 
 use crate::cli::exit;
-use crate::tools::{DeviceProvider, Engine, Envelope, ToolConfig, ToolContext, ToolError};
+use tapflow_tools::{DeviceProvider, Engine, Envelope, ToolConfig, ToolContext, ToolError};
 
 /// Arguments of `tapflow tools`.
 #[derive(Debug, clap::Args)]
@@ -65,7 +65,7 @@ pub struct ToolArgs {
 pub fn list(args: ToolsArgs) -> i32 {
     let engine = Engine::new();
     if args.markdown {
-        print!("{}", crate::tools::reference::markdown(&engine));
+        print!("{}", tapflow_tools::reference::markdown(&engine));
         return exit::SUCCESS;
     }
     if args.json {
@@ -174,7 +174,7 @@ fn start_demo(
     serial: &str,
     ability: &str,
 ) -> Result<(), String> {
-    let route = crate::tools::DeviceRoute {
+    let route = tapflow_tools::DeviceRoute {
         device_id: Some(serial.to_string()),
         hdc_server: None,
     };
@@ -195,7 +195,7 @@ fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
         }
         Some(s) => s.to_string(),
     };
-    crate::tools::decode::parse_arguments(&text)
+    tapflow_tools::decode::parse_arguments(&text)
 }
 
 /// The device provider for CLI calls: [`provider_for`] with `adb` from `PATH`.

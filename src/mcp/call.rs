@@ -26,8 +26,8 @@ use crate::mcp::levels::{self, Level};
 use crate::mcp::options::{Compiled, McpOptions};
 use crate::mcp::policy;
 use crate::mcp::progress::Reporter;
-use crate::tools::context::Signals;
-use crate::tools::{DeviceRoute, Engine, Envelope, Routing, ToolContext, ToolError};
+use tapflow_tools::context::Signals;
+use tapflow_tools::{DeviceRoute, Engine, Envelope, Routing, ToolContext, ToolError};
 
 /// Everything a server session shares with the others (one per process).
 pub struct Core {
@@ -116,14 +116,14 @@ impl Core {
                 _ = t.turn() => {}
                 _ = tokio::time::sleep(budget) => {
                     let e = ToolError::new(
-                        crate::codes::DEVICE_BUSY,
+                        tapflow_core::codes::DEVICE_BUSY,
                         format!("device `{key}` stayed busy with earlier calls for {} ms (this call's wait budget); try again or raise timeout_ms", budget.as_millis()),
                     )
                     .with_details(json!({ "device": key, "calls_ahead": t.ahead(), "waited_ms": queued.elapsed().as_millis() as u64 }));
                     return Ok(finish(Envelope::new(name, Err(e), 0), extra_meta, level));
                 }
                 _ = rctx.ct.cancelled() => {
-                    let e = crate::tools::context::cancelled();
+                    let e = tapflow_tools::context::cancelled();
                     return Ok(finish(Envelope::new(name, Err(e), 0), extra_meta, level));
                 }
             }
@@ -166,7 +166,7 @@ impl Core {
             Envelope::new(
                 name,
                 Err(ToolError::new(
-                    crate::codes::INTERNAL_ERROR,
+                    tapflow_core::codes::INTERNAL_ERROR,
                     format!("the tool task failed: {e}"),
                 )),
                 started.elapsed().as_millis() as u64,
@@ -178,7 +178,7 @@ impl Core {
         } else if signals.is_cancelled() {
             envelope = Envelope::new(
                 name,
-                Err(crate::tools::context::cancelled()),
+                Err(tapflow_tools::context::cancelled()),
                 envelope.structured.meta.duration_ms,
             );
         }
@@ -250,7 +250,7 @@ impl Core {
             && !self.filter.device_allowed(s)
         {
             return Err(ToolError::new(
-                crate::codes::DEVICE_NOT_ALLOWED,
+                tapflow_core::codes::DEVICE_NOT_ALLOWED,
                 format!("device `{s}` is not in this server's device allowlist (--allow-device)"),
             )
             .with_details(json!({ "device_id": s })));
@@ -258,7 +258,7 @@ impl Core {
         if serial.is_none() && !self.options.allow_devices.is_empty() {
             // With an allowlist, an unnamed route must resolve to an allowed device.
             return Err(ToolError::new(
-                crate::codes::DEVICE_NOT_ALLOWED,
+                tapflow_core::codes::DEVICE_NOT_ALLOWED,
                 "this server has a device allowlist (--allow-device): name the device with device_id",
             ));
         }

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::mcp::options::Compiled;
 use crate::mcp::{levels, policy};
-use crate::tools::{Engine, Routing};
+use tapflow_tools::{Engine, Routing};
 
 /// What the call path needs to know about a served tool.
 #[derive(Debug, Clone)]

@@ -8,13 +8,13 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::device::model::UiNode;
-use crate::tools::ToolError;
-use crate::tools::target::describe_all;
-use crate::ui::handle_of;
-use crate::ui::matching::{Match, window_nodes};
-use crate::ui::selector::{Selector, TextMatch};
-use crate::ui::windows::foreground_app;
+use tapflow_device::model::UiNode;
+use tapflow_device::ui::handle_of;
+use tapflow_device::ui::matching::{Match, window_nodes};
+use tapflow_device::ui::selector::{Selector, TextMatch};
+use tapflow_device::ui::windows::foreground_app;
+use tapflow_tools::ToolError;
+use tapflow_tools::target::describe_all;
 
 /// The argument name (stripped before the engine sees the arguments).
 pub const PARAM: &str = "response_level";
@@ -65,7 +65,7 @@ pub fn take(args: &mut Map<String, Value>) -> Result<Level, ToolError> {
 }
 
 fn bad(msg: &str) -> ToolError {
-    ToolError::new(crate::codes::INVALID_PARAM, msg).with_details(json!({ "param": PARAM }))
+    ToolError::new(tapflow_core::codes::INVALID_PARAM, msg).with_details(json!({ "param": PARAM }))
 }
 
 /// The input-schema property.

@@ -1,7 +1,7 @@
 //! The MCP server (rmcp): every tool of the engine, and the flow tools, over stdio and streamable
-//! HTTP. The tool list is [`crate::tools::Engine::mcp_tools`] (one registry; this module only adds
+//! HTTP. The tool list is [`tapflow_tools::Engine::mcp_tools`] (one registry; this module only adds
 //! what is MCP-specific to each entry: the approval parameter, `response_level`), and every
-//! `tools/call` goes through [`crate::tools::Engine::call`], so an agent gets exactly the
+//! `tools/call` goes through [`tapflow_tools::Engine::call`], so an agent gets exactly the
 //! reference envelope the CLI prints.
 //!
 //! Owns `src/mcp/**`: the protocol handler ([`server`]), the call path with its policy checks,
@@ -25,8 +25,8 @@ pub use options::McpOptions;
 pub use server::TapflowMcp;
 
 /// The engine the server serves: every built-in tool, then the flow tools.
-pub fn engine() -> crate::tools::Engine {
-    let mut e = crate::tools::Engine::new();
+pub fn engine() -> tapflow_tools::Engine {
+    let mut e = tapflow_tools::Engine::new();
     for def in flow_tools::defs() {
         e.register(def);
     }

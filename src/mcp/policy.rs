@@ -8,7 +8,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
-use crate::tools::ToolError;
+use tapflow_tools::ToolError;
 
 /// The argument name (stripped before the engine sees the arguments).
 pub const APPROVAL: &str = "approval";
@@ -42,7 +42,7 @@ pub fn check_approval(
     let Some(given) = given else {
         if needed {
             return Err(ToolError::new(
-                crate::codes::APPROVAL_REQUIRED,
+                tapflow_core::codes::APPROVAL_REQUIRED,
                 format!(
                     "`{tool}` needs a human's approval on this server: pass approval {{approved: true, approved_by, reason, expires_at?}}"
                 ),
@@ -87,7 +87,7 @@ pub fn check_approval(
     };
     if needed && !approved {
         return Err(ToolError::new(
-            crate::codes::APPROVAL_REQUIRED,
+            tapflow_core::codes::APPROVAL_REQUIRED,
             format!("`{tool}` was not approved (approval.approved is false)"),
         )
         .with_details(json!({ "param": APPROVAL, "approved_by": approved_by })));
@@ -96,7 +96,7 @@ pub fn check_approval(
         && t.with_timezone(&Utc) <= now
     {
         return Err(ToolError::new(
-            crate::codes::APPROVAL_EXPIRED,
+            tapflow_core::codes::APPROVAL_EXPIRED,
             format!("the approval of `{tool}` expired at {}", t.to_rfc3339()),
         )
         .with_details(json!({ "param": APPROVAL, "expires_at": t.to_rfc3339() })));
@@ -114,7 +114,8 @@ pub fn check_approval(
 }
 
 fn invalid(msg: &str) -> ToolError {
-    ToolError::new(crate::codes::INVALID_APPROVAL, msg).with_details(json!({ "param": APPROVAL }))
+    ToolError::new(tapflow_core::codes::INVALID_APPROVAL, msg)
+        .with_details(json!({ "param": APPROVAL }))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Progress notifications for one `tools/call` whose request carried a `progressToken`: the tool
-//! (on a blocking thread) reports short messages through its [`crate::tools::context::Signals`];
+//! (on a blocking thread) reports short messages through its [`tapflow_tools::context::Signals`];
 //! they are numbered here (`progress` 1, 2, 3, … strictly increasing, as the protocol requires)
 //! and sent as `notifications/progress`. While a tool reports nothing (a build, a device
 //! command), a heartbeat every second says it is still running. Nothing is sent after
@@ -50,7 +50,7 @@ impl Reporter {
     }
 
     /// The sink the tool's signals report into.
-    pub fn sink(&self) -> crate::tools::context::signals::Progress {
+    pub fn sink(&self) -> tapflow_tools::context::signals::Progress {
         let slot = self.slot.clone();
         Arc::new(move |m: &str| {
             if let Some(tx) = slot.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {

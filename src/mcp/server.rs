@@ -1,5 +1,5 @@
 //! The rmcp [`ServerHandler`]: a manual handler over the registry (the tool list is built at
-//! run time from [`crate::tools::Engine::mcp_tools`], so rmcp's macros do not fit). Serves both
+//! run time from [`tapflow_tools::Engine::mcp_tools`], so rmcp's macros do not fit). Serves both
 //! protocol eras: the `initialize` handshake (2025-11-25 and older) and 2026-07-28's
 //! `server/discover` with per-request metadata — rmcp negotiates, this handler only answers.
 

@@ -21,8 +21,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::flow;
-use crate::hostfs::{PathPolicy, normalize_lexically};
+use tapflow_core::flow;
+use tapflow_device::hostfs::{PathPolicy, normalize_lexically};
 
 /// The largest `tapflow.toml` read (it is configuration, not data).
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;

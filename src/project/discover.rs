@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use super::config::{Project, absolute};
-use crate::flow;
+use tapflow_core::flow;
 
 /// One flow file found, with its flow root.
 #[derive(Debug, Clone, PartialEq, Eq)]

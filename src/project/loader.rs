@@ -10,9 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::flow::{Diagnostic, SourceFile, Span};
-use crate::hostfs::{HostPathError, PathErrorKind, PathPolicy};
-use crate::plan::SourceLoader;
+use tapflow_core::flow::{Diagnostic, SourceFile, Span};
+use tapflow_core::plan::SourceLoader;
+use tapflow_device::hostfs::{HostPathError, PathErrorKind, PathPolicy};
 
 /// The largest flow file tapflow reads: 1 MiB. Flows are hand-written YAML (the example flows
 /// are under 2 KiB); anything larger is almost certainly not a flow, and is refused before it

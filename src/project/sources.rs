@@ -9,8 +9,8 @@ use std::path::Path;
 
 use super::discover::FlowPath;
 use super::loader::FlowLoader;
-use crate::flow::{self, Diagnostic, SourceFile};
-use crate::plan::{self, Compiled, PlanOptions, ToolCatalog};
+use tapflow_core::flow::{self, Diagnostic, SourceFile};
+use tapflow_core::plan::{self, Compiled, PlanOptions, ToolCatalog};
 
 /// Read flow files, ready to compile.
 #[derive(Debug, Clone)]
@@ -67,9 +67,9 @@ impl FlowSources {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::RegistryCatalog;
     use crate::project::{Project, discover};
     use std::fs;
+    use tapflow_tools::RegistryCatalog;
 
     #[test]
     fn an_unreadable_file_is_one_diagnostic_and_hides_nothing() {

@@ -276,7 +276,7 @@ fn test_case(f: &FlowResult, prefix: &str) -> TestCase {
         Status::Invalid => {
             let mut st = TestCaseStatus::non_success(NonSuccessKind::Error);
             let why = f.reason.clone().unwrap_or_else(|| "invalid flow".into());
-            st.set_type(crate::codes::INVALID_FLOW);
+            st.set_type(tapflow_core::codes::INVALID_FLOW);
             st.set_message(one_line(&why, 4000));
             let text = f
                 .error
@@ -289,12 +289,12 @@ fn test_case(f: &FlowResult, prefix: &str) -> TestCase {
             let mut st = TestCaseStatus::non_success(NonSuccessKind::Error);
             let (ty, msg) = if f.status == Status::Interrupted {
                 (
-                    crate::codes::INTERRUPTED,
+                    tapflow_core::codes::INTERRUPTED,
                     "the run was interrupted during this flow".to_string(),
                 )
             } else {
                 (
-                    crate::codes::RUN_STOPPED,
+                    tapflow_core::codes::RUN_STOPPED,
                     "the run stopped (killed or crashed) while this flow was running; \
                      the steps it finished are listed"
                         .to_string(),

@@ -15,9 +15,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::hostfs::{Overwrite, PathPolicy};
 use crate::run::result::RunResult;
 use crate::run::{EventSink, Masker, ResultBuilder, RunEvent};
+use tapflow_device::hostfs::{Overwrite, PathPolicy};
 
 /// Least time between two writes caused by finished steps; a finished step is on disk at most
 /// this long after it finished (a flusher thread writes what is pending).

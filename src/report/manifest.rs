@@ -11,9 +11,9 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::walk;
-use crate::hostfs::PathPolicy;
 use crate::run::evidence::{Manifest, ManifestEntry};
 use crate::run::result::RunResult;
+use tapflow_device::hostfs::PathPolicy;
 
 /// The manifest of a run (artifacts in result order).
 pub fn build(r: &RunResult) -> Manifest {
@@ -57,7 +57,7 @@ impl std::fmt::Display for Problem {
 /// Hashes a file under the run directory (streaming: screenshots and logs can be large).
 fn hash_file(policy: &PathPolicy, rel: &str) -> Result<(String, u64), String> {
     let real = policy
-        .check_existing(rel, crate::hostfs::Expect::File)
+        .check_existing(rel, tapflow_device::hostfs::Expect::File)
         .map_err(|e| e.message)?;
     let mut file = std::fs::File::open(&real).map_err(|e| format!("cannot open: {e}"))?;
     let mut hasher = Sha256::new();

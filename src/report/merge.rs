@@ -8,8 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::hostfs::{Overwrite, PathPolicy};
 use crate::run::result::{MergedShard, RunResult, Totals};
+use tapflow_device::hostfs::{Overwrite, PathPolicy};
 
 use super::walk;
 

@@ -10,7 +10,7 @@
 //! | [`github`] | the `$GITHUB_STEP_SUMMARY` Markdown and `::error` annotations |
 //! | [`merge`] | one run from the shards of a plan, checked to cover it exactly once |
 //!
-//! [`write`] puts them in place through a [`crate::hostfs::PathPolicy`]; [`session`] wires a
+//! [`write`] puts them in place through a [`tapflow_device::hostfs::PathPolicy`]; [`session`] wires a
 //! run's reporters around [`crate::run::run`]. Everything shown comes from `result.json`, so
 //! `tapflow report RUN_DIR` renders the same files again; text is cleaned for XML, HTML and
 //! Markdown ([`text`]) and was masked by the runner before it got here.

@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use super::live::LiveResult;
 use super::write::{Outputs, Written, write_reports};
-use crate::plan::Plan;
 use crate::run::result::RunResult;
 use crate::run::{EventSink, Fanout, Masker, RunOptions};
-use crate::tools::{Engine, ToolContext};
+use tapflow_core::plan::Plan;
+use tapflow_tools::{Engine, ToolContext};
 
 /// A finished run and what was written for it.
 pub struct ReportedRun {

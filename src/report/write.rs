@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::hostfs::{Overwrite, PathPolicy};
 use crate::run::Masker;
 use crate::run::result::RunResult;
+use tapflow_device::hostfs::{Overwrite, PathPolicy};
 
 /// Where the reports of a run go.
 #[derive(Clone, Debug)]
@@ -75,7 +75,7 @@ pub fn existing_ancestor(p: &Path) -> PathBuf {
 
 pub fn absolute(p: &Path) -> PathBuf {
     let a = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    crate::hostfs::normalize_lexically(&a).unwrap_or(a)
+    tapflow_device::hostfs::normalize_lexically(&a).unwrap_or(a)
 }
 
 /// The prefix that turns a path relative to `run_dir` into one relative to the directory of

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::plan::{Action, FlowPlan, PlanStep};
+use tapflow_core::plan::{Action, FlowPlan, PlanStep};
 
 /// Per-step time assumed when no previous run says anything (a UI action plus a dump on a
 /// phone, roughly).
@@ -146,7 +146,7 @@ mod tests {
                         tool: "press_key".into(),
                         args: serde_json::json!({"key": "Back"}),
                     },
-                    crate::plan::model::SourceRef {
+                    tapflow_core::plan::model::SourceRef {
                         file: format!("{id}.yaml"),
                         line: i + 1,
                         column: 3,

@@ -21,9 +21,9 @@ mod excerpt;
 use super::mask::Masker;
 use super::result::EvidenceRef;
 use super::worker::Caller;
-use crate::device::{Bounds, Device, DumpScope, ImageFormat, LogQuery, ScreenshotRequest};
-use crate::hostfs::{Overwrite, PathPolicy};
-use crate::tools::DeviceRoute;
+use tapflow_device::hostfs::{Overwrite, PathPolicy};
+use tapflow_device::{Bounds, Device, DumpScope, ImageFormat, LogQuery, ScreenshotRequest};
+use tapflow_tools::DeviceRoute;
 
 pub use excerpt::{MAX_LOG_LINES, MAX_TREE_LINES};
 
@@ -303,7 +303,7 @@ impl EvidenceCollector {
             }
             match target.write(bytes, Overwrite::Never) {
                 Ok(_) => return Some(candidate),
-                Err(e) if e.kind == crate::hostfs::PathErrorKind::Exists => continue,
+                Err(e) if e.kind == tapflow_device::hostfs::PathErrorKind::Exists => continue,
                 Err(_) => return None,
             }
         }
@@ -327,12 +327,12 @@ pub fn lines_in_window(text: &str, window: &StepWindow) -> Vec<String> {
         from = from.max(nb.naive_local());
     }
     let to = window.to.naive_local() + slack;
-    crate::logs::hilog::parse_text(text)
+    tapflow_device::logs::hilog::parse_text(text)
         .into_iter()
         .filter(|r| {
             r.hilog
                 .as_ref()
-                .and_then(|h| crate::logs::time::resolve_line_time(&h.time, &now))
+                .and_then(|h| tapflow_device::logs::time::resolve_line_time(&h.time, &now))
                 .is_some_and(|t| t >= from && t <= to)
         })
         .map(|r| r.full_text())

@@ -1,7 +1,7 @@
 //! One help line per common failure code: what to try next, printed under the error in the
 //! progress and the summary (`help: …`) and listed in `docs/errors.md`.
 
-use crate::codes;
+use tapflow_core::codes;
 
 /// The fix to suggest for `code`, when there is a common one.
 pub fn for_code(code: &str) -> Option<&'static str> {

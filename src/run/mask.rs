@@ -34,8 +34,8 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::plan::Plan;
-pub use crate::plan::model::MASK;
+use tapflow_core::plan::Plan;
+pub use tapflow_core::plan::model::MASK;
 
 /// A line of a multi-line secret is masked on its own only with at least this many characters
 /// (after trimming surrounding whitespace).
@@ -325,7 +325,7 @@ mod tests {
         let m = Masker::new([secret]);
         let json = serde_json::to_string_pretty(&json!({"text": secret})).unwrap();
         assert_eq!(m.text(&json), "{\n  \"text\": \"******\"\n}");
-        let cmd = crate::device::hdc::quote::command_line("uitest", &["inputText", secret]);
+        let cmd = tapflow_device::hdc::quote::command_line("uitest", &["inputText", secret]);
         assert_eq!(m.text(&cmd), "uitest 'inputText' '******'");
         let message = json!({"message": format!("`{cmd}` did not finish")}).to_string();
         assert_eq!(
@@ -414,7 +414,7 @@ mod tests {
         fn no_form_survives(secret in secret(), pre in context(), post in context()) {
             let m = Masker::new([secret.as_str()]);
             let text = format!("{pre}{secret}{post}");
-            let cmd = crate::device::hdc::quote::command_line("uitest", &[text.as_str()]);
+            let cmd = tapflow_device::hdc::quote::command_line("uitest", &[text.as_str()]);
             let outputs = [
                 format!("argv={:?}", [&cmd]),
                 text.clone(),

@@ -1,5 +1,5 @@
-//! Running plans: executes a compiled [`crate::plan::Plan`] on devices by calling
-//! [`crate::tools::Engine::call`] for every tool step (no second implementation of any step),
+//! Running plans: executes a compiled [`tapflow_core::plan::Plan`] on devices by calling
+//! [`tapflow_tools::Engine::call`] for every tool step (no second implementation of any step),
 //! interprets the control steps (repeat, retry blocks, inlined sub-flows, conditions, hooks),
 //! enforces deadlines and retries against the wall clock, collects evidence on failure,
 //! runs devices in parallel (one thread each), emits typed [`events::RunEvent`]s and folds

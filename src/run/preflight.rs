@@ -4,13 +4,13 @@
 //! business ([`super::schedule`]). Each device is checked on its own thread, so a slow check
 //! holds back no other device.
 
-use crate::device::{DeviceError, DumpScope};
-use crate::tools::{DeviceProvider, DeviceRoute};
+use tapflow_device::{DeviceError, DumpScope};
+use tapflow_tools::{DeviceProvider, DeviceRoute};
 
 use super::result::{DeviceResult, StepError};
 
 /// Failure code of a device whose screen is off.
-pub use crate::codes::SCREEN_OFF;
+pub use tapflow_core::codes::SCREEN_OFF;
 
 /// Attempts of each part of the check, in all (the first and two more), before a transient
 /// failure counts. `docs/run.md` says the same.
@@ -58,7 +58,7 @@ pub fn check_guarded(provider: &dyn DeviceProvider, route: &DeviceRoute) -> Devi
             software_version: None,
             ready: false,
             error: Some(StepError {
-                code: crate::codes::INTERNAL_ERROR.into(),
+                code: tapflow_core::codes::INTERNAL_ERROR.into(),
                 message: "the device check failed unexpectedly".into(),
                 details: serde_json::Value::Null,
                 location: None,

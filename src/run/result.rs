@@ -14,20 +14,20 @@ use serde_json::Value;
 
 /// Error codes that say the device or the host tooling failed, not the app under test.
 pub const INFRA_CODES: &[&str] = &[
-    crate::codes::DEVICE_NOT_FOUND,
-    crate::codes::DEVICE_DISCONNECTED,
-    crate::codes::DEVICE_UNAUTHORIZED,
-    crate::codes::MULTIPLE_DEVICES,
-    crate::codes::HDC_NOT_FOUND,
-    crate::codes::HDC_TIMEOUT,
-    crate::codes::HDC_CHANNEL_NOT_READY,
-    crate::codes::HDC_SERVER_UNREACHABLE,
-    crate::codes::HDC_FAILED,
-    crate::codes::ADB_NOT_FOUND,
-    crate::codes::ADB_TIMEOUT,
-    crate::codes::ADB_SERVER_UNREACHABLE,
-    crate::codes::DEVICE_UNRESPONSIVE,
-    crate::codes::INPUT_KEYS_LOST,
+    tapflow_core::codes::DEVICE_NOT_FOUND,
+    tapflow_core::codes::DEVICE_DISCONNECTED,
+    tapflow_core::codes::DEVICE_UNAUTHORIZED,
+    tapflow_core::codes::MULTIPLE_DEVICES,
+    tapflow_core::codes::HDC_NOT_FOUND,
+    tapflow_core::codes::HDC_TIMEOUT,
+    tapflow_core::codes::HDC_CHANNEL_NOT_READY,
+    tapflow_core::codes::HDC_SERVER_UNREACHABLE,
+    tapflow_core::codes::HDC_FAILED,
+    tapflow_core::codes::ADB_NOT_FOUND,
+    tapflow_core::codes::ADB_TIMEOUT,
+    tapflow_core::codes::ADB_SERVER_UNREACHABLE,
+    tapflow_core::codes::DEVICE_UNRESPONSIVE,
+    tapflow_core::codes::INPUT_KEYS_LOST,
 ];
 
 /// Version of the `result.json` shape.

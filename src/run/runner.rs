@@ -23,8 +23,8 @@ use super::result::*;
 use super::schedule::{Dropped, Expected, Health, Schedule};
 use super::select::{Shard, TagFilter, sorted_positions};
 use super::worker::Caller;
-use crate::plan::{FlowPlan, Plan};
-use crate::tools::{DeviceRoute, Engine, ToolContext};
+use tapflow_core::plan::{FlowPlan, Plan};
+use tapflow_tools::{DeviceRoute, Engine, ToolContext};
 
 /// Which devices a run uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -331,7 +331,7 @@ pub fn run(
                             "the runner failed unexpectedly".into(),
                         );
                         r.error = Some(StepError::new(
-                            crate::codes::INTERNAL_ERROR,
+                            tapflow_core::codes::INTERNAL_ERROR,
                             format!("the runner failed unexpectedly: {what}"),
                         ));
                         r

@@ -28,15 +28,15 @@ pub use super::balance::Expected;
 use super::balance::assign;
 use super::cancel::CancelToken;
 use super::result::{DeviceResult, INFRA_CODES, StepError};
-use crate::plan::FlowPlan;
+use tapflow_core::plan::FlowPlan;
 
 /// Codes after which a device's remaining flows are not run: the device (or the hdc server, or
 /// hdc itself) is gone, and every later command would fail the same way.
 pub const LOST_DEVICE_CODES: &[&str] = &[
-    crate::codes::DEVICE_DISCONNECTED,
-    crate::codes::DEVICE_NOT_FOUND,
-    crate::codes::HDC_SERVER_UNREACHABLE,
-    crate::codes::HDC_NOT_FOUND,
+    tapflow_core::codes::DEVICE_DISCONNECTED,
+    tapflow_core::codes::DEVICE_NOT_FOUND,
+    tapflow_core::codes::HDC_SERVER_UNREACHABLE,
+    tapflow_core::codes::HDC_NOT_FOUND,
 ];
 
 /// How often a device waiting for the other checks looks at the cancellation token.

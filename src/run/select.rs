@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::plan::FlowPlan;
+use tapflow_core::plan::FlowPlan;
 
 /// `I/N`, 1-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

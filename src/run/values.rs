@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::flow::ast::CompareOp;
-use crate::flow::template;
-use crate::plan::FlowPlan;
-use crate::plan::model::MASK;
+use tapflow_core::flow::ast::CompareOp;
+use tapflow_core::flow::template;
+use tapflow_core::plan::FlowPlan;
+use tapflow_core::plan::model::MASK;
 
 /// Failure code: a `{{ … }}` had no value at run time (e.g. its kept step did not run).
-pub use crate::codes::UNRESOLVED_VARIABLE;
+pub use tapflow_core::codes::UNRESOLVED_VARIABLE;
 
 /// The variables of one flow execution: plan variables, secrets and kept results.
 #[derive(Clone, Debug, Default)]
@@ -256,8 +256,9 @@ mod resolve_tests {
     use super::*;
     use serde_json::json;
 
-    use crate::flow::SourceFile;
-    use crate::plan::{MapLoader, PlanOptions, RegistryCatalog, compile};
+    use tapflow_core::flow::SourceFile;
+    use tapflow_core::plan::{MapLoader, PlanOptions, compile};
+    use tapflow_tools::RegistryCatalog;
 
     fn flow() -> FlowPlan {
         let text = "name: V
@@ -284,7 +285,7 @@ steps:
     fn secrets_are_revealed_only_for_the_device() {
         let fp = flow();
         let v = Vars::for_flow(&fp);
-        let crate::plan::Action::Tool { args, .. } = &fp.steps[1].action else {
+        let tapflow_core::plan::Action::Tool { args, .. } = &fp.steps[1].action else {
             panic!("a tool step")
         };
         assert_eq!(v.resolve(&fp, args, true).unwrap()["text"], "demo 12-34");
@@ -317,7 +318,7 @@ steps:
         );
         assert!(!c.has_errors(), "{:?}", c.diagnostics);
         let fp = &c.plan.flows[0];
-        let crate::plan::Action::Tool { args, .. } = &fp.steps[0].action else {
+        let tapflow_core::plan::Action::Tool { args, .. } = &fp.steps[0].action else {
             panic!("a tool step")
         };
         let v = Vars::for_flow(fp);

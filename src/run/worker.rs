@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::cancel::CancelToken;
-use crate::tools::context::Carry;
-use crate::tools::{Engine, Envelope, ToolContext};
+use tapflow_tools::context::Carry;
+use tapflow_tools::{Engine, Envelope, ToolContext};
 
 /// How often a waiting device thread looks at the cancellation token.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
@@ -78,8 +78,8 @@ impl Caller {
     }
 
     /// The screen queries this device's calls have sent (see
-    /// [`crate::tools::context::screen_log`]).
-    pub fn screen_log(&self) -> &crate::tools::context::screen_log::ScreenLog {
+    /// [`tapflow_tools::context::screen_log`]).
+    pub fn screen_log(&self) -> &tapflow_tools::context::screen_log::ScreenLog {
         self.carry.screen_log()
     }
 
@@ -141,8 +141,8 @@ impl Caller {
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     self.worker = None;
-                    let err = crate::tools::ToolError::new(
-                        crate::codes::INTERNAL_ERROR,
+                    let err = tapflow_tools::ToolError::new(
+                        tapflow_core::codes::INTERNAL_ERROR,
                         "the tool worker stopped unexpectedly",
                     );
                     return CallOutcome::Done(Box::new(Envelope::new(tool, Err(err), 0)));

@@ -165,8 +165,8 @@ impl AdbEnv {
     }
 
     /// The tapflow adb backend's configuration for this server.
-    pub fn config(&self) -> tapflow::device::adb::AdbConfig {
-        tapflow::device::adb::AdbConfig {
+    pub fn config(&self) -> tapflow_device::adb::AdbConfig {
+        tapflow_device::adb::AdbConfig {
             program: self.adb.clone(),
             server_port: Some(self.port),
             ..Default::default()

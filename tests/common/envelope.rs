@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use tapflow::tools::Envelope;
+use tapflow_tools::Envelope;
 
 /// Fails unless `sc` (a call's `structuredContent`) matches `schema`, `tool`'s output schema.
 pub fn assert_matches_schema(tool: &str, schema: &Value, sc: &Value) {

@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tapflow::device::*;
-use tapflow::tools::{DeviceProvider, DeviceRoute};
+use tapflow_device::*;
+use tapflow_tools::{DeviceProvider, DeviceRoute};
 
 pub const BUNDLE: &str = "com.example.demo";
 pub const APP_WINDOW: i64 = 10;

@@ -11,8 +11,8 @@ use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Map, Value};
 use tapflow::mcp::call::Core;
 use tapflow::mcp::{McpOptions, TapflowMcp};
-use tapflow::sim::{FaultSpec, Latency, SimOptions, Simulator};
-use tapflow::tools::{ToolConfig, ToolContext};
+use tapflow_sim::{FaultSpec, Latency, SimOptions, Simulator};
+use tapflow_tools::{ToolConfig, ToolContext};
 
 #[path = "sim_provider.rs"]
 mod sim_provider;

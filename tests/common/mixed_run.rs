@@ -19,12 +19,12 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::fake_device::{FakeDevice, FakeProvider};
-use tapflow::flow::SourceFile;
-use tapflow::plan::RegistryCatalog;
-use tapflow::plan::{MapLoader, PlanOptions, compile};
 use tapflow::report::{Outputs, ReportedRun, run_with_reports};
 use tapflow::run::{self, DeviceChoice, RunEvent, RunOptions, TagFilter};
-use tapflow::tools::{Engine, ToolConfig, ToolContext};
+use tapflow_core::flow::SourceFile;
+use tapflow_core::plan::{MapLoader, PlanOptions, compile};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 pub const FLOWS: &[(&str, &str)] = &[
     (
@@ -158,7 +158,7 @@ pub fn run_into(dir: &Path) -> ReportedRun {
     assert!(
         !c.has_errors(),
         "{}",
-        tapflow::flow::render_text(&c.diagnostics, &c.sources)
+        tapflow_core::flow::render_text(&c.diagnostics, &c.sources)
     );
     let ser1 = FakeDevice::new("SER1");
     let ser2 = FakeDevice::new("SER2");

@@ -16,11 +16,11 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use tapflow::device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
+use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute};
 
-use tapflow::device::{Cost, Device, DeviceError, Target};
-use tapflow::sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
-use tapflow::tools::{DeviceProvider, DeviceRoute};
+use tapflow_device::{Cost, Device, DeviceError, Target};
+use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
+use tapflow_tools::{DeviceProvider, DeviceRoute};
 
 /// The simulated device's hdc server plus the hdc backend in front of it.
 pub struct SimProvider {
@@ -122,7 +122,7 @@ impl DeviceProvider for SimProvider {
 /// The CLI's own provider (`tools::hdc_provider::HdcProvider`) over a fresh simulated phone
 /// without latency, with the demo app already started through a connection of its own (so the
 /// provider's cost counts only what the test does). Host paths are relative to `cwd`.
-pub fn hdc_provider_with_demo(cwd: &Path) -> Arc<tapflow::tools::hdc_provider::HdcProvider> {
+pub fn hdc_provider_with_demo(cwd: &Path) -> Arc<tapflow_tools::hdc_provider::HdcProvider> {
     let sim = Arc::new(Simulator::new(SimOptions {
         latency: Latency::None,
         ..SimOptions::default()
@@ -138,5 +138,5 @@ pub fn hdc_provider_with_demo(cwd: &Path) -> Arc<tapflow::tools::hdc_provider::H
         .unwrap()
         .start_app("com.tapflow.demo", "EntryAbility", None)
         .unwrap();
-    Arc::new(tapflow::tools::hdc_provider::HdcProvider(client()))
+    Arc::new(tapflow_tools::hdc_provider::HdcProvider(client()))
 }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tapflow::tools::build_app::{BuildAppParams, BuildConfig};
+use tapflow_tools::build_app::{BuildAppParams, BuildConfig};
 
 /// DevEco-style ciphertext (≥ 32 hex characters): the fake keystore never accepts it.
 pub const ENCRYPTED_KEY_PWD: &str = "0000001A7C3F5B2D9E8A6C4B1D0F2E3A5B7C9D1E3F5A7B9C";

@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 
 use serde_json::json;
 
-use crate::flow::{Diagnostic, SourceFile};
-use crate::plan::Compiled;
-use crate::plan::model::{Action, PlanStep};
 use crate::run::result::{Location, StepError};
 use crate::run::{FlowResult, Status};
+use tapflow_core::flow::{Diagnostic, SourceFile};
+use tapflow_core::plan::Compiled;
+use tapflow_core::plan::model::{Action, PlanStep};
 
 fn diag_json(d: &Diagnostic) -> serde_json::Value {
     json!({
@@ -77,7 +77,7 @@ pub fn take_invalid(flows: &[SourceFile], compiled: &mut Compiled) -> Vec<FlowRe
             fp.file
         );
         let error = StepError {
-            code: crate::codes::INVALID_FLOW.into(),
+            code: tapflow_core::codes::INVALID_FLOW.into(),
             message: format!(
                 "{}:{}:{}: {}: {}",
                 first.file, first.line, first.column, first.code, first.message

@@ -2,7 +2,7 @@
 //! [`crate::mcp::engine`], so `tools/list` stays one list): `validate_flow` and `plan_flow`
 //! (inline YAML or a host path → diagnostics with line/col, or the compiled plan), `run_flow`
 //! (a whole flow on a device, progress per step) and `get_run` (a finished run's summary and
-//! report paths). Host paths obey the host-path policy ([`crate::hostfs::PathPolicy`]) with the
+//! report paths). Host paths obey the host-path policy ([`tapflow_device::hostfs::PathPolicy`]) with the
 //! server's roots.
 
 mod run;
@@ -15,13 +15,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::flow::{DiagnosticReport, SourceFile};
-use crate::hostfs::{Expect, HostPathError, PathPolicy};
-use crate::plan::{self, Compiled, PlanOptions, RegistryCatalog};
 use crate::project::{FlowLoader, ReadError};
-use crate::tools::policy::{Hints, Policy};
-use crate::tools::registry::{Routing, Tool, ToolDef};
-use crate::tools::{Call, ToolConfig, ToolError};
+use tapflow_core::flow::{DiagnosticReport, SourceFile};
+use tapflow_core::plan::{self, Compiled, PlanOptions};
+use tapflow_device::hostfs::{Expect, HostPathError, PathPolicy};
+use tapflow_tools::RegistryCatalog;
+use tapflow_tools::policy::{Hints, Policy};
+use tapflow_tools::registry::{Routing, Tool, ToolDef};
+use tapflow_tools::{Call, ToolConfig, ToolError};
 
 pub use run::{GetRun, RunFlow};
 
@@ -39,10 +40,10 @@ pub fn defs() -> Vec<ToolDef> {
 const MAX_RESULT_BYTES: u64 = 64 << 20;
 
 /// The engine flows run their steps on: the step tools only (a flow cannot call flow tools).
-pub(crate) fn step_engine() -> Arc<crate::tools::Engine> {
-    static ENGINE: OnceLock<Arc<crate::tools::Engine>> = OnceLock::new();
+pub(crate) fn step_engine() -> Arc<tapflow_tools::Engine> {
+    static ENGINE: OnceLock<Arc<tapflow_tools::Engine>> = OnceLock::new();
     ENGINE
-        .get_or_init(|| Arc::new(crate::tools::Engine::new()))
+        .get_or_init(|| Arc::new(tapflow_tools::Engine::new()))
         .clone()
 }
 
@@ -75,13 +76,13 @@ pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled,
     let (file, root) = match (&src.yaml, &src.path) {
         (Some(_), Some(_)) => {
             return Err(ToolError::new(
-                crate::codes::PARAM_CONFLICT,
+                tapflow_core::codes::PARAM_CONFLICT,
                 "give either yaml or path, not both",
             ));
         }
         (None, None) => {
             return Err(ToolError::new(
-                crate::codes::MISSING_PARAMS,
+                tapflow_core::codes::MISSING_PARAMS,
                 "give the flow: yaml (text) or path (a host file)",
             ));
         }

@@ -11,9 +11,9 @@ use super::{FlowSource, MAX_RESULT_BYTES, compile, diagnostics, policy, step_eng
 use crate::report::{self, Outputs};
 use crate::run::mask::Masker;
 use crate::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
-use crate::tools::policy::{Hints, Policy, Risk};
-use crate::tools::registry::{Routing, Tool};
-use crate::tools::{Call, ToolError};
+use tapflow_tools::policy::{Hints, Policy, Risk};
+use tapflow_tools::registry::{Routing, Tool};
+use tapflow_tools::{Call, ToolError};
 
 pub struct RunFlow;
 
@@ -91,7 +91,7 @@ fn summarise(r: &RunResult, dir: &std::path::Path, masker: &Masker) -> RunSummar
 }
 
 /// Run events as progress messages, masked (they leave the process).
-struct Progress(crate::tools::context::Signals, Masker);
+struct Progress(tapflow_tools::context::Signals, Masker);
 
 impl EventSink for Progress {
     fn emit(&self, event: &RunEvent) {
@@ -152,7 +152,7 @@ impl Tool for RunFlow {
         let (errors, _, diags, _) = diagnostics(&compiled);
         if errors > 0 {
             return Err(ToolError::new(
-                crate::codes::FLOW_INVALID,
+                tapflow_core::codes::FLOW_INVALID,
                 format!("the flow has {errors} error(s); nothing ran (validate_flow shows them)"),
             )
             .with_details(json!({ "diagnostics": diags })));
@@ -239,14 +239,14 @@ impl Tool for GetRun {
             .read_file(&file.to_string_lossy(), MAX_RESULT_BYTES)
             .map_err(|e| {
                 ToolError::new(
-                    crate::codes::RUN_NOT_FOUND,
+                    tapflow_core::codes::RUN_NOT_FOUND,
                     format!("no run `{id}`: {}", e.message),
                 )
                 .with_details(json!({ "run_id": id, "reason": e.kind.as_str() }))
             })?;
         let result: RunResult = serde_json::from_slice(&bytes).map_err(|e| {
             ToolError::new(
-                crate::codes::RUN_NOT_FOUND,
+                tapflow_core::codes::RUN_NOT_FOUND,
                 format!("{} is not a run result: {e}", file.display()),
             )
         })?;

@@ -8,9 +8,9 @@ use serde_json::Value;
 
 use super::super::text::{clean, clean_max, one_line};
 use super::super::walk;
-use crate::device::Bounds;
 use crate::run::result::{EvidenceRef, FlowResult, RunResult, StepKind, StepResult};
 use crate::run::{Section, Status};
+use tapflow_device::Bounds;
 
 #[derive(Serialize)]
 pub struct Page {

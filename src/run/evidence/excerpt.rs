@@ -3,7 +3,7 @@
 //! last hilog lines of the step's window, the head of a crash file. Every excerpt is clipped in
 //! lines and in line length.
 
-use crate::device::{Bounds, UiNode};
+use tapflow_device::{Bounds, UiNode};
 
 /// Lines of a hilog or crash excerpt.
 pub const MAX_LOG_LINES: usize = 200;

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::{Flow, FlowRun, MAX_REPEAT, blank, codes, ms, status_of};
-use crate::plan::model::{Action, PlanCondition, PlanStep, SourceRef};
 use crate::run::result::*;
 use crate::run::values::UNRESOLVED_VARIABLE;
+use tapflow_core::plan::model::{Action, PlanCondition, PlanStep, SourceRef};
 
 impl FlowRun<'_, '_> {
     pub(super) fn iteration(

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::{FlowRun, codes, location};
-use crate::plan::compile::ASSERT_TOOL;
-use crate::plan::model::{PlanCondition, PlanStep};
 use crate::run::result::StepError;
 use crate::run::values::{UNRESOLVED_VARIABLE, compare};
 use crate::run::worker::CallOutcome;
+use tapflow_core::plan::compile::ASSERT_TOOL;
+use tapflow_core::plan::model::{PlanCondition, PlanStep};
 
 impl FlowRun<'_, '_> {
     /// Evaluates a `when` / `while` condition; `Err` when it cannot be evaluated.
@@ -60,7 +60,7 @@ impl FlowRun<'_, '_> {
             }
             .unwrap_or(0);
             let mut deadline = Instant::now()
-                + Duration::from_millis(budget + crate::plan::compile::DEADLINE_MARGIN_MS);
+                + Duration::from_millis(budget + tapflow_core::plan::compile::DEADLINE_MARGIN_MS);
             if let Some(fd) = self.flow_deadline() {
                 deadline = deadline.min(fd);
             }
@@ -72,12 +72,17 @@ impl FlowRun<'_, '_> {
                 .call(ASSERT_TOOL, args, Some(deadline), &token)
             {
                 CallOutcome::Done(env) if env.ok() => {}
-                CallOutcome::Done(env) if env.error_code() == Some(crate::codes::WAIT_TIMEOUT) => {
+                CallOutcome::Done(env)
+                    if env.error_code() == Some(tapflow_core::codes::WAIT_TIMEOUT) =>
+                {
                     return Ok(false);
                 }
                 CallOutcome::Done(env) => {
                     let e = env.structured.error.clone().unwrap_or_else(|| {
-                        crate::tools::ToolError::new(crate::codes::INTERNAL_ERROR, "no error given")
+                        tapflow_tools::ToolError::new(
+                            tapflow_core::codes::INTERNAL_ERROR,
+                            "no error given",
+                        )
                     });
                     return Err(Box::new(StepError {
                         code: e.code,

@@ -15,20 +15,20 @@ use std::collections::BTreeSet;
 use serde_json::{Value, json};
 
 use super::{FlowRun, codes};
-use crate::device::{Device, LogQuery};
-use crate::logs::crash::parse_crash_file;
-use crate::logs::logcat::{self, CrashKind};
-use crate::plan::model::PlanStep;
 use crate::run::evidence::{StepWindow, lines_in_window};
 use crate::run::result::StepError;
-use crate::tools::DeviceRoute;
+use tapflow_core::plan::model::PlanStep;
+use tapflow_device::logs::crash::parse_crash_file;
+use tapflow_device::logs::logcat::{self, CrashKind};
+use tapflow_device::{Device, LogQuery};
+use tapflow_tools::DeviceRoute;
 
 /// Crash files already blamed on a failed step of this flow.
 #[derive(Default)]
 pub(super) struct Blamed(BTreeSet<String>);
 
 /// The exception as a one-liner: `TypeError: message`, else the reason.
-fn exception_line(report: &crate::logs::crash::CrashReport) -> String {
+fn exception_line(report: &tapflow_device::logs::crash::CrashReport) -> String {
     let line = match (&report.error_name, &report.error_message) {
         (Some(n), Some(m)) => format!("{n}: {m}"),
         (Some(n), None) => n.clone(),
@@ -46,7 +46,7 @@ impl FlowRun<'_, '_> {
     /// (any app when the flow names none) is on the device; without a crash, the error says
     /// when the flow's app is not running at all (`details.app_running: false`).
     pub(super) fn crash_cause(&mut self, step: &PlanStep, error: StepError) -> StepError {
-        if error.code == codes::INTERRUPTED || error.code == crate::codes::APP_CRASHED {
+        if error.code == codes::INTERRUPTED || error.code == tapflow_core::codes::APP_CRASHED {
             return error;
         }
         let route = DeviceRoute {
@@ -86,7 +86,7 @@ impl FlowRun<'_, '_> {
             };
             let report = parse_crash_file(&text, Some(&c.file_name));
             if let (Some(app), Some(subject)) = (&self.fp.app, report.subject())
-                && !crate::ui::matching::same_bundle(app, subject)
+                && !tapflow_device::ui::matching::same_bundle(app, subject)
             {
                 continue;
             }
@@ -95,7 +95,7 @@ impl FlowRun<'_, '_> {
             let app = report.subject().unwrap_or("the app").to_string();
             let mut e = self.err(
                 step,
-                crate::codes::APP_CRASHED,
+                tapflow_core::codes::APP_CRASHED,
                 format!(
                     "{app} crashed: {exception} (crash file {}); the step then failed with {}",
                     c.file_name, error.code
@@ -162,7 +162,7 @@ impl FlowRun<'_, '_> {
                 continue;
             }
             if let (Some(app), Some(process)) = (&self.fp.app, &c.process)
-                && !crate::ui::matching::same_bundle(app, process)
+                && !tapflow_device::ui::matching::same_bundle(app, process)
             {
                 continue;
             }
@@ -180,7 +180,7 @@ impl FlowRun<'_, '_> {
             let pid = c.pid.map_or_else(|| "?".to_string(), |p| p.to_string());
             let mut e = self.err(
                 step,
-                crate::codes::APP_CRASHED,
+                tapflow_core::codes::APP_CRASHED,
                 format!(
                     "{app} crashed: {exception} ({what} in logcat at {}, pid {pid}); the step then failed with {}",
                     c.time, error.code

@@ -1,5 +1,5 @@
 //! Implicit waits, a flow-level behaviour: a step that acts on an element (a tool declaring
-//! [`crate::tools::Tool::WAITS_FOR_TARGET`]: click, long_press, input_text) and finds no such
+//! [`tapflow_tools::Tool::WAITS_FOR_TARGET`]: click, long_press, input_text) and finds no such
 //! element yet calls its tool again until the element appears or the step's `wait_ms` passes.
 //!
 //! The tool's own dump is the poll: when the target is already there the first call acts on
@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::FlowRun;
-use crate::plan::model::PlanStep;
 use crate::run::cancel::CancelToken;
 use crate::run::worker::CallOutcome;
+use tapflow_core::plan::model::PlanStep;
 
 /// Pause between two looks for a missing element (a cancellable wait, bounded by the wait's
 /// and the step's deadlines).
@@ -30,7 +30,7 @@ fn target_missing(outcome: &CallOutcome) -> bool {
                     .structured
                     .error
                     .as_ref()
-                    .is_some_and(|e| e.code == crate::codes::ELEMENT_NOT_FOUND)
+                    .is_some_and(|e| e.code == tapflow_core::codes::ELEMENT_NOT_FOUND)
         }
         _ => false,
     }

@@ -23,13 +23,13 @@ use serde_json::{Value, json};
 use super::FlowRun;
 use super::implicit_wait::{add_cost, cost_of};
 use super::password;
-use crate::plan::model::PlanStep;
 use crate::run::cancel::CancelToken;
 use crate::run::worker::CallOutcome;
-use crate::tools::Tool;
-use crate::tools::input_text::InputText;
-use crate::tools::input_text::lost_keys::shows_lost_keys;
-use crate::tools::input_text::strategy::Strategy;
+use tapflow_core::plan::model::PlanStep;
+use tapflow_tools::Tool;
+use tapflow_tools::input_text::InputText;
+use tapflow_tools::input_text::lost_keys::shows_lost_keys;
+use tapflow_tools::input_text::strategy::Strategy;
 
 /// Tries in all (the step's own call included).
 pub const TRIES: usize = 3;
@@ -47,8 +47,8 @@ fn lost_of(outcome: &CallOutcome) -> Option<Lost> {
         return None;
     };
     let e = env.structured.error.as_ref()?;
-    if e.code != crate::codes::TEXT_VERIFICATION_TIMEOUT
-        && e.code != crate::codes::TEXT_NOT_READABLE
+    if e.code != tapflow_core::codes::TEXT_VERIFICATION_TIMEOUT
+        && e.code != tapflow_core::codes::TEXT_NOT_READABLE
     {
         return None;
     }
@@ -119,7 +119,7 @@ fn verdict(last: &mut CallOutcome, seen: &[String]) {
         if let Value::Object(d) = &mut e.details {
             d.insert("cause_code".into(), e.code.clone().into());
         }
-        e.code = crate::codes::INPUT_KEYS_LOST.to_string();
+        e.code = tapflow_core::codes::INPUT_KEYS_LOST.to_string();
     } else {
         e.message = format!(
             "{}; typed {} times, the field showed the same {:?} every time: it refuses these characters (a device that loses every key looks the same)",
@@ -183,7 +183,7 @@ impl FlowRun<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::envelope::{Envelope, ToolError};
+    use tapflow_tools::envelope::{Envelope, ToolError};
 
     fn failed(code: &str, details: Value) -> CallOutcome {
         CallOutcome::Done(Box::new(Envelope::new(
@@ -204,12 +204,12 @@ mod tests {
 
     #[test]
     fn only_direct_text_showing_lost_keys_is_retyped() {
-        let t = crate::codes::TEXT_VERIFICATION_TIMEOUT;
+        let t = tapflow_core::codes::TEXT_VERIFICATION_TIMEOUT;
         assert!(lost_of(&failed(t, details("direct", "emo"))).is_some());
         assert!(lost_of(&failed(t, details("direct", "Username"))).is_some());
         assert!(lost_of(&failed(t, details("sentinel_paste", "emo"))).is_none());
         assert!(lost_of(&failed(t, details("direct", "demox"))).is_none());
-        let other = crate::codes::INPUT_FOCUS_TIMEOUT;
+        let other = tapflow_core::codes::INPUT_FOCUS_TIMEOUT;
         assert!(lost_of(&failed(other, details("direct", "emo"))).is_none());
         let mut d = details("direct", "de");
         d["mode"] = "append".into();
@@ -225,12 +225,12 @@ mod tests {
 
     #[test]
     fn differing_tries_are_the_devices_and_identical_ones_the_fields() {
-        let t = crate::codes::TEXT_VERIFICATION_TIMEOUT;
+        let t = tapflow_core::codes::TEXT_VERIFICATION_TIMEOUT;
         let mut o = failed(t, details("direct", "dm"));
         verdict(&mut o, &["emo".into(), "dmo".into(), "dm".into()]);
         let CallOutcome::Done(env) = &o else { panic!() };
         let e = env.structured.error.as_ref().unwrap();
-        assert_eq!(e.code, crate::codes::INPUT_KEYS_LOST);
+        assert_eq!(e.code, tapflow_core::codes::INPUT_KEYS_LOST);
         assert_eq!(e.details["cause_code"], t);
         assert!(
             e.message.contains("\"emo\", \"dmo\", \"dm\""),

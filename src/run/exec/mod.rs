@@ -19,7 +19,6 @@ mod tool;
 mod typed_secret;
 mod unresponsive;
 
-use crate::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
 use crate::run::cancel::CancelToken;
 use crate::run::events::{EventSink, RunEvent, Section};
 use crate::run::evidence::{CrashBaseline, EvidenceCollector};
@@ -27,23 +26,24 @@ use crate::run::mask::Masker;
 use crate::run::result::*;
 use crate::run::values::{Vars, as_text};
 use crate::run::worker::Caller;
+use tapflow_core::plan::model::{Action, FlowPlan, PlanStep, SourceRef};
 
 /// Failure codes the runner itself assigns (tools have their own).
 pub mod codes {
     /// An `expect:` did not hold.
-    pub use crate::codes::EXPECTATION_FAILED;
+    pub use tapflow_core::codes::EXPECTATION_FAILED;
     /// The flow's `timeout` passed.
-    pub use crate::codes::FLOW_TIMEOUT;
+    pub use tapflow_core::codes::FLOW_TIMEOUT;
     /// The run was interrupted (Ctrl-C) during the step.
-    pub use crate::codes::INTERRUPTED;
+    pub use tapflow_core::codes::INTERRUPTED;
     /// A `repeat` had an invalid count or ran too often.
-    pub use crate::codes::INVALID_REPEAT;
+    pub use tapflow_core::codes::INVALID_REPEAT;
     /// A step's deadline passed before its tool answered.
-    pub use crate::codes::STEP_TIMEOUT;
+    pub use tapflow_core::codes::STEP_TIMEOUT;
 }
 
 /// Most passes of a `repeat` with only a `while` (the flow's deadline bounds it as well).
-pub const MAX_REPEAT: u64 = crate::plan::MAX_REPEAT;
+pub const MAX_REPEAT: u64 = tapflow_core::plan::MAX_REPEAT;
 
 pub fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
@@ -246,7 +246,7 @@ fn first_error<'s>(steps: impl Iterator<Item = &'s StepResult>) -> Option<StepEr
 }
 
 /// The clean-state steps (stop, clear data, launch) as tool steps of the plan.
-fn setup_steps(fp: &FlowPlan, iso: &crate::plan::model::Isolation) -> Vec<PlanStep> {
+fn setup_steps(fp: &FlowPlan, iso: &tapflow_core::plan::model::Isolation) -> Vec<PlanStep> {
     let mut out = Vec::new();
     let mut push = |tool: &str| {
         let mut step = PlanStep::plain(
@@ -331,7 +331,7 @@ impl FlowRun<'_, '_> {
             let text = match self.vars.resolve(self.fp, v, false) {
                 Ok(r) => as_text(&r),
                 // Not resolvable yet (the step will say why): as written.
-                Err(_) => crate::flow::template::display(&as_text(v)).into_owned(),
+                Err(_) => tapflow_core::flow::template::display(&as_text(v)).into_owned(),
             };
             self.masker.text(&text).into_owned()
         };

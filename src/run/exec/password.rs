@@ -13,7 +13,7 @@
 use serde_json::Value;
 
 use crate::run::worker::CallOutcome;
-use crate::tools::envelope::Envelope;
+use tapflow_tools::envelope::Envelope;
 
 /// The count of mask characters the field showed, from the error's details.
 fn masked_length(details: &Value) -> Option<usize> {
@@ -50,7 +50,7 @@ pub(super) fn accept_masked(tool: &str, outcome: CallOutcome) -> CallOutcome {
     let Some(e) = &env.structured.error else {
         return outcome;
     };
-    if e.code != crate::codes::TEXT_NOT_READABLE
+    if e.code != tapflow_core::codes::TEXT_NOT_READABLE
         || e.details.get("masked").and_then(Value::as_bool) != Some(true)
     {
         return outcome;

@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::{FlowRun, codes, location, ms, now_rfc3339, password, typed_secret};
-use crate::plan::model::PlanStep;
 use crate::run::events::RunEvent;
 use crate::run::evidence::{StepRef, StepWindow};
 use crate::run::result::*;
 use crate::run::values::{UNRESOLVED_VARIABLE, at_path, compare};
 use crate::run::worker::CallOutcome;
+use tapflow_core::plan::model::PlanStep;
 
 /// `[l,t][r,b]` of the element a result (or error details) names, where it says.
 fn bounds_of(v: &Value) -> Option<String> {
@@ -155,7 +155,10 @@ impl FlowRun<'_, '_> {
                 }
                 CallOutcome::Done(env) => {
                     let e = env.structured.error.clone().unwrap_or_else(|| {
-                        crate::tools::ToolError::new(crate::codes::INTERNAL_ERROR, "no error given")
+                        tapflow_tools::ToolError::new(
+                            tapflow_core::codes::INTERNAL_ERROR,
+                            "no error given",
+                        )
                     });
                     let details = self.masker.value(&e.details);
                     let err = StepError {

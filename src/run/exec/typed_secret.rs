@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use crate::run::mask::Masker;
 use crate::run::worker::CallOutcome;
-use crate::tools::Tool;
-use crate::tools::input_text::InputText;
+use tapflow_tools::Tool;
+use tapflow_tools::input_text::InputText;
 
 /// The fields of an `input_text` result (or error details) that hold what the field showed.
 const SHOWN: [&str; 2] = ["actual_text", "before_text"];
@@ -64,8 +64,8 @@ pub(super) fn redact(masker: &Masker, tool: &str, args: &Value, outcome: &mut Ca
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::envelope::{Envelope, ToolError};
     use serde_json::json;
+    use tapflow_tools::envelope::{Envelope, ToolError};
 
     #[test]
     fn parts_of_a_typed_secret_are_dotted_out() {
@@ -73,7 +73,7 @@ mod tests {
         let details = json!({"actual_text": "tk-abef", "before_text": "to-acdf",
                              "retyped": ["tok-bcef", "tk-abef"], "mode": "replace"});
         let err = ToolError::new(
-            crate::codes::INPUT_KEYS_LOST,
+            tapflow_core::codes::INPUT_KEYS_LOST,
             "showed \"tok-bcef\", \"tk-abef\"; last saw \"tk-abef\"",
         )
         .with_details(details);

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use super::FlowRun;
 use crate::run::result::StepError;
-use crate::tools::context::screen_log::ScreenReport;
+use tapflow_tools::context::screen_log::ScreenReport;
 
 /// A UI dump unanswered this long is a device that does not answer (a dump takes well under
 /// 2 s on a real phone, uitest's and uiautomator's alike).
@@ -43,7 +43,7 @@ fn screen_json(r: &ScreenReport) -> Value {
 
 /// Whether `e` is a verdict a deadline gave (see the module doc).
 fn deadline_verdict(e: &StepError) -> bool {
-    use crate::codes::*;
+    use tapflow_core::codes::*;
     [
         WAIT_TIMEOUT,
         INPUT_FOCUS_TIMEOUT,
@@ -127,7 +127,7 @@ impl FlowRun<'_, '_> {
                     error.code
                 );
                 StepError {
-                    code: crate::codes::DEVICE_UNRESPONSIVE.to_string(),
+                    code: tapflow_core::codes::DEVICE_UNRESPONSIVE.to_string(),
                     message: self.masker.text(&message).into_owned(),
                     details: json!({
                         "cause": {
@@ -147,14 +147,14 @@ impl FlowRun<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::context::screen_log::Failure;
+    use tapflow_tools::context::screen_log::Failure;
 
     fn report(answered: u32, failed: u32, pending_ms: Option<u64>) -> ScreenReport {
         ScreenReport {
             answered,
             failed,
             last_failure: (failed > 0).then(|| Failure {
-                code: crate::codes::ADB_TIMEOUT.into(),
+                code: tapflow_core::codes::ADB_TIMEOUT.into(),
                 message: "`adb exec-out uiautomator dump /dev/tty` did not finish within 30000ms"
                     .into(),
             }),
@@ -197,19 +197,19 @@ mod tests {
             location: None,
         };
         assert!(deadline_verdict(&e(
-            crate::codes::WAIT_TIMEOUT,
+            tapflow_core::codes::WAIT_TIMEOUT,
             Value::Null
         )));
         assert!(deadline_verdict(&e(
-            crate::codes::ELEMENT_NOT_FOUND,
+            tapflow_core::codes::ELEMENT_NOT_FOUND,
             json!({"waited_ms": 10})
         )));
         assert!(!deadline_verdict(&e(
-            crate::codes::ELEMENT_NOT_FOUND,
+            tapflow_core::codes::ELEMENT_NOT_FOUND,
             Value::Null
         )));
         assert!(!deadline_verdict(&e(
-            crate::codes::EXPECTATION_FAILED,
+            tapflow_core::codes::EXPECTATION_FAILED,
             Value::Null
         )));
         let d = describe(&report(0, 2, Some(8_000)));

@@ -1,0 +1,12 @@
+//! tapflow-core: the language of tapflow. YAML flow text becomes an AST with a span on every
+//! node ([`flow`]), then a checked, compiled [`plan::Plan`]; [`codes`] names every error code and
+//! [`suggest`] finds near misses for diagnostics.
+//!
+//! May use: nothing else of tapflow. Pure functions of text: no device, no file system (sub-flows
+//! arrive through [`plan::SourceLoader`]), no async runtime. Tools are seen only through the
+//! [`plan::ToolCatalog`] trait, which the tool engine implements one crate up.
+
+pub mod codes;
+pub mod flow;
+pub mod plan;
+pub mod suggest;

@@ -1,0 +1,505 @@
+//! Decoding of call arguments against a tool's published input schema (design.md "Errors").
+//!
+//! Arguments are checked as JSON first, field by field, so that every failure names its
+//! parameter and carries the contract's code: an unknown parameter or a wrong JSON type is
+//! `INVALID_PARAM` (unless the tool names a code for that field's type), a value outside a
+//! published enumeration or range is the tool's code for that field (`INVALID_WAIT_STATE`, …).
+//! Only then are they deserialised into the tool's parameter type. Explicit `null` means
+//! "not given" for every parameter the tool has (agents often send nulls for the defaults); a
+//! parameter the tool does not have is refused even when it is `null`, since it is a typo or a
+//! misunderstanding either way. Values echoed in messages are clipped ([`clip`]): an argument of
+//! megabytes never comes back whole.
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::envelope::ToolError;
+
+/// Per-field error codes a tool assigns (field name → code).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FieldCodes {
+    /// Used when the value has the right type but lies outside the enumeration or range.
+    pub value: &'static [(&'static str, &'static str)],
+    /// Used when the value has the wrong JSON type (default `INVALID_PARAM`).
+    pub wrong_type: &'static [(&'static str, &'static str)],
+}
+
+impl FieldCodes {
+    fn value_code(&self, field: &str) -> &'static str {
+        lookup(self.value, field).unwrap_or(tapflow_core::codes::INVALID_PARAM)
+    }
+    fn type_code(&self, field: &str) -> &'static str {
+        lookup(self.wrong_type, field).unwrap_or(tapflow_core::codes::INVALID_PARAM)
+    }
+}
+
+fn lookup(table: &[(&'static str, &'static str)], field: &str) -> Option<&'static str> {
+    table.iter().find(|(f, _)| *f == field).map(|(_, c)| *c)
+}
+
+/// Checks `args` against `schema` (an object schema with `properties`) and returns the
+/// arguments with nulls removed.
+pub fn check(
+    args: Value,
+    schema: &Value,
+    codes: &FieldCodes,
+) -> Result<Map<String, Value>, ToolError> {
+    let map = match args {
+        Value::Null => Map::new(),
+        Value::Object(m) => m,
+        other => {
+            return Err(ToolError::invalid_param(
+                "arguments",
+                format!("arguments must be a JSON object, got {}", type_name(&other)),
+            ));
+        }
+    };
+    let props = schema.get("properties").and_then(Value::as_object);
+    let mut out = Map::new();
+    for (name, value) in map {
+        let Some(prop) = props.and_then(|p| p.get(&name)) else {
+            let known: Vec<&str> = props
+                .map(|p| p.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            let suggestion = tapflow_core::suggest::closest(&name, known.iter().copied());
+            let shown = clip(&name);
+            let mut msg = format!("unknown parameter `{shown}`");
+            if let Some(s) = &suggestion {
+                msg.push_str(&format!(" (did you mean `{s}`?)"));
+            }
+            return Err(ToolError::invalid_param(&shown, msg).with_details(json!({
+                "known_parameters": known,
+                "suggestion": suggestion,
+            })));
+        };
+        if value.is_null() {
+            continue;
+        }
+        match accepts(&value, prop) {
+            Accept::Ok => {}
+            Accept::WrongType(expected) => {
+                return Err(ToolError::new(
+                    codes.type_code(&name),
+                    format!(
+                        "parameter `{name}` must be {expected}, got {}",
+                        type_name(&value)
+                    ),
+                )
+                .with_details(json!({ "param": name, "expected": expected })));
+            }
+            Accept::NotAllowed(why) => {
+                let shown = clip(&value.to_string());
+                return Err(ToolError::new(
+                    codes.value_code(&name),
+                    format!("parameter `{name}`: {shown} is not allowed: {why}"),
+                )
+                .with_details(json!({ "param": name, "value": shown })));
+            }
+        }
+        out.insert(name, value);
+    }
+    Ok(out)
+}
+
+/// The longest piece of an argument a message or `details` repeats (in characters).
+pub const ECHO_LIMIT: usize = 120;
+
+/// `text` as messages may echo it: whole when short, else its first [`ECHO_LIMIT`] characters
+/// and how long it really was (`…(10485760 bytes)`).
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(ECHO_LIMIT) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}…({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+/// Parses call arguments from JSON text (`tapflow tool`), refusing what `serde_json::Value`
+/// would silently accept: a key given twice in one object (the last would win, at any depth)
+/// is `INVALID_PARAM` naming the key.
+pub fn parse_arguments(text: &str) -> Result<Value, ToolError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde::de::DeserializeSeed::deserialize(Strict, &mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| {
+            let msg = e.to_string();
+            match msg.strip_prefix(DUPLICATE) {
+                Some(rest) => {
+                    let key = rest.split(" at line ").next().unwrap_or(rest);
+                    ToolError::invalid_param(
+                        key,
+                        format!("parameter `{key}` is given twice; give each parameter once"),
+                    )
+                }
+                None => ToolError::invalid_param(
+                    "arguments",
+                    format!("arguments are not valid JSON: {}", clip(&msg)),
+                ),
+            }
+        })?;
+    Ok(value)
+}
+
+const DUPLICATE: &str = "duplicate key: ";
+
+/// Builds a `Value` like serde_json does, but fails on a repeated object key.
+struct Strict;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Strict {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strict {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(Strict)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(Strict)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Strict)?;
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "{DUPLICATE}{}",
+                    clip(&key)
+                )));
+            }
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// Deserialises checked arguments into a tool's parameter type.
+pub fn deserialize<P: DeserializeOwned>(map: Map<String, Value>) -> Result<P, ToolError> {
+    serde_json::from_value(Value::Object(map)).map_err(|e| {
+        // Rare after `check` (e.g. an integer too large for its Rust type).
+        ToolError::invalid_param("arguments", clip(&format!("invalid arguments: {e}")))
+    })
+}
+
+enum Accept {
+    Ok,
+    WrongType(String),
+    NotAllowed(String),
+}
+
+fn accepts(value: &Value, schema: &Value) -> Accept {
+    let Some(obj) = schema.as_object() else {
+        return Accept::Ok; // `true` or unusual schema: anything goes
+    };
+    for key in ["anyOf", "oneOf"] {
+        if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+            let mut expected = Vec::new();
+            let mut not_allowed = None;
+            for b in branches {
+                match accepts(value, b) {
+                    Accept::Ok => return Accept::Ok,
+                    Accept::WrongType(e) => expected.push(e),
+                    Accept::NotAllowed(w) => not_allowed = Some(w),
+                }
+            }
+            if let Some(w) = not_allowed {
+                return Accept::NotAllowed(allowed_union(branches).unwrap_or(w));
+            }
+            return Accept::WrongType(expected.join(" or "));
+        }
+    }
+    if let Some(t) = obj.get("type") {
+        let types: Vec<&str> = match t {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        if !types.is_empty() && !types.iter().any(|t| has_type(value, t)) {
+            let names: Vec<String> = types
+                .iter()
+                .filter(|t| **t != "null")
+                .map(|t| article(t))
+                .collect();
+            return Accept::WrongType(names.join(" or "));
+        }
+    }
+    if let Some(allowed) = obj.get("enum").and_then(Value::as_array)
+        && !allowed.contains(value)
+    {
+        return Accept::NotAllowed(format!("expected one of {}", list(allowed)));
+    }
+    if let Some(c) = obj.get("const")
+        && c != value
+    {
+        return Accept::NotAllowed(format!("expected {c}"));
+    }
+    if let Some(format) = obj.get("format").and_then(Value::as_str)
+        && let Some((min, max)) = integer_range(format)
+        && (value.is_i64() || value.is_u64())
+    {
+        let fits = match (value.as_i64(), value.as_u64()) {
+            (Some(i), _) => i128::from(i) >= min && i128::from(i) <= max,
+            (None, Some(u)) => i128::from(u) <= max,
+            _ => false,
+        };
+        if !fits {
+            return Accept::NotAllowed(format!("out of range for {format} ({min}..={max})"));
+        }
+    }
+    if let Some(n) = value.as_f64() {
+        if let Some(min) = obj.get("minimum").and_then(Value::as_f64)
+            && n < min
+        {
+            return Accept::NotAllowed(format!("must be >= {min}"));
+        }
+        if let Some(max) = obj.get("maximum").and_then(Value::as_f64)
+            && n > max
+        {
+            return Accept::NotAllowed(format!("must be <= {max}"));
+        }
+    }
+    if let (Some(items), Some(arr)) = (obj.get("items"), value.as_array()) {
+        for (i, item) in arr.iter().enumerate() {
+            match accepts(item, items) {
+                Accept::Ok => {}
+                Accept::WrongType(e) => {
+                    return Accept::WrongType(format!("an array of {e} (item {i} is not)"));
+                }
+                Accept::NotAllowed(w) => {
+                    return Accept::NotAllowed(format!("item {i} ({item}): {w}"));
+                }
+            }
+        }
+    }
+    Accept::Ok
+}
+
+/// The range of schemars' integer formats.
+fn integer_range(format: &str) -> Option<(i128, i128)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" | "uint" => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
+/// The enumerated values of all branches, when every non-null branch is an enumeration.
+fn allowed_union(branches: &[Value]) -> Option<String> {
+    let mut all = Vec::new();
+    for b in branches {
+        if b.get("type").and_then(Value::as_str) == Some("null") {
+            continue;
+        }
+        if let Some(e) = b.get("enum").and_then(Value::as_array) {
+            all.extend(e.iter().cloned());
+        } else if let Some(c) = b.get("const") {
+            all.push(c.clone());
+        } else {
+            return None;
+        }
+    }
+    Some(format!("expected one of {}", list(&all)))
+}
+
+fn list(values: &[Value]) -> String {
+    values
+        .iter()
+        .filter(|v| !v.is_null())
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn has_type(v: &Value, t: &str) -> bool {
+    match t {
+        "null" => v.is_null(),
+        "boolean" => v.is_boolean(),
+        "integer" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "string" => v.is_string(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
+    }
+}
+
+fn article(t: &str) -> String {
+    match t {
+        "integer" | "array" | "object" => format!("an {t}"),
+        other => format!("a {other}"),
+    }
+}
+
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema() -> Value {
+        json!({"type":"object","properties":{
+            "state": {"type":"string","enum":["found","gone"]},
+            "count": {"type":"integer","enum":[1,2]},
+            "timeout_ms": {"type":"integer","minimum":0},
+            "x": {"type":["integer","null"],"format":"int32"},
+            "text": {"type":["string","null"]},
+            "mods": {"type":"array","items":{"type":"string","enum":["Ctrl","Alt"]}},
+            "key": {"anyOf":[{"type":"string"},{"type":"integer"}]},
+            "handle": {"type":"object"}
+        }})
+    }
+    const CODES: FieldCodes = FieldCodes {
+        value: &[
+            ("state", "INVALID_WAIT_STATE"),
+            ("count", "INVALID_CLICK_COUNT"),
+            ("timeout_ms", "INVALID_TIMEOUT"),
+            ("mods", "INVALID_MODIFIER"),
+        ],
+        wrong_type: &[("handle", "INVALID_ELEMENT_HANDLE")],
+    };
+
+    fn code(args: Value) -> String {
+        check(args, &schema(), &CODES).unwrap_err().code
+    }
+
+    #[test]
+    fn enumerations_ranges_and_types_get_their_codes() {
+        assert_eq!(code(json!({"state":"present"})), "INVALID_WAIT_STATE");
+        assert_eq!(code(json!({"state":3})), "INVALID_PARAM");
+        assert_eq!(code(json!({"count":3})), "INVALID_CLICK_COUNT");
+        assert_eq!(code(json!({"count":1.5})), "INVALID_PARAM");
+        assert_eq!(code(json!({"timeout_ms":-1})), "INVALID_TIMEOUT");
+        assert_eq!(code(json!({"mods":["Ctrl","Hyper"]})), "INVALID_MODIFIER");
+        assert_eq!(code(json!({"mods":"Ctrl"})), "INVALID_PARAM");
+        assert_eq!(code(json!({"key":true})), "INVALID_PARAM");
+        assert_eq!(
+            code(json!({"handle":"{\"window_id\":1}"})),
+            "INVALID_ELEMENT_HANDLE"
+        );
+        assert_eq!(code(json!([1])), "INVALID_PARAM");
+        let e = check(json!({"x": 3_000_000_000u64}), &schema(), &CODES).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.details["param"].as_str()),
+            ("INVALID_PARAM", Some("x"))
+        );
+        assert!(check(json!({"x": -2_147_483_648i64}), &schema(), &CODES).is_ok());
+    }
+
+    #[test]
+    fn unknown_parameters_are_named_with_a_suggestion() {
+        let e = check(json!({"stat":"found"}), &schema(), &CODES).unwrap_err();
+        assert_eq!(e.code, "INVALID_PARAM");
+        assert_eq!(e.details["param"], "stat");
+        assert_eq!(e.details["suggestion"], "state");
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_at_any_depth() {
+        let e = parse_arguments(r#"{"text":"a","text":"b"}"#).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.param()),
+            ("INVALID_PARAM", Some("text"))
+        );
+        let e = parse_arguments(r#"{"element_handle":{"id":"1","id":"2"}}"#).unwrap_err();
+        assert_eq!(e.param(), Some("id"));
+        assert_eq!(
+            parse_arguments(r#"{"a":[1,{"b":null}],"c":1.5,"d":18446744073709551615}"#).unwrap(),
+            json!({"a":[1,{"b":null}],"c":1.5,"d":18446744073709551615u64})
+        );
+        assert!(parse_arguments("{} x").is_err());
+        assert!(
+            parse_arguments("{")
+                .unwrap_err()
+                .message
+                .contains("not valid JSON")
+        );
+    }
+
+    #[test]
+    fn unknown_parameters_are_refused_even_when_null() {
+        let e = check(json!({"stat": null}), &schema(), &CODES).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.param()),
+            ("INVALID_PARAM", Some("stat"))
+        );
+    }
+
+    #[test]
+    fn echoed_values_are_clipped() {
+        let huge = "x".repeat(10 * 1024 * 1024);
+        let e = check(json!({"state": huge}), &schema(), &CODES).unwrap_err();
+        assert!(e.message.len() < 400, "{}", e.message.len());
+        assert!(
+            e.message.contains("(10485762 bytes)"),
+            "{}",
+            &e.message[..200]
+        );
+        assert!(e.details.to_string().len() < 400);
+        let e = check(json!({ huge.clone(): 1 }), &schema(), &CODES).unwrap_err();
+        assert!(e.message.len() < 400 && e.details.to_string().len() < 1000);
+    }
+
+    #[test]
+    fn nulls_mean_absent_and_valid_values_pass() {
+        let m = check(
+            json!({"text":null,"state":"gone","key":5,"mods":["Alt"]}),
+            &schema(),
+            &CODES,
+        )
+        .unwrap();
+        assert!(!m.contains_key("text"));
+        assert_eq!(m["state"], "gone");
+        assert!(check(Value::Null, &schema(), &CODES).unwrap().is_empty());
+    }
+}
