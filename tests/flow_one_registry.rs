@@ -198,7 +198,7 @@ fn a_new_tool_is_picked_up_by_validate_the_schema_and_the_listing() {
 /// or a tool's parameter outside the tool's own file fails the test below.
 const USES: &[(&str, &str, &str)] = &[
     (
-        "src/plan/compile/args.rs",
+        "crates/tapflow-core/src/plan/compile/args.rs",
         "wait_for_element",
         "ASSERT_TOOL: the flow format defines assert_visible/not_visible and element conditions as this wait",
     ),
@@ -208,7 +208,7 @@ const USES: &[(&str, &str, &str)] = &[
         "clean_state is defined as stop, clear data, launch of the flow's app",
     ),
     (
-        "src/ui/refine.rs",
+        "crates/tapflow-device/src/ui/refine.rs",
         "below above left_of right_of child_of contains_child",
         "the state and position filters shared by every search-mode tool (flattened into each \
          tool's parameters), declared once beside their matching",
@@ -260,6 +260,25 @@ const USES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Every Rust source file of the workspace's crates (not their tests or benches).
+fn source_files(root: &Path) -> impl Iterator<Item = walkdir::DirEntry> + '_ {
+    ["src", "crates"]
+        .into_iter()
+        .flat_map(move |d| walkdir::WalkDir::new(root.join(d)))
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "rs"))
+        .filter(move |e| {
+            let rel = e.path().strip_prefix(root).unwrap().to_string_lossy();
+            rel.starts_with("src/") || rel.split('/').nth(2) == Some("src")
+        })
+}
+
+/// The device modules of `tapflow-device` (not its `ui`, `logs` or `hostfs`).
+fn device_layer(file: &str) -> bool {
+    file.strip_prefix("crates/tapflow-device/src/")
+        .is_some_and(|f| !["ui/", "logs/", "hostfs/"].iter().any(|m| f.starts_with(m)))
+}
+
 /// Parameter names distinctive enough to find (plain words such as `text` are everywhere).
 fn distinctive(p: &str) -> bool {
     p.contains('_') && !ROUTING_PARAMS.contains(&p)
@@ -282,12 +301,12 @@ fn no_source_file_keeps_a_second_list_of_tools_or_parameters() {
     let engine = Engine::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // Where each tool lives: its file (or folder), and, for logs_query, its parameter type.
-    // (`src/tools/build_app_tool.rs` and `src/tools/build_app/` both start with the name.)
+    // (`crates/tapflow-tools/src/build_app_tool.rs` and `…/build_app/` both start with the name.)
     let own = |tool: &str, file: &str| -> bool {
-        file.starts_with(&format!("src/tools/{tool}"))
-            || (tool == "logs_query" && file.starts_with("src/logs/"))
+        file.starts_with(&format!("crates/tapflow-tools/src/{tool}"))
+            || (tool == "logs_query" && file.starts_with("crates/tapflow-device/src/logs/"))
             || (["stop_app", "uninstall_app", "clear_app_data"].contains(&tool)
-                && file == "src/tools/app_ops.rs")
+                && file == "crates/tapflow-tools/src/app_ops.rs")
     };
     let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for t in engine.tools() {
@@ -303,11 +322,7 @@ fn no_source_file_keeps_a_second_list_of_tools_or_parameters() {
         }
     }
     let mut found = Vec::new();
-    for entry in walkdir::WalkDir::new(root.join("src")) {
-        let entry = entry.unwrap();
-        if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
+    for entry in source_files(root) {
         let file = entry
             .path()
             .strip_prefix(root)
@@ -316,11 +331,13 @@ fn no_source_file_keeps_a_second_list_of_tools_or_parameters() {
             .replace('\\', "/");
         // The device layer and the simulator speak hdc/uitest (`click`, `swipe`, `drag` are
         // uitest commands there); they cannot see the tools (design.md's module rules).
-        if file.starts_with("src/device/") || file.starts_with("src/sim/") {
+        if device_layer(&file) || file.starts_with("crates/tapflow-sim/") {
             continue;
         }
         // The registry line, and the registry's own shared parameters.
-        if file == "src/tools/mod.rs" || file == "src/tools/registry.rs" {
+        if file == "crates/tapflow-tools/src/lib.rs"
+            || file == "crates/tapflow-tools/src/registry.rs"
+        {
             continue;
         }
         let code = code_of(entry.path());
@@ -330,7 +347,7 @@ fn no_source_file_keeps_a_second_list_of_tools_or_parameters() {
             }
             // A parameter shared by several tools (bundle_name, …) may be read by the shared
             // helpers of `src/tools/` (target resolution, search, app operations).
-            let shared_helper = owners.len() > 1 && file.starts_with("src/tools/");
+            let shared_helper = owners.len() > 1 && file.starts_with("crates/tapflow-tools/src/");
             if owners.iter().any(|t| own(t, &file)) || shared_helper {
                 continue;
             }
@@ -380,11 +397,7 @@ fn every_code_comes_from_the_one_list() {
     let upper = regex::Regex::new(r#""([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#).unwrap();
     let kebab = regex::Regex::new(r#""([a-z]+(?:-[a-z0-9]+)+)""#).unwrap();
     let mut found = Vec::new();
-    for entry in walkdir::WalkDir::new(root.join("src")) {
-        let entry = entry.unwrap();
-        if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
+    for entry in source_files(root) {
         let file = entry
             .path()
             .strip_prefix(root)
@@ -392,7 +405,7 @@ fn every_code_comes_from_the_one_list() {
             .to_string_lossy()
             .replace('\\', "/");
         // The simulator speaks the device's own words; the list itself.
-        if file.starts_with("src/sim/") || file == "src/codes.rs" {
+        if file.starts_with("crates/tapflow-sim/") || file == "crates/tapflow-core/src/codes.rs" {
             continue;
         }
         let code = code_of(entry.path());
@@ -405,10 +418,12 @@ fn every_code_comes_from_the_one_list() {
             found.push(if listed {
                 format!("{file} spells out {name}: use tapflow_core::codes::{name}")
             } else {
-                format!("{file} uses {name}, which src/codes.rs does not list")
+                format!("{file} uses {name}, which crates/tapflow-core/src/codes.rs does not list")
             });
         }
-        if file.starts_with("src/flow/") || file.starts_with("src/plan/") {
+        if file.starts_with("crates/tapflow-core/src/flow/")
+            || file.starts_with("crates/tapflow-core/src/plan/")
+        {
             for m in kebab.captures_iter(&code) {
                 if diag::ALL.iter().any(|d| d.code == &m[1]) {
                     found.push(format!("{file} spells out the diagnostic code {}", &m[1]));
