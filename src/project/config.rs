@@ -15,7 +15,7 @@
 //! USER = "demo@example.com"
 //!
 //! [paths]                          # host directories tools may also read and write
-//! allowed_roots = ["../shared-assets"]   # relative to this file
+//! allowed_roots = ["assets"]       # relative to this file, or absolute
 //! ```
 
 use std::collections::BTreeMap;
