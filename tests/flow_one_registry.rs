@@ -330,7 +330,7 @@ fn no_source_file_keeps_a_second_list_of_tools_or_parameters() {
             .to_string_lossy()
             .replace('\\', "/");
         // The device layer and the simulator speak hdc/uitest (`click`, `swipe`, `drag` are
-        // uitest commands there); they cannot see the tools (design.md's module rules).
+        // uitest commands there); they cannot see the tools (docs/reference/architecture.md §2, module rules).
         if device_layer(&file) || file.starts_with("crates/tapflow-sim/") {
             continue;
         }

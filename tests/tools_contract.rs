@@ -1,5 +1,5 @@
 //! The tool contract, table-driven: each case names the section of
-//! `harmonyos-dev-mcp-tool-reference.md` (or of docs/tools.md for our own decisions) it checks.
+//! `docs/reference/tool-contract.md` (or of docs/tools.md for our own decisions) it checks.
 //! Every envelope is validated against the tool's published output schema; round trips are
 //! asserted by count through `Device::cost`, never by time.
 
@@ -73,7 +73,7 @@ impl Env {
 
 /// (reference section, tool, arguments, expected error code)
 const ERROR_CASES: &[(&str, &str, &str, &str)] = &[
-    // Shared envelope / decoding (design.md "Errors")
+    // Shared envelope / decoding (docs/reference/architecture.md §6, "Errors")
     (
         "design Errors: unknown tool",
         "no_such_tool",

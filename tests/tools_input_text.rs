@@ -1,4 +1,4 @@
-//! `input_text` against the contract (`harmonyos-dev-mcp-tool-reference.md`, section
+//! `input_text` against the contract (`docs/reference/tool-contract.md`, section
 //! `input_text`, plus the decisions in docs/tools.md "input_text"). Each case names the rule it
 //! checks. Every envelope is validated against the published output schema, every error's
 //! partial result against the result schema; round trips are asserted by count through

@@ -1,7 +1,7 @@
 //! The tool contract against the SIMULATED HarmonyOS device: every tool of the registry runs
 //! through `Engine::call` → the real hdc backend → `SimTransport` → the simulator, on the demo
 //! app `com.tapflow.demo`. Table-driven: each case names the section of
-//! `harmonyos-dev-mcp-tool-reference.md` (or of `docs/tools.md` for our own decisions) it
+//! `docs/reference/tool-contract.md` (or of `docs/tools.md` for our own decisions) it
 //! checks, starts from a fresh device brought to a named screen, and validates every envelope
 //! against the tool's published output schema. Round trips are asserted by count (via
 //! `include_cost`), never by time. Latency is off; the demo app's own delays (800 ms login) are

@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn escapes_like_actions_core() {
-        // The line @actions/core printed for these values (junit-notes.md §7).
+        // The line @actions/core printed for these values (docs/reference/junit-consumers.md §7).
         let props = [
             format!("title={}", escape_property("T: x, y")),
             format!("file={}", escape_property("src/a,b:c.rs")),

@@ -1,6 +1,6 @@
 //! `junit.xml`, from a [`RunResult`] through quick-junit's typed model, valid against Jenkins'
 //! `junit-10.xsd` and read by GitLab, Jenkins, Azure and the GitHub reporters
-//! (`../shared/docs/junit-notes.md` has what each one reads).
+//! (`docs/reference/junit-consumers.md` has what each one reads).
 //!
 //! ```xml
 //! <testsuites name="tapflow" tests="2" failures="1" errors="0" time="3.210">

@@ -1,4 +1,4 @@
-//! Decoding of call arguments against a tool's published input schema (design.md "Errors").
+//! Decoding of call arguments against a tool's published input schema (docs/reference/architecture.md §6, "Errors").
 //!
 //! Arguments are checked as JSON first, field by field, so that every failure names its
 //! parameter and carries the contract's code: an unknown parameter or a wrong JSON type is

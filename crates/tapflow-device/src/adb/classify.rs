@@ -106,7 +106,7 @@ pub enum AdbFailure {
 }
 
 /// Whether `line` is adb's answer to a stream the device refused to open (`CLSE` in answer to
-/// `OPEN`, adb-protocol.md §5.9): `error: closed` (`shell`, `exec-out`) or `adb: error: connect
+/// `OPEN`, docs/reference/adb-protocol.md §5): `error: closed` (`shell`, `exec-out`) or `adb: error: connect
 /// failed: closed` (`push`, `pull`). The service never started, so the command never ran. A
 /// stream closed later (`device closed the connection`, `protocol fault`, `connection reset`)
 /// is not one: the command may have run.
@@ -267,7 +267,7 @@ mod tests {
         r.unwrap_err().code()
     }
 
-    /// Every no-device text measured with adb 29.0.6 (adb-reference.md §2).
+    /// Every no-device text measured with adb 29.0.6 (docs/reference/adb.md §2).
     #[test]
     fn measured_client_failures_are_typed() {
         let cases = [

@@ -1,5 +1,5 @@
 //! The exact device commands of every operation, as pure builders (no I/O), so each one can be
-//! checked word for word in tests. Forms follow `adb-reference.md`; user text always enters
+//! checked word for word in tests. Forms follow `docs/reference/adb.md`; user text always enters
 //! through [`ShellCommand::arg`] (single-quoted for the device's `sh -c`), numbers through
 //! [`ShellCommand::int`].
 

@@ -202,7 +202,7 @@ mod tests {
 
     #[test]
     fn the_documented_example() {
-        // adb-reference.md §4: `It's 5 & <ok>` → input text 'It'\''s%s5%s&%s<ok>'
+        // docs/reference/adb.md §4.5: `It's 5 & <ok>` → input text 'It'\''s%s5%s&%s<ok>'
         assert_eq!(
             lines("It's 5 & <ok>"),
             ["input text 'It'\\''s%s5%s&%s<ok>'"]

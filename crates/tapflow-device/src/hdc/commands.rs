@@ -1,5 +1,5 @@
 //! The exact device commands of every operation, as pure builders (no I/O), so each one can be
-//! checked argv-for-argv in tests. Forms follow `hdc-reference.md`; user text always enters
+//! checked argv-for-argv in tests. Forms follow `docs/reference/hdc.md`; user text always enters
 //! through [`ShellCommand::arg`] (single-quoted), numbers through [`ShellCommand::int`].
 
 use crate::error::DeviceError;

@@ -68,7 +68,7 @@ use std::time::SystemTime;
 /// Period of the system services' background log lines.
 const NOISE_PERIOD: std::time::Duration = std::time::Duration::from_secs(3);
 
-/// One simulated phone. See the module docs and `SIM_INTERFACE.md` for the contract.
+/// One simulated phone. See the module docs and `docs/sim.md` for the contract.
 #[derive(Debug, Clone)]
 pub struct Phone {
     /// The device file system (`hdc file send/recv`, faultlogger files, dumps written with `-p`).

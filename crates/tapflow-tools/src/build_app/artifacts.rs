@@ -1,6 +1,6 @@
 //! Finding what a successful hvigor run produced, per target, and saying how it was found.
 //!
-//! Layout (hdc-reference §d): `<module>/build/<product>/outputs/<product>/<module>-<product>-signed.hap`
+//! Layout (docs/reference/hdc.md §11): `<module>/build/<product>/outputs/<product>/<module>-<product>-signed.hap`
 //! (`-unsigned.hap` when the product has no signing config), `<module>-<product>-signed.hsp`,
 //! `<module>.har`, and `build/outputs/<product>/<project>-<product>-signed.app` at the project root.
 //! HAP builds also leave `intermediates/hap_metadata/<product>/output_metadata.json`, a list of

@@ -1,4 +1,4 @@
-//! `target="hnp"` (hap-packing-signing.md §6): build the base HAP, stage the module's prebuilt `.hnp`
+//! `target="hnp"` (docs/reference/hap-packing.md §6): build the base HAP, stage the module's prebuilt `.hnp`
 //! packages (an `hnp/` root with ABI folders), repack with `--hnp-path`, sign and verify.
 //! Project-local build scripts (`.sh`, `.bat`, `.ps1`) are never run.
 

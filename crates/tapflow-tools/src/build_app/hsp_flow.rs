@@ -1,4 +1,4 @@
-//! `target="hap", include_hsp=true` (hap-packing-signing.md §5): build the base HAP and each shared
+//! `target="hap", include_hsp=true` (docs/reference/hap-packing.md §5): build the base HAP and each shared
 //! module, stage the HSPs into `shared_libs/`, merge their `pack.info`, repack, sign and verify.
 //!
 //! Unlike the reference we check the cheap preconditions (module list, signing material, SDK jars) before

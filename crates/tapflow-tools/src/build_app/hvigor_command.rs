@@ -1,4 +1,4 @@
-//! hvigor command lines for each target (hdc-reference §d): the arguments after the wrapper.
+//! hvigor command lines for each target (docs/reference/hdc.md §11): the arguments after the wrapper.
 //!
 //! `assembleHap`/`assembleHar`/`assembleHsp` run in `--mode module`, `assembleApp` in `--mode project`.
 //! A module is named `<module>@<product>` as DevEco and CI lines do. `--no-daemon` keeps no hvigor daemon

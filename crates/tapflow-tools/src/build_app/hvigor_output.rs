@@ -1,6 +1,6 @@
 //! Parsing hvigor's console output: the build verdict, the `COMPILE RESULT` summary, and structured errors.
 //!
-//! Facts (hdc-reference §d; fixture `hvigor_build_failed_arkts_compiler_errors.txt`):
+//! Facts (docs/reference/hdc.md §11; fixture `hvigor_build_failed_arkts_compiler_errors.txt`):
 //! success ends with `> hvigor BUILD SUCCESSFUL in 32 s 860 ms`; failure with
 //! `> hvigor ERROR: BUILD FAILED in 39 s 5 ms`, often preceded by `COMPILE RESULT:FAIL {ERROR:180 WARN:27}`.
 //! Each error is a block: `[<n> ]ERROR: <8-digit code> <title>` then

@@ -1,4 +1,4 @@
-//! Repacking a HAP with `app_packing_tool.jar --mode hap` (hap-packing-signing.md §2, §5.6–5.9, §6.4–6.6):
+//! Repacking a HAP with `app_packing_tool.jar --mode hap` (docs/reference/hap-packing.md §2, §5.6–5.9, §6.4–6.6):
 //! the hvigor intermediates it needs, staging HSP/HNP files, merging `pack.info`, the command line, and
 //! checking the finished package.
 

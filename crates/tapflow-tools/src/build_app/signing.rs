@@ -1,5 +1,5 @@
 //! Signing material from `build-profile.json5` and `hap-sign-tool.jar sign-app` runs
-//! (hap-packing-signing.md §3, §4).
+//! (docs/reference/hap-packing.md §3, §4).
 //!
 //! DevEco stores `keyPassword`/`storePassword` as ciphertext that the sign tool cannot use, so a run
 //! is tried per password candidate (stored values; `HAP_KEY_PASSWORD`/`HAP_STORE_PASSWORD`;

@@ -122,7 +122,7 @@ pub fn parse_devices(text: &str) -> Result<Vec<AdbTarget>, ParseError> {
 mod tests {
     use super::*;
 
-    /// The listing measured with adb 29.0.6 (adb-protocol.md §2).
+    /// The listing measured with adb 29.0.6 (docs/reference/adb-protocol.md §2.4).
     const MEASURED: &str = "List of devices attached\n127.0.0.1:28531        device product:prod name model:Fake_Model_X_1 device:dev_1 transport_id:18\n127.0.0.1:28532        device product:p model:m device:d transport_id:19\n127.0.0.1:28533        recovery product:p model:m device:d transport_id:20\n127.0.0.1:28534        device transport_id:21\n127.0.0.1:28515        offline transport_id:11\n\n";
 
     #[test]

@@ -1,6 +1,6 @@
 //! The focused window from `dumpsys window displays` (`mCurrentFocus=` / `mFocusedApp=` lines).
 //!
-//! Shapes (adb-reference.md §4, all real): `mCurrentFocus=Window{5c4591 u0 com.x/com.x.Main}`;
+//! Shapes (docs/reference/adb.md §4.9, all real): `mCurrentFocus=Window{5c4591 u0 com.x/com.x.Main}`;
 //! non-app windows (`Application Error: com.x`, `Application Not Responding: com.x`,
 //! `NotificationShade`, `StatusBar`, `InputMethod`, `Splash Screen com.x`, `PopupWindow:…`);
 //! `null` for ~100 ms after a crash; Android 4 without `u0`; `mFocusedApp=ActivityRecord{… u0

@@ -1,8 +1,8 @@
-//! The device side of the adb protocol over TCP (`adb-protocol.md`): messages ([`packet`]), a
+//! The device side of the adb protocol over TCP (`docs/reference/adb-protocol.md`): messages ([`packet`]), a
 //! connection with its handshake and multiplexed streams ([`conn`], [`stream`]), the services
 //! ([`services`], [`shell_v2`], [`sync`]) and the listener ([`server`]).
 //!
-//! Advertised features decide the client's wire formats (pitfall 4 of the protocol notes);
+//! Advertised features decide the client's wire formats (`docs/reference/adb-protocol.md` §6, rule 4);
 //! [`DEFAULT_FEATURES`] is what this device implements fully.
 
 pub mod conn;

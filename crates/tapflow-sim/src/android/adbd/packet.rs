@@ -1,6 +1,6 @@
 //! adb transport messages: a 24-byte header (six little-endian u32: command, arg0, arg1,
 //! data length, data checksum, magic = command ^ 0xFFFFFFFF) and the payload
-//! (`adb-protocol.md` §1).
+//! (`docs/reference/adb-protocol.md` §1).
 
 use std::io::{self, Read};
 

@@ -1,4 +1,4 @@
-//! The services an OPEN names (`adb-protocol.md` §4): `shell:` (v1: raw bytes, stdout and
+//! The services an OPEN names (`docs/reference/adb-protocol.md` §4): `shell:` (v1: raw bytes, stdout and
 //! stderr merged, no exit status), `shell,v2,…:` (packets: stdout 1, stderr 2, exit 3),
 //! `exec:` (raw bytes, no status; `cmd package install -S N` reads the streamed APK),
 //! `abb_exec:` (NUL-separated `cmd` arguments), `sync:` ([`super::sync`]) and `reboot:`.

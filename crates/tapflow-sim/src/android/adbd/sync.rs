@@ -1,6 +1,6 @@
 //! The `sync:` service (`adb push`, `adb pull`, the push step of a push install): a byte
 //! stream of records (4-byte id, u32 LE length, payload) unrelated to WRTE boundaries
-//! (`adb-protocol.md` §4.4). Answers have exact sizes: STAT 16 bytes; STA2/LST2 72; DENT 20 +
+//! (`docs/reference/adb-protocol.md` §4.4). Answers have exact sizes: STAT 16 bytes; STA2/LST2 72; DENT 20 +
 //! name; DNT2 76 + name; the listing's DONE 20 (LIST) or 76 (LIS2); after RECV, DATA chunks
 //! then DONE 8; after SEND's DONE, OKAY 8 or FAIL + message. QUIT ends the session.
 //!

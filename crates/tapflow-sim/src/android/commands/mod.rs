@@ -1,5 +1,5 @@
 //! The Android device programs of the simulated phone and their exact output texts
-//! (`adb-reference.md`, AOSP `InputShellCommand`, `PackageManagerShellCommand`, `Am`,
+//! (`docs/reference/adb.md`, AOSP `InputShellCommand`, `PackageManagerShellCommand`, `Am`,
 //! `monkey`, `logcat`, uiautomator's `DumpCommand`).
 //!
 //! [`run`] dispatches one expanded argv (`argv[0]` may be a full path such as
