@@ -180,3 +180,45 @@ fn the_checks_catch_what_they_are_for() {
     assert_eq!(p, "");
     assert!(prose("tests/fixtures/harmonyos/x.txt", "../x").is_none());
 }
+
+/// `path` exists; with `glob`, some entry of its folder starts with its last part (`tests/x_*.rs`).
+fn exists(path: &str, glob: bool) -> bool {
+    if !glob {
+        return root().join(path).exists();
+    }
+    let (dir, stem) = path.rsplit_once('/').unwrap_or(("", path));
+    std::fs::read_dir(root().join(dir)).is_ok_and(|mut entries| {
+        entries.any(|e| e.unwrap().file_name().to_string_lossy().starts_with(stem))
+    })
+}
+
+/// Paths of this repository named in the README and the docs exist (a file moved by a
+/// refactoring leaves no stale name behind). `src/…` of a HarmonyOS project or a CI log is not
+/// ours; only this repository's top-level folders, and `src/` followed by a module of the
+/// `tapflow` crate or of the single crate it once was, are read as its paths.
+#[test]
+fn every_repository_path_named_in_the_docs_exists() {
+    let ours = regex::Regex::new(
+        r"`((?:crates|tests|scripts|benches|flows|examples|schemas)/[A-Za-z0-9_./-]*|src/(?:cli|run|report|mcp|project|device|sim|tools|ui|logs|hostfs|flow|plan|lib\.rs|main\.rs|codes\.rs|suggest\.rs)\b[A-Za-z0-9_./-]*)",
+    )
+    .unwrap();
+    let mut missing = Vec::new();
+    for (file, text) in text_files() {
+        if !(file == "README.md" || file.starts_with("docs/") && file.ends_with(".md")) {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            for m in ours.captures_iter(line) {
+                let path = m[1].trim_end_matches('.');
+                let glob = line[m.get(1).unwrap().end()..].starts_with('*');
+                if !exists(path, glob) {
+                    missing.push(format!(
+                        "{file}:{}: names {path}, which does not exist",
+                        n + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
