@@ -6,7 +6,8 @@
 //! `tapflow-tools` (the tool engine) ← this crate; `tapflow-sim` (simulated devices, behind the
 //! default-on `sim` feature) sits on `tapflow-device` beside the tools.
 //!
-//! - [`run`] executes a plan and emits events; [`report`] consumes events and results.
+//! - [`run`] executes a plan and emits events; [`report`] consumes events and results;
+//!   [`session`] runs a plan with its reporters.
 //! - [`mcp`] serves the tools over stdio and HTTP; [`project`] reads `tapflow.toml` and flow files.
 //! - [`cli`] is the only module that reads the environment; nothing imports it.
 
@@ -15,3 +16,4 @@ pub mod mcp;
 pub mod project;
 pub mod report;
 pub mod run;
+pub mod session;

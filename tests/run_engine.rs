@@ -95,8 +95,15 @@ fn run_with(
     let r = match &opts.run_dir {
         Some(d) => {
             let out = tapflow::report::Outputs::in_run_dir(d);
-            tapflow::report::run_with_reports(p, Arc::new(Engine::new()), ctx, &opts, &events, &out)
-                .result
+            tapflow::session::run_with_reports(
+                p,
+                Arc::new(Engine::new()),
+                ctx,
+                &opts,
+                &events,
+                &out,
+            )
+            .result
         }
         None => run::run(p, Arc::new(Engine::new()), ctx, &opts, &events),
     };
@@ -354,7 +361,7 @@ steps:
         cancel.cancel();
     });
     let out = tapflow::report::Outputs::in_run_dir(dir.path());
-    let r = tapflow::report::run_with_reports(
+    let r = tapflow::session::run_with_reports(
         &p,
         Arc::new(Engine::new()),
         ctx,

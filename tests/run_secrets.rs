@@ -141,7 +141,7 @@ steps:
     // With every reporter, so that result.json, junit.xml, report.html and manifest.json are
     // among the bytes checked below.
     let out = tapflow::report::Outputs::in_run_dir(&report);
-    let r = tapflow::report::run_with_reports(&c.plan, engine, ctx, &ropts, &events, &out).result;
+    let r = tapflow::session::run_with_reports(&c.plan, engine, ctx, &ropts, &events, &out).result;
     assert!(report.join("junit.xml").is_file() && report.join("report.html").is_file());
     let json = serde_json::to_string_pretty(&r).unwrap();
     assert!(json.contains("HDC_TIMEOUT"), "{json}");

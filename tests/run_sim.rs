@@ -77,7 +77,7 @@ fn run_on_sim(
     match run_dir {
         Some(d) => {
             let out = tapflow::report::Outputs::in_run_dir(d);
-            tapflow::report::run_with_reports(
+            tapflow::session::run_with_reports(
                 plan,
                 Arc::new(Engine::new()),
                 ctx,

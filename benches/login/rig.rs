@@ -7,9 +7,10 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tapflow::report::{Outputs, run_with_reports};
+use tapflow::report::Outputs;
 use tapflow::run::schedule::Expected;
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult};
+use tapflow::session::run_with_reports;
 use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile};
 use tapflow_device::hdc::{HdcClient, HdcConfig};
 use tapflow_device::{Output, Transport, TransportError};

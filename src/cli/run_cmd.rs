@@ -24,11 +24,11 @@ use super::flow_cmd::{
     Format, load_project, parse_env, print_diagnostics, read_flows, tapflow_environment,
 };
 use super::setup;
-use crate::report;
 use crate::run::schedule::Expected;
 use crate::run::{
     self, CancelToken, DeviceChoice, Masker, RunOptions, RunResult, Shard, Status, TagFilter,
 };
+use crate::{report, session};
 use tapflow_core::plan::PlanOptions;
 use tapflow_device::hdc::{HdcClient, HdcConfig};
 use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
@@ -325,12 +325,12 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     let fancy = !args.no_progress && std::io::stderr().is_terminal();
     let reported = if fancy {
         let sink = BarProgress::new(masker.clone());
-        let r = report::run_with_reports(&compiled.plan, engine, ctx, &opts, &sink, &outputs);
+        let r = session::run_with_reports(&compiled.plan, engine, ctx, &opts, &sink, &outputs);
         sink.finish();
         r
     } else {
         let sink = PlainProgress(masker.clone());
-        report::run_with_reports(&compiled.plan, engine, ctx, &opts, &sink, &outputs)
+        session::run_with_reports(&compiled.plan, engine, ctx, &opts, &sink, &outputs)
     };
     let result = &reported.result;
     print_summary(result, &outputs.run_dir, &masker);

@@ -10,13 +10,12 @@
 //! | [`github`] | the `$GITHUB_STEP_SUMMARY` Markdown and `::error` annotations |
 //! | [`merge`] | one run from the shards of a plan, checked to cover it exactly once |
 //!
-//! [`write`] puts them in place through a [`tapflow_device::hostfs::PathPolicy`]; [`session`] wires a
-//! run's reporters around [`crate::run::run`]. Everything shown comes from `result.json`, so
+//! [`write`] puts them in place through a [`tapflow_device::hostfs::PathPolicy`];
+//! `crate::session` wires a run's reporters around [`crate::run::run`]. Everything shown comes from `result.json`, so
 //! `tapflow report RUN_DIR` renders the same files again; text is cleaned for XML, HTML and
 //! Markdown ([`text`]) and was masked by the runner before it got here.
 //!
-//! Owns `src/report/**`. Uses `run` result and event types and `hostfs`; must not use `cli`,
-//! a device or a tool.
+//! Uses `run` result and event types and `hostfs`; never a device, a tool or the engine.
 
 pub mod github;
 pub mod html;
@@ -24,11 +23,9 @@ pub mod junit;
 pub mod live;
 pub mod manifest;
 pub mod merge;
-pub mod session;
 pub mod text;
 pub mod walk;
 pub mod write;
 
 pub use live::LiveResult;
-pub use session::{ReportedRun, run_with_reports};
 pub use write::{Outputs, Written, write_reports};

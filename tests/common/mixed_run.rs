@@ -1,5 +1,5 @@
 //! One run with everything a report must show, on two in-test fake devices through the real
-//! engine and runner, with every reporter (`report::run_with_reports`):
+//! engine and runner, with every reporter (`session::run_with_reports`):
 //!
 //! | flow | device | what happens |
 //! |---|---|---|
@@ -19,8 +19,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::fake_device::{FakeDevice, FakeProvider};
-use tapflow::report::{Outputs, ReportedRun, run_with_reports};
+use tapflow::report::Outputs;
 use tapflow::run::{self, DeviceChoice, RunEvent, RunOptions, TagFilter};
+use tapflow::session::{ReportedRun, run_with_reports};
 use tapflow_core::flow::SourceFile;
 use tapflow_core::plan::{MapLoader, PlanOptions, compile};
 use tapflow_tools::RegistryCatalog;

@@ -8,9 +8,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{FlowSource, MAX_RESULT_BYTES, compile, diagnostics, policy, step_engine};
-use crate::report::{self, Outputs};
+use crate::report::Outputs;
 use crate::run::mask::Masker;
 use crate::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
+use crate::session;
 use tapflow_tools::policy::{Hints, Policy, Risk};
 use tapflow_tools::registry::{Routing, Tool};
 use tapflow_tools::{Call, ToolError};
@@ -191,7 +192,7 @@ impl Tool for RunFlow {
         let masker = Masker::for_plan(&compiled.plan);
         // The reporters write result.json (live, as the run goes), JUnit, HTML and the
         // manifest, exactly as `tapflow run` does.
-        let reported = report::run_with_reports(
+        let reported = session::run_with_reports(
             &compiled.plan,
             step_engine(),
             ctx,

@@ -1,4 +1,5 @@
-//! A run with its reporters: `result.json` kept current from the first event to the last
+//! A run with its reporters, the one place that drives the engine and the reporters together
+//! (the reporters only consume events and results, and never start a run): `result.json` kept current from the first event to the last
 //! ([`LiveResult`]), the caller's progress display beside it, and JUnit, HTML and the manifest
 //! rendered from the final result. A run interrupted with Ctrl-C, or whose devices went away,
 //! still ends normally here, so every report is written; a run killed outright leaves at least
@@ -7,8 +8,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::live::LiveResult;
-use super::write::{Outputs, Written, write_reports};
+use crate::report::live::LiveResult;
+use crate::report::write::{Outputs, Written, write_reports};
 use crate::run::result::RunResult;
 use crate::run::{EventSink, Fanout, Masker, RunOptions};
 use tapflow_core::plan::Plan;
