@@ -4,10 +4,8 @@
 //! `devices` listing both platforms, `--device` with an adb serial, and infrastructure faults
 //! ending with exit 4. Every adb the tests run has a scratch `HOME` and its own server port.
 
-#[path = "common/adb_env.rs"]
-mod adb_env;
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::adb_env;
+use crate::common::cli;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -15,13 +13,13 @@ use std::process::{Command, Output};
 use adb_env::{AdbEnv, free_port};
 
 /// The binary for an Android run, from the repository root.
-fn tapflow(home: &Path) -> Command {
+fn android(home: &Path) -> Command {
     cli::android(home, cli::repo(), &adb_env::adb_path())
 }
 
 /// `tapflow sim SUB --platform android OPTIONS… --state-dir STATE`.
 fn android_sim(home: &Path, sub: &str, options: &[&str], state: &Path) -> Output {
-    tapflow(home)
+    android(home)
         .args(["sim", sub, "--platform", "android"])
         .args(options)
         .arg("--state-dir")
@@ -36,7 +34,7 @@ fn the_example_flows_pass_on_android_on_1_and_4_devices() {
     for n in ["1", "4"] {
         let home = tempfile::tempdir().unwrap();
         let report = tempfile::tempdir().unwrap();
-        let out = tapflow(home.path())
+        let out = android(home.path())
             .args([
                 "run",
                 "flows/",
@@ -103,7 +101,7 @@ fn sim_start_android_private_server_devices_and_device_choice() {
         .collect();
     assert_eq!(serials.len(), 2, "{listed}");
     // `tapflow devices` through the same server (adb's own ANDROID_ADB_SERVER_PORT), hdc absent.
-    let out = tapflow(home.path())
+    let out = android(home.path())
         .env("ANDROID_ADB_SERVER_PORT", port.to_string())
         .env("TAPFLOW_HDC", "/nonexistent/hdc")
         .args(["devices", "--json"])
@@ -125,7 +123,7 @@ fn sim_start_android_private_server_devices_and_device_choice() {
     }
     // A flow on one of them, chosen by its adb serial.
     let report = tempfile::tempdir().unwrap();
-    let out = tapflow(home.path())
+    let out = android(home.path())
         .env("ANDROID_ADB_SERVER_PORT", port.to_string())
         .env("TAPFLOW_HDC", "/nonexistent/hdc")
         .args([
@@ -193,7 +191,7 @@ fn dropped_connections_and_offline_devices_exit_4() {
         let home = tempfile::tempdir().unwrap();
         let report = tempfile::tempdir().unwrap();
         let started = std::time::Instant::now();
-        let out = tapflow(home.path())
+        let out = android(home.path())
             .args([
                 "run",
                 "flows/login.yaml",
@@ -244,7 +242,7 @@ fn when_platform_picks_the_steps_of_the_device_platform() {
     .unwrap();
     let run = |platform: &str| {
         let report = tempfile::tempdir().unwrap();
-        let out = tapflow(home.path())
+        let out = android(home.path())
             .current_dir(root.path())
             .args([
                 "run",
@@ -281,7 +279,7 @@ fn when_platform_picks_the_steps_of_the_device_platform() {
 fn the_crash_example_fails_with_app_crashed_from_logcat() {
     let home = tempfile::tempdir().unwrap();
     let report = tempfile::tempdir().unwrap();
-    let out = tapflow(home.path())
+    let out = android(home.path())
         .args(["run", "examples/first-hour/crash.yaml", "--sim", "1"])
         .args(["--platform", "android", "--sim-latency", "none"])
         .args(["--no-progress", "--report-dir"])

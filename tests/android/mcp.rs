@@ -5,8 +5,8 @@
 //! `press_key` sends Android keycodes, `run_flow` passes a HarmonyOS flow unchanged, and closing stdin stops the server and its private adb
 //! server (exit 0).
 
-#[path = "common/adb_env.rs"]
-mod adb_env;
+use crate::common::adb_env;
+use crate::common::cli;
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -60,7 +60,7 @@ impl Client {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_serves_the_registry_on_a_simulated_android_device() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_tapflow"))
+    let mut child = tokio::process::Command::new(cli::bin())
         .args([
             "mcp",
             "--sim",

@@ -3,13 +3,11 @@
 //! the real adb): slow UI dumps end in `DEVICE_UNRESPONSIVE` and exit 4; keys lost at random
 //! end in `INPUT_KEYS_LOST` and exit 4; a lost key that a retype recovers passes; a field that
 //! shows the same thing on every try keeps the tool's verdict (exit 1). (A bare tool call keeps
-//! the reference's contract, no settling and no retyping: `tests/tools_sim_faults.rs`.)
+//! the reference's contract, no settling and no retyping: `crates/tapflow-tools/tests/tools/sim_faults.rs`.)
 //! Wall-time bounds are hang guards.
 
-#[path = "common/adb_env.rs"]
-mod adb_env;
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::adb_env;
+use crate::common::cli;
 
 use std::time::{Duration, Instant};
 

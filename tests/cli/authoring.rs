@@ -4,14 +4,13 @@
 //! flags take the flow syntax; a closed pipe ends the process quietly; colour follows
 //! `--color` and `NO_COLOR`.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use std::io::Read;
 use std::process::{Command, Stdio};
 
 /// The binary, from the repository root, without this process's `NO_COLOR`.
-fn tapflow() -> Command {
+fn in_repo() -> Command {
     let mut c = cli::command(cli::repo());
     c.env_remove("NO_COLOR");
     c
@@ -23,7 +22,7 @@ fn a_selection_that_runs_nothing_fails_unless_allowed() {
     let dir = tempfile::tempdir().unwrap();
     let run = |extra: &[&str], sub: &str| {
         let args = [&["--include-tags", "nope"], extra].concat();
-        cli::run_on_one_sim(tapflow(), &["flows/"], &args, &dir.path().join(sub))
+        cli::run_on_one_sim(in_repo(), &["flows/"], &args, &dir.path().join(sub))
     };
     let out = run(&[], "a");
     let all = cli::text(&out);
@@ -48,7 +47,7 @@ fn an_invalid_flow_is_listed_while_the_valid_ones_run_and_durations_take_the_flo
         "name: Good\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - assert_visible: {element_id: username}\n",
     );
     cli::write(&flows, "bad.yaml", "name: Bad\nsteps:\n  - clik: Login\n");
-    let out = tapflow()
+    let out = in_repo()
         .arg("run")
         .arg(&flows)
         .args(["--sim", "1", "--sim-latency", "none"])
@@ -79,7 +78,7 @@ fn an_invalid_flow_is_listed_while_the_valid_ones_run_and_durations_take_the_flo
 /// Seen 9: `tapflow tools --json | head -2` panicked with a broken pipe (exit 101).
 #[test]
 fn a_closed_pipe_ends_the_process_quietly() {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tapflow"))
+    let mut child = cli::tapflow()
         .args(["tools", "--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -98,13 +97,13 @@ fn a_closed_pipe_ends_the_process_quietly() {
 fn colour_follows_the_flag_and_no_color() {
     let dir = tempfile::tempdir().unwrap();
     let bad = cli::write(dir.path(), "bad.yaml", "steps:\n  - clik: Login\n");
-    let out = tapflow()
+    let out = in_repo()
         .args(["validate", &bad, "--color", "always"])
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("\x1b["));
     for (flag, no_color) in [("never", None), ("auto", Some("1"))] {
-        let mut c = tapflow();
+        let mut c = in_repo();
         if let Some(v) = no_color {
             c.env("NO_COLOR", v);
         }
@@ -129,7 +128,7 @@ fn a_relative_screenshot_lands_in_the_run_and_its_manifest() {
         "name: Shot\napp: com.tapflow.demo\nclean_state: true\nsteps:\n  - screenshot: shots/login.png\n",
     );
     let run = dir.path().join("r");
-    let mut c = tapflow();
+    let mut c = in_repo();
     c.current_dir(dir.path());
     let out = cli::run_on_one_sim(c, &[&flow], &[], &run);
     assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
@@ -162,7 +161,7 @@ fn a_relative_screenshot_lands_in_the_run_and_its_manifest() {
 /// exit 4 naming the devices that are listed.
 #[test]
 fn devices_takes_device_as_the_other_commands_do() {
-    let all = tapflow()
+    let all = in_repo()
         .args(["devices", "--sim", "2", "--json"])
         .output()
         .unwrap();
@@ -175,7 +174,7 @@ fn devices_takes_device_as_the_other_commands_do() {
         .map(|r| r["serial"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(serials.len(), 2, "{rows}");
-    let one = tapflow()
+    let one = in_repo()
         .args(["devices", "--sim", "2", "--json", "--device", &serials[1]])
         .output()
         .unwrap();
@@ -183,7 +182,7 @@ fn devices_takes_device_as_the_other_commands_do() {
     let rows: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
     assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
     assert_eq!(rows[0]["serial"], serials[1].as_str());
-    let none = tapflow()
+    let none = in_repo()
         .args(["devices", "--sim", "2", "--device", "NOPE"])
         .output()
         .unwrap();

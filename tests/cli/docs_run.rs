@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::common::cli;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -48,7 +50,7 @@ fn blocks(text: &str) -> Vec<(String, String)> {
 
 #[test]
 fn runnable_shell_blocks_run_on_the_simulator() {
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_tapflow"));
+    let bin = cli::bin();
     let path = format!(
         "{}:{}",
         bin.parent().unwrap().display(),

@@ -4,13 +4,12 @@
 //! tool's envelope alone. Driven against a `tapflow sim start` daemon through its `hdc`
 //! executable, the path a phone would take.
 
-#[path = "common/sim_daemon.rs"]
-mod sim_daemon;
+use crate::common::cli;
+use crate::common::sim_daemon;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use assert_cmd::cargo::CommandCargoExt;
 use serde_json::Value;
 use sim_daemon::SimDaemon;
 
@@ -28,7 +27,7 @@ impl Sim {
 
     /// `tapflow [flags] --hdc <sim> tool NAME ARGS`, with `RUST_LOG` as given (unset otherwise).
     fn tool(&self, flags: &[&str], rust_log: Option<&str>, name: &str, args: &str) -> Output {
-        let mut c = Command::cargo_bin("tapflow").unwrap();
+        let mut c = cli::tapflow();
         c.env_remove("RUST_LOG");
         if let Some(v) = rust_log {
             c.env("RUST_LOG", v);

@@ -10,10 +10,11 @@ use std::time::Duration;
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
-fn tapflow(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("tapflow").unwrap();
-    c.current_dir(dir)
-        .env("HOME", dir.join("home"))
+use crate::common::cli;
+
+fn isolated(dir: &Path) -> Command {
+    let mut c = cli::assert_command(dir);
+    c.env("HOME", dir.join("home"))
         .env_remove("TAPFLOW_ALLOWED_ROOTS")
         .env_remove("TAPFLOW_REPORTS_DIR")
         .env_remove("TAPFLOW_SCREENSHOT_DIR")
@@ -24,7 +25,7 @@ fn tapflow(dir: &Path) -> Command {
 /// `tapflow tool logs_query` saving inline logs to `save_path`: the envelope.
 fn save(dir: &Path, save_path: &str, env: &[(&str, &str)]) -> Value {
     let args = json!({"logs": ["01-23 21:05:00.000 1 1 E A0/t: x"], "save_path": save_path});
-    let mut c = tapflow(dir);
+    let mut c = isolated(dir);
     for (k, v) in env {
         c.env(k, v);
     }
@@ -100,7 +101,7 @@ fn roots_come_from_the_project_file_and_the_environment() {
     );
     // A bad project file is a usage error naming the key.
     std::fs::write(project.join("tapflow.toml"), "[paths]\nallowed_root = []\n").unwrap();
-    let out = tapflow(&project)
+    let out = isolated(&project)
         .args(["tool", "logs_query", "{\"logs\":[\"x\"]}"])
         .output()
         .unwrap();
@@ -115,7 +116,7 @@ fn roots_come_from_the_project_file_and_the_environment() {
 const FLOW: &str = "name: Back\nsteps:\n  - press_key: Back\n";
 
 fn run(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> std::process::Output {
-    let mut c = tapflow(dir);
+    let mut c = isolated(dir);
     for (k, v) in env {
         c.env(k, v);
     }

@@ -2,14 +2,13 @@
 //! `bin/hdc` script run as a real process (no environment needed), state kept across hdc
 //! processes, streaming `hilog`, `status`/`stop`, and two simulators side by side.
 
-#[path = "common/sim_daemon.rs"]
-mod sim_daemon;
+use crate::common::cli;
+use crate::common::sim_daemon;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use sim_daemon::SimDaemon;
 
 /// A daemon (stopped on drop) and the `hdc` path `sim hdc-path` gives for it.
@@ -21,8 +20,7 @@ struct Running {
 impl Running {
     fn start(extra: &[&str]) -> Running {
         let daemon = SimDaemon::start(extra);
-        let path = Command::cargo_bin("tapflow")
-            .unwrap()
+        let path = cli::tapflow()
             .args(["sim", "hdc-path", "--state-dir"])
             .arg(daemon.dir.path())
             .output()
@@ -51,8 +49,7 @@ impl Running {
     }
 
     fn ctl(&self, sub: &str) -> std::process::Output {
-        Command::cargo_bin("tapflow")
-            .unwrap()
+        cli::tapflow()
             .args(["sim", sub, "--state-dir"])
             .arg(self.daemon.dir.path())
             .output()
@@ -109,8 +106,7 @@ fn start_use_and_stop() {
     assert!(String::from_utf8_lossy(&status.stdout).contains(&key));
 
     // Starting twice in the same state dir fails clearly.
-    let again = Command::cargo_bin("tapflow")
-        .unwrap()
+    let again = cli::tapflow()
         .args(["sim", "start", "--state-dir"])
         .arg(sim.daemon.dir.path())
         .output()
@@ -205,16 +201,14 @@ fn two_simulators_do_not_interfere() {
 #[test]
 fn bad_options_fail_clearly() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("tapflow")
-        .unwrap()
+    let out = cli::tapflow()
         .args(["sim", "start", "--faults", "bogus=1", "--state-dir"])
         .arg(dir.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown fault `bogus`"));
-    let out = Command::cargo_bin("tapflow")
-        .unwrap()
+    let out = cli::tapflow()
         .args(["sim", "status", "--state-dir"])
         .arg(dir.path())
         .output()

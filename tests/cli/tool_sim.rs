@@ -3,15 +3,12 @@
 //! `tapflow tool --sim 1` on an in-process device of either platform (Android through the real
 //! adb on a private server), with faults.
 
-#[path = "common/adb_env.rs"]
-mod adb_env;
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::adb_env;
+use crate::common::cli;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use assert_cmd::cargo::CommandCargoExt;
 use serde_json::Value;
 
 struct Sim {
@@ -22,7 +19,7 @@ struct Sim {
 impl Sim {
     fn start() -> Sim {
         let dir = tempfile::tempdir().unwrap();
-        let ok = tapflow(
+        let ok = hdc_only(
             &["sim", "start", "--latency", "none", "--state-dir"],
             Some(dir.path()),
         )
@@ -30,7 +27,7 @@ impl Sim {
         .unwrap()
         .success();
         assert!(ok, "sim start failed");
-        let out = tapflow(&["sim", "hdc-path", "--state-dir"], Some(dir.path()))
+        let out = hdc_only(&["sim", "hdc-path", "--state-dir"], Some(dir.path()))
             .output()
             .unwrap();
         let hdc = PathBuf::from(String::from_utf8(out.stdout).unwrap().trim());
@@ -38,7 +35,7 @@ impl Sim {
     }
 
     fn tool(&self, name: &str, args: &str) -> (bool, Value) {
-        let out = tapflow(&[], None)
+        let out = hdc_only(&[], None)
             .arg("--hdc")
             .arg(&self.hdc)
             .args(["tool", name, args])
@@ -51,12 +48,12 @@ impl Sim {
 
 impl Drop for Sim {
     fn drop(&mut self) {
-        let _ = tapflow(&["sim", "stop", "--state-dir"], Some(self.dir.path())).status();
+        let _ = hdc_only(&["sim", "stop", "--state-dir"], Some(self.dir.path())).status();
     }
 }
 
-fn tapflow(args: &[&str], dir: Option<&Path>) -> Command {
-    let mut c = Command::cargo_bin("tapflow").unwrap();
+fn hdc_only(args: &[&str], dir: Option<&Path>) -> Command {
+    let mut c = cli::tapflow();
     // HarmonyOS only: no adb (it would add Android devices and start the default adb server).
     c.env("TAPFLOW_ADB", "/nonexistent/adb");
     c.args(args);
@@ -106,7 +103,7 @@ fn tools_drive_the_simulator_through_the_cli() {
 
 #[test]
 fn without_hdc_the_error_says_what_to_do() {
-    let out = tapflow(
+    let out = hdc_only(
         &["--hdc", "/nonexistent/hdc", "tool", "list_devices", "{}"],
         None,
     )

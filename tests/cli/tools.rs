@@ -1,16 +1,16 @@
 //! `tapflow tools` and `tapflow tool`: the listing is exactly MCP tools/list, a call prints the
 //! whole envelope and exits 0 when ok, 1 when not.
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn tapflow() -> Command {
-    Command::cargo_bin("tapflow").unwrap()
-}
+use crate::common::cli;
 
 #[test]
 fn tools_json_is_the_mcp_listing() {
-    let out = tapflow().args(["tools", "--json"]).output().unwrap();
+    let out = cli::assert_tapflow()
+        .args(["tools", "--json"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let tools = v.as_array().unwrap();
@@ -46,12 +46,12 @@ fn tools_json_is_the_mcp_listing() {
             assert!(!t["_meta"]["policy"][p].is_null(), "{} {p}", t["name"]);
         }
     }
-    let human = tapflow().arg("tools").output().unwrap();
+    let human = cli::assert_tapflow().arg("tools").output().unwrap();
     assert!(String::from_utf8_lossy(&human.stdout).contains("wait_for_element"));
 }
 
 fn envelope(args: &[&str]) -> (i32, Value) {
-    let out = tapflow().args(args).output().unwrap();
+    let out = cli::assert_tapflow().args(args).output().unwrap();
     (
         out.status.code().unwrap(),
         serde_json::from_slice(&out.stdout).unwrap(),
@@ -102,7 +102,10 @@ fn docs_embed_the_generated_reference() {
         }
         panic!("docs/tools.md's tool reference is stale: rerun with TAPFLOW_BLESS=1");
     }
-    let cli = tapflow().args(["tools", "--markdown"]).output().unwrap();
+    let cli = cli::assert_tapflow()
+        .args(["tools", "--markdown"])
+        .output()
+        .unwrap();
     assert_eq!(String::from_utf8(cli.stdout).unwrap().trim(), fresh.trim());
 }
 
@@ -135,7 +138,7 @@ fn tool_call_refuses_duplicate_keys_and_unknown_nulls_and_clips_what_it_echoes()
     assert_eq!(v["structuredContent"]["error"]["code"], "INVALID_KEY");
     // A 10 MB argument (read from stdin) does not come back whole.
     let huge = format!(r#"{{"key":"{}"}}"#, "Z".repeat(10 * 1024 * 1024));
-    let out = tapflow()
+    let out = cli::assert_tapflow()
         .args(["tool", "press_key", "-"])
         .write_stdin(huge)
         .output()

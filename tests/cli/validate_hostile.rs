@@ -12,9 +12,10 @@ use std::path::Path;
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn tapflow(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("tapflow").unwrap();
-    cmd.current_dir(dir);
+use crate::common::cli;
+
+fn clean_env(dir: &Path) -> Command {
+    let mut cmd = cli::assert_command(dir);
     // No project file or TAPFLOW_* variable of the machine may change the outcome.
     cmd.env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default());
@@ -55,7 +56,7 @@ fn a_diagnostic_past_column_65535_prints_a_clipped_excerpt() {
     assert!(column > 70_000);
     write(dir.path(), "wide.yaml", &text);
 
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["validate", "wide.yaml"])
         .output()
         .unwrap();
@@ -76,7 +77,7 @@ fn a_diagnostic_past_column_65535_prints_a_clipped_excerpt() {
     assert!(err.ends_with("1 error(s), 0 warning(s)\n"), "{err}");
     assert!(err.len() < 2_000, "{err}");
 
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["validate", "--format", "json", "wide.yaml"])
         .output()
         .unwrap();
@@ -96,7 +97,7 @@ fn run_prints_the_same_clipped_diagnostic_instead_of_panicking() {
     let dir = tempfile::tempdir().unwrap();
     let (text, column) = wide_flow();
     write(dir.path(), "wide.yaml", &text);
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["run", "wide.yaml", "--sim", "1"])
         .output()
         .unwrap();
@@ -117,7 +118,7 @@ fn fifty_thousand_diagnostics_list_the_first_hundred_and_count_the_rest() {
     write(dir.path(), "many.yaml", &many_flow());
     write(dir.path(), "ok.yaml", "steps:\n  - clik: Login\n");
 
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["validate", "many.yaml", "ok.yaml"])
         .output()
         .unwrap();
@@ -154,7 +155,7 @@ fn fifty_thousand_diagnostics_list_the_first_hundred_and_count_the_rest() {
     assert!(cols.windows(2).all(|w| w[0] < w[1]), "{cols:?}");
     assert_eq!(cols[0], 9);
 
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["validate", "--format", "json", "many.yaml", "ok.yaml"])
         .output()
         .unwrap();
@@ -178,7 +179,7 @@ fn an_alias_to_a_number_types_the_number() {
         "alias.yaml",
         "name: Alias typed as text\napp: com.tapflow.demo\nclean_state: true\nenv:\n  CODE: &code 4711\nsteps:\n  - input_text: {element_id: username, text: *code}\n  - assert_visible: {element_id: username, text: \"4711\", timeout_ms: 2000}\n",
     );
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["plan", "--format", "json", "alias.yaml"])
         .output()
         .unwrap();
@@ -187,7 +188,7 @@ fn an_alias_to_a_number_types_the_number() {
     let step = &plan["flows"][0]["steps"][0];
     assert_eq!(step["args"]["text"], "4711", "{step}");
 
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["run", "alias.yaml", "--sim", "1", "--no-progress"])
         .output()
         .unwrap();
@@ -208,7 +209,7 @@ fn non_finite_floats_are_values_the_schema_judges() {
         "inf.yaml",
         "steps:\n  - click: {x: .inf, y: 1}\n  - input_text: {element_id: a, text: -.Inf}\n  - input_text: {element_id: a, text: .nan}\n",
     );
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["validate", "--format", "json", "inf.yaml"])
         .output()
         .unwrap();
@@ -228,7 +229,7 @@ fn non_finite_floats_are_values_the_schema_judges() {
         "text.yaml",
         "steps:\n  - input_text: {element_id: a, text: -.Inf}\n",
     );
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["plan", "--format", "json", "text.yaml"])
         .output()
         .unwrap();
@@ -244,7 +245,7 @@ fn a_second_document_is_one_diagnostic_at_its_marker() {
         "two.yaml",
         "# two flows in one file\nsteps:\n  - click: OK\n---\nsteps:\n  - click: Next\n",
     );
-    let out = tapflow(dir.path())
+    let out = clean_env(dir.path())
         .args(["validate", "two.yaml"])
         .output()
         .unwrap();

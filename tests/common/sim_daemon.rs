@@ -9,8 +9,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use assert_cmd::cargo::CommandCargoExt;
-
 pub struct SimDaemon {
     pub dir: tempfile::TempDir,
     /// The `tapflow` command that started the daemon (and stops it).
@@ -23,7 +21,7 @@ pub struct SimDaemon {
 impl SimDaemon {
     /// Starts a daemon with `--latency none` plus `extra` options.
     pub fn start(extra: &[&str]) -> SimDaemon {
-        SimDaemon::start_with(|| Command::cargo_bin("tapflow").unwrap(), extra)
+        SimDaemon::start_with(super::cli::tapflow, extra)
     }
 
     /// [`SimDaemon::start`] through `tapflow` (a command for the binary, environment included).

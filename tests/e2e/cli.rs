@@ -2,22 +2,21 @@
 //! (flag, `TAPFLOW_HDC`, `HARMONYOS_HDC_SERVER`, a missing hdc), and `tapflow sim demo` with
 //! its default (realistic) latency, as the README runs it.
 
-#[path = "common/sim_daemon.rs"]
-mod sim_daemon;
+use crate::common::cli;
+use crate::common::sim_daemon;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use assert_cmd::cargo::CommandCargoExt;
 use sim_daemon::SimDaemon;
 
-fn tapflow() -> Command {
-    let mut c = Command::cargo_bin("tapflow").unwrap();
+fn hdc_only() -> Command {
+    let mut c = cli::tapflow();
     // The environment must not leak into what is being tested.
     c.env_remove("TAPFLOW_HDC")
         .env_remove("HARMONYOS_HDC_SERVER")
         // HarmonyOS only: no adb (it would list Android devices next to hdc's and start the
-        // default adb server; tests/android_cli.rs covers both platforms together).
+        // default adb server; tests/android/cli.rs covers both platforms together).
         .env("TAPFLOW_ADB", "/nonexistent/adb");
     c
 }
@@ -28,7 +27,7 @@ fn text(b: &[u8]) -> String {
 
 /// `tapflow --hdc <the daemon's hdc> ARGS…` (ARGS start with `devices`).
 fn devices(sim: &SimDaemon, args: &[&str]) -> Output {
-    tapflow()
+    hdc_only()
         .arg("--hdc")
         .arg(&sim.hdc)
         .args(args)
@@ -49,7 +48,7 @@ fn ok(out: Output) -> String {
 
 #[test]
 fn devices_lists_every_simulated_device_with_its_facts() {
-    let sim = SimDaemon::start_with(tapflow, &["--devices", "2", "--emulator", "--seed", "4"]);
+    let sim = SimDaemon::start_with(hdc_only, &["--devices", "2", "--emulator", "--seed", "4"]);
     let json = ok(devices(&sim, &["devices", "--json"]));
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
     let rows = rows.as_array().unwrap();
@@ -69,7 +68,7 @@ fn devices_lists_every_simulated_device_with_its_facts() {
     assert_eq!(emu["screen"]["width"], 1216);
 
     // The table, with hdc given through TAPFLOW_HDC and the server through the environment.
-    let table = ok(tapflow()
+    let table = ok(hdc_only()
         .env("TAPFLOW_HDC", &sim.hdc)
         .env("HARMONYOS_HDC_SERVER", "127.0.0.1:8710")
         .arg("devices")
@@ -87,7 +86,7 @@ fn devices_lists_every_simulated_device_with_its_facts() {
 
 #[test]
 fn devices_shows_an_empty_listing_and_infra_failures() {
-    let sim = SimDaemon::start_with(tapflow, &["--devices", "0"]);
+    let sim = SimDaemon::start_with(hdc_only, &["--devices", "0"]);
     let out = ok(devices(&sim, &["devices", "--json"]));
     assert_eq!(out.trim(), "[]");
 
@@ -96,7 +95,7 @@ fn devices_shows_an_empty_listing_and_infra_failures() {
     assert_eq!(out.status.code(), Some(4), "{}", text(&out.stdout));
     assert!(text(&out.stderr).contains("Connect server failed"));
 
-    let out = tapflow()
+    let out = hdc_only()
         .args(["--hdc", "/nonexistent/dir/hdc", "devices"])
         .output()
         .unwrap();
@@ -119,7 +118,7 @@ fn jpegs(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn sim_demo_runs_the_whole_scenario() {
     let out_dir = tempfile::tempdir().unwrap();
-    let stdout = ok(tapflow()
+    let stdout = ok(hdc_only()
         .args(["sim", "demo", "--name", "ada", "--out"])
         .arg(out_dir.path())
         .output()
@@ -153,7 +152,7 @@ fn sim_demo_runs_the_whole_scenario() {
 fn devices_keeps_a_device_that_cannot_be_asked_with_the_reason() {
     // Every device command fails transiently: the device is listed, its facts are missing and
     // the row says why (listing itself is host-only and works).
-    let sim = SimDaemon::start_with(tapflow, &["--faults", "fail=1"]);
+    let sim = SimDaemon::start_with(hdc_only, &["--faults", "fail=1"]);
     let json = ok(devices(&sim, &["devices", "--json"]));
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
     let row = &rows[0];

@@ -3,8 +3,7 @@
 //! past the operation's deadline. Wall-time bounds below are generous hang guards, not
 //! performance assertions.
 
-#[path = "common/sim_daemon.rs"]
-mod sim_daemon;
+use crate::common::sim_daemon;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

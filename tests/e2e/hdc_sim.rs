@@ -5,8 +5,7 @@
 //! back, log in, wait for the greeting (polling against a deadline), screenshots that decode as
 //! JPEG at the screen's size and differ between screens, and the app's hilog marker.
 
-#[path = "common/sim_daemon.rs"]
-mod sim_daemon;
+use crate::common::sim_daemon;
 
 use std::path::Path;
 use std::sync::Arc;

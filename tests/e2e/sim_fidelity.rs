@@ -2,10 +2,8 @@
 //! executable with the exact argv a peer sends, and compared with the real capture (line for line
 //! where one exists, structurally otherwise).
 
-#[path = "common/shapes.rs"]
-mod shapes;
-#[path = "common/sim_daemon.rs"]
-mod sim_daemon;
+use crate::common::shapes;
+use crate::common::sim_daemon;
 
 use shapes::{assert_same_shapes, shape};
 use sim_daemon::{SimDaemon, fixture};

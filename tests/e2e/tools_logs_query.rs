@@ -3,8 +3,8 @@
 //! backend (`HdcClient` over `SimTransport`). Every envelope is validated against the tool's
 //! published output schema; a call that needs no device must not even resolve one.
 
-#[path = "common/envelope.rs"]
-mod envelope;
+use crate::common::cli;
+use crate::common::envelope;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -569,8 +569,7 @@ fn crash_button_gives_crash_info_from_the_jscrash_file() {
 
 #[test]
 fn cli_runs_an_inline_query_without_a_device() {
-    let out = assert_cmd::Command::cargo_bin("tapflow")
-        .unwrap()
+    let out = cli::assert_tapflow()
         .args(["tool", "logs_query"])
         .arg(json!({"logs": [LINES[1]]}).to_string())
         .env("TAPFLOW_HDC", Path::new("/nonexistent/hdc"))
@@ -584,8 +583,7 @@ fn cli_runs_an_inline_query_without_a_device() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["structuredContent"]["ok"], true);
     assert_eq!(v["structuredContent"]["result"]["match_count"], 1);
-    let list = assert_cmd::Command::cargo_bin("tapflow")
-        .unwrap()
+    let list = cli::assert_tapflow()
         .args(["tools", "--json"])
         .output()
         .unwrap();

@@ -4,15 +4,15 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn tapflow() -> Command {
-    let mut cmd = Command::cargo_bin("tapflow").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
+use crate::common::cli;
+
+fn in_repo() -> Command {
+    cli::assert_command(cli::repo())
 }
 
 #[test]
 fn validate_reports_every_error_with_location_and_exit_3() {
-    tapflow()
+    in_repo()
         .args(["validate", "tests/golden/flow/enum_value.yaml"])
         .assert()
         .code(3)
@@ -28,7 +28,7 @@ fn validate_reports_every_error_with_location_and_exit_3() {
 
 #[test]
 fn validate_json_has_the_same_diagnostics_as_data() {
-    let out = tapflow()
+    let out = in_repo()
         .args([
             "validate",
             "--format",
@@ -53,7 +53,7 @@ fn validate_json_has_the_same_diagnostics_as_data() {
 
 #[test]
 fn a_directory_validates_flows_and_checks_sub_flows_through_their_callers() {
-    tapflow()
+    in_repo()
         .args(["validate", "tests/golden/flow/valid"])
         .assert()
         .success()
@@ -62,7 +62,7 @@ fn a_directory_validates_flows_and_checks_sub_flows_through_their_callers() {
 
 #[test]
 fn plan_prints_text_and_json_with_env_and_devices() {
-    tapflow()
+    in_repo()
         .args([
             "plan",
             "tests/golden/flow/valid/login.yaml",
@@ -76,7 +76,7 @@ fn plan_prints_text_and_json_with_env_and_devices() {
         .stdout(predicate::str::contains("device: emu-1"))
         .stdout(predicate::str::contains("\"text\":\"ci@example.com\""))
         .stdout(predicate::str::contains("hunter2").not());
-    let out = tapflow()
+    let out = in_repo()
         .args([
             "plan",
             "--format",
@@ -96,7 +96,7 @@ fn plan_prints_text_and_json_with_env_and_devices() {
 
 #[test]
 fn plan_of_an_invalid_flow_prints_diagnostics_and_exits_3() {
-    tapflow()
+    in_repo()
         .args(["plan", "tests/golden/flow/unknown_step_typo.yaml"])
         .assert()
         .code(3)
@@ -106,12 +106,12 @@ fn plan_of_an_invalid_flow_prints_diagnostics_and_exits_3() {
 
 #[test]
 fn bad_arguments_are_usage_errors() {
-    tapflow()
+    in_repo()
         .args(["validate", "no/such/dir"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no such file or directory"));
-    tapflow()
+    in_repo()
         .args(["validate", "x.yaml", "--env", "1X=2"])
         .assert()
         .code(2);
@@ -130,7 +130,7 @@ fn project_file_sets_devices_timeouts_and_env() {
         "steps:\n  - click: \"{{ BUTTON }}\"\n",
     )
     .unwrap();
-    let mut cmd = Command::cargo_bin("tapflow").unwrap();
+    let mut cmd = cli::assert_tapflow();
     cmd.current_dir(dir.path())
         .args(["plan", "f.yaml"])
         .assert()
@@ -139,7 +139,7 @@ fn project_file_sets_devices_timeouts_and_env() {
         .stdout(predicate::str::contains(
             "{\"text\":\"Allow\",\"count\":1}  [deadline 12000 ms; waits up to 2000 ms for its element]",
         ));
-    let mut bad = Command::cargo_bin("tapflow").unwrap();
+    let mut bad = cli::assert_tapflow();
     bad.current_dir(dir.path())
         .args(["validate", "f.yaml", "--config", "missing.toml"])
         .assert()

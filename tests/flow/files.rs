@@ -14,16 +14,17 @@ use std::time::Duration;
 use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::common::cli;
+
 /// Generous: each command takes well under a second; a hang (FIFO, /dev/zero) fails the test
 /// instead of blocking the suite.
 const HANG_GUARD: Duration = Duration::from_secs(60);
 
 const PASSWORD: &str = "Hunter2-Env-Secret-9f31";
 
-fn tapflow(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("tapflow").unwrap();
-    c.current_dir(dir)
-        .env("TAPFLOW_PASSWORD", PASSWORD)
+fn with_secrets(dir: &Path) -> Command {
+    let mut c = cli::assert_command(dir);
+    c.env("TAPFLOW_PASSWORD", PASSWORD)
         .env("TAPFLOW_OTHER_TOKEN", "tok-7c2e")
         .timeout(HANG_GUARD);
     c
@@ -42,7 +43,7 @@ impl Out {
 }
 
 fn run(dir: &Path, args: &[&str]) -> Out {
-    let o = tapflow(dir).args(args).output().unwrap();
+    let o = with_secrets(dir).args(args).output().unwrap();
     Out {
         code: o.status.code(),
         stdout: String::from_utf8_lossy(&o.stdout).into_owned(),

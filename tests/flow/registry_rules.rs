@@ -2,7 +2,7 @@
 //! device is refused by the shipped `tapflow validate` too, with the tool's own code, at the
 //! parameter's line:col, because both run the tool's own rules (`Engine::check`). The validate
 //! side is what `tapflow validate --format json` computes (the CLI's own catalog,
-//! `cli::flow_cmd::catalog()`, and `plan::compile`; `tests/flow_golden.rs` covers the printing);
+//! `cli::flow_cmd::catalog()`, and `plan::compile`; `tests/golden/main.rs` covers the printing);
 //! the run side is `Engine::call` on a provider that records whether a device was ever asked
 //! for.
 //!
@@ -187,7 +187,7 @@ fn a_screenshot_name_with_another_extension_is_refused_and_a_bare_name_gets_png(
         "INVALID_PARAM",
         "login.gif",
     );
-    // A bare name passes both (the tool writes `<name>.png`; see tests/tools_sim_contract.rs
+    // A bare name passes both (the tool writes `<name>.png`; see crates/tapflow-tools/tests/tools/sim_contract.rs
     // for the file itself).
     assert!(validate("steps:\n  - screenshot: shots/login\n").is_empty());
     let (code, touched) = run("screenshot", json!({"local_path": "shots/login"}));

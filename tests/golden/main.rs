@@ -6,7 +6,7 @@
 //! (stderr: file:line:col, source lines, carets, suggestion, the closing count), `.json` the
 //! `--format json` report. `tests/golden/flow/valid/*.yaml` must be valid, and `tapflow plan
 //! --device emulator-1` must print the committed `.plan.txt` and `.plan.json`.
-//! `TAPFLOW_BLESS=1 cargo test --test flow_golden` rewrites the expected files after an
+//! `TAPFLOW_BLESS=1 cargo test --test golden` rewrites the expected files after an
 //! intended change (review the diff).
 //!
 //! How the CLI is run: this test has no libtest harness (`harness = false` in Cargo.toml).
@@ -71,7 +71,7 @@ fn bless() -> bool {
 
 /// `tapflow ARGS` in `dir`, with no `TAPFLOW_*` variable of this process leaking into the
 /// flows (`TAPFLOW_BLESS` itself would become `{{ BLESS }}`).
-fn tapflow(dir: &Path, args: &[&str]) -> Output {
+fn shipped_cli(dir: &Path, args: &[&str]) -> Output {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
     cmd.current_dir(dir).args(args);
     for (k, _) in std::env::vars() {
@@ -113,8 +113,8 @@ fn malformed_flows_render_their_expected_diagnostics() {
     let mut failures = Vec::new();
     for name in &names {
         let stem = name.trim_end_matches(".yaml");
-        let human = tapflow(&dir, &["validate", name]);
-        let json = tapflow(&dir, &["validate", "--format", "json", name]);
+        let human = shipped_cli(&dir, &["validate", name]);
+        let json = shipped_cli(&dir, &["validate", "--format", "json", name]);
         if human.status.code() != Some(3) || json.status.code() != Some(3) {
             failures.push(format!(
                 "{name}: expected exit 3 (invalid), got {:?} / {:?}: {}",
@@ -161,8 +161,8 @@ fn valid_flows_compile_to_their_expected_plans() {
     let mut failures = Vec::new();
     for name in cases(&dir) {
         let stem = name.trim_end_matches(".yaml");
-        let human = tapflow(&dir, &["plan", "--device", "emulator-1", &name]);
-        let json = tapflow(
+        let human = shipped_cli(&dir, &["plan", "--device", "emulator-1", &name]);
+        let json = shipped_cli(
             &dir,
             &["plan", "--format", "json", "--device", "emulator-1", &name],
         );

@@ -2,13 +2,13 @@
 //! a foreign `Origin`, a missing or wrong bearer token, and a non-loopback bind without a token
 //! are all refused; the legitimate request passes. Loopback only.
 
-#[path = "common/mcp_proc.rs"]
-mod mcp_proc;
+use crate::common::cli;
+use crate::common::mcp_proc;
 
 use std::process::Command;
 use std::time::Duration;
 
-use mcp_proc::{run, start_http, tapflow};
+use mcp_proc::{run, start_http};
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"security-test","version":"1"}}}"#;
 
@@ -123,7 +123,7 @@ fn a_token_is_required_when_configured() {
 fn a_non_loopback_bind_without_a_token_is_refused() {
     for addr in ["0.0.0.0:0", "[::]:0"] {
         let (ok, out, err) = run(
-            Command::new(tapflow()).args(["mcp", "--http", addr, "--sim", "1"]),
+            Command::new(cli::bin()).args(["mcp", "--http", addr, "--sim", "1"]),
             Duration::from_secs(60),
         );
         assert!(!ok, "{addr} must be refused:\n{out}{err}");
@@ -137,7 +137,7 @@ fn a_non_loopback_bind_without_a_token_is_refused() {
     let empty = tmp.path().join("empty");
     std::fs::write(&empty, "\n").unwrap();
     let (ok, _, err) = run(
-        Command::new(tapflow())
+        Command::new(cli::bin())
             .args(["mcp", "--http", "0.0.0.0:0", "--token-file"])
             .arg(&empty),
         Duration::from_secs(60),

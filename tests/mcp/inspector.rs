@@ -2,13 +2,13 @@
 //! scripts/test-deps.d/40-mcp-inspector.sh) lists the tools — with `--strict`, so every schema
 //! must be portable — and calls them, over stdio and over HTTP with a bearer token.
 
-#[path = "common/mcp_proc.rs"]
-mod mcp_proc;
+use crate::common::cli;
+use crate::common::mcp_proc;
 
 use std::process::Command;
 use std::time::Duration;
 
-use mcp_proc::{inspector, run, start_http, tapflow};
+use mcp_proc::{inspector, run, start_http};
 use serde_json::Value;
 
 const GUARD: Duration = Duration::from_secs(180);
@@ -30,7 +30,7 @@ fn inspect(args: &[&str], cwd: &std::path::Path) -> (bool, Value, String) {
 #[test]
 fn inspector_lists_strictly_and_calls_over_stdio() {
     let tmp = tempfile::tempdir().unwrap();
-    let bin = tapflow();
+    let bin = cli::bin();
     let server = [
         bin.to_str().unwrap(),
         "mcp",

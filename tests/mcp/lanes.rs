@@ -3,8 +3,7 @@
 //! budget fails with DEVICE_BUSY; a cancelled long call (a wait, a whole flow) stops its device
 //! work and hands the device on — measured, with generous hang guards only.
 
-#[path = "common/mcp_harness.rs"]
-mod mcp_harness;
+use crate::common::mcp_harness;
 
 use std::time::{Duration, Instant};
 

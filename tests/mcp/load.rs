@@ -3,8 +3,7 @@
 //! call at a time per device; p50/p99 latency printed (measured, never asserted). The checks
 //! are in tests/mcp/load_check.py.
 
-#[path = "common/mcp_proc.rs"]
-mod mcp_proc;
+use crate::common::mcp_proc;
 
 use std::process::Command;
 use std::time::Duration;

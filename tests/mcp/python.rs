@@ -6,13 +6,13 @@
 //! wait_for_element, tool vs protocol errors. The venvs come from
 //! scripts/test-deps.d/30-mcp-python.sh; a missing one fails the test and names the script.
 
-#[path = "common/mcp_proc.rs"]
-mod mcp_proc;
+use crate::common::cli;
+use crate::common::mcp_proc;
 
 use std::process::Command;
 use std::time::Duration;
 
-use mcp_proc::{python, repo, run, start_http, tapflow};
+use mcp_proc::{python, repo, run, start_http};
 use serde_json::Value;
 
 const GUARD: Duration = Duration::from_secs(300);
@@ -36,21 +36,21 @@ fn check(version: &str, target: &[&str]) -> Value {
 
 #[test]
 fn python_sdk_1_26_over_stdio() {
-    let bin = tapflow();
+    let bin = cli::bin();
     let f = check("1.26", &["--stdio", bin.to_str().unwrap()]);
     assert_eq!(f["protocol"], "2025-11-25");
 }
 
 #[test]
 fn python_sdk_2_3_over_stdio_modern_era() {
-    let bin = tapflow();
+    let bin = cli::bin();
     let f = check("2.3", &["--stdio", bin.to_str().unwrap()]);
     assert_eq!(f["protocol"], "2026-07-28");
 }
 
 #[test]
 fn python_sdk_2_3_over_stdio_legacy_era() {
-    let bin = tapflow();
+    let bin = cli::bin();
     let f = check(
         "2.3",
         &["--stdio", bin.to_str().unwrap(), "--mode", "legacy"],

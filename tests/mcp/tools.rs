@@ -4,8 +4,7 @@
 //! short text block, isError mirrors `ok`; JSON-RPC errors only for unknown tools; the policy
 //! (approval, tool and device allowlists) and response levels.
 
-#[path = "common/mcp_harness.rs"]
-mod mcp_harness;
+use crate::common::mcp_harness;
 
 use std::collections::BTreeSet;
 
@@ -189,7 +188,7 @@ async fn every_tool_answers_with_the_reference_envelope() {
         called.insert(name);
     }
     // build_app runs host code: the call path over MCP (its builds are tested with the fake
-    // SDK in tests/tools_build_app.rs); a project that does not exist is the contract's error.
+    // SDK in crates/tapflow-tools/tests/tools/build_app_tool.rs); a project that does not exist is the contract's error.
     let r = s
         .call("build_app", json!({"project_path": "no/such/project"}))
         .await;

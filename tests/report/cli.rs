@@ -5,8 +5,7 @@
 //! `--github-summary`, `--junit`, `--html`, `--no-html`; a flow's `logs_query` reads only this
 //! flow's lines (issue 12, item 5).
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -15,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 /// The binary, from `dir`, without this process's `GITHUB_STEP_SUMMARY`.
-fn tapflow(dir: &Path) -> Command {
+fn no_step_summary(dir: &Path) -> Command {
     let mut c = cli::command(dir);
     c.env_remove("GITHUB_STEP_SUMMARY");
     c
@@ -61,7 +60,7 @@ steps:
         "name: Later\nsteps:\n  - press_key: Home\n",
     );
     let run_dir = dir.path().join("run");
-    let mut child = tapflow(dir.path())
+    let mut child = no_step_summary(dir.path())
         .args(["run", "flows/", "--sim", "1"])
         .args(["--sim-latency", "none", "--report-dir"])
         .arg(&run_dir)
@@ -111,7 +110,7 @@ steps:
     assert_eq!(r["totals"]["running"], 1);
 
     // `tapflow report` renders it, and says what it is.
-    let out = tapflow(dir.path())
+    let out = no_step_summary(dir.path())
         .args(["report"])
         .arg(&run_dir)
         .output()
@@ -161,7 +160,7 @@ steps:
 }
 
 fn run_shard(dir: &Path, shard: Option<&str>, out: &str) -> Output {
-    let mut c = tapflow(dir);
+    let mut c = no_step_summary(dir);
     c.args(["run", "flows/", "--sim", "1", "--sim-latency", "none"])
         .args(["--exclude-tags", "slow", "--report-dir", out]);
     if let Some(s) = shard {
@@ -200,7 +199,7 @@ fn shards_merge_into_the_same_report_as_one_run() {
             cli::text(&out)
         );
     }
-    let out = tapflow(dir.path())
+    let out = no_step_summary(dir.path())
         .args([
             "report", "--merge", "merged", "shard-1", "shard-2", "shard-3",
         ])
@@ -217,7 +216,7 @@ fn shards_merge_into_the_same_report_as_one_run() {
     for f in ["junit.xml", "report.html", "manifest.json"] {
         assert!(dir.path().join("merged").join(f).is_file(), "{f}");
     }
-    let verify = tapflow(dir.path())
+    let verify = no_step_summary(dir.path())
         .args(["report", "--verify", "merged"])
         .output()
         .unwrap();
@@ -231,14 +230,14 @@ fn shards_merge_into_the_same_report_as_one_run() {
     assert_eq!(junit.matches("<testcase ").count(), verdicts(&single).len());
 
     // A missing shard, or one given twice, is refused with the flows named.
-    let out = tapflow(dir.path())
+    let out = no_step_summary(dir.path())
         .args(["report", "--merge", "bad", "shard-1", "shard-2"])
         .output()
         .unwrap();
     let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(1), "{all}");
     assert!(all.contains("no shard ran"), "{all}");
-    let out = tapflow(dir.path())
+    let out = no_step_summary(dir.path())
         .args([
             "report", "--merge", "bad", "shard-1", "shard-2", "shard-3", "shard-3",
         ])
@@ -265,7 +264,7 @@ steps:
     );
     let summary = dir.path().join("summary.md");
     std::fs::write(&summary, "earlier step's summary\n").unwrap();
-    let out = tapflow(dir.path())
+    let out = no_step_summary(dir.path())
         .args(["run", "flows/", "--sim", "1", "--sim-latency", "none"])
         .args(["--report-dir", "run", "--github-summary"])
         .args(["--junit", "ci/junit.xml", "--html", "ci/html/index.html"])
@@ -302,7 +301,7 @@ steps:
     assert!(!dir.path().join("run/report.html").exists());
 
     // --no-html writes none.
-    let out = tapflow(dir.path())
+    let out = no_step_summary(dir.path())
         .args(["run", "flows/", "--sim", "1", "--sim-latency", "none"])
         .args(["--report-dir", "run2", "--no-html"])
         .output()
@@ -350,7 +349,12 @@ steps:
     expect: {matched: true}
 ",
     );
-    let out = cli::run_on_one_sim(tapflow(dir.path()), &["flows/"], &[], Path::new("run"));
+    let out = cli::run_on_one_sim(
+        no_step_summary(dir.path()),
+        &["flows/"],
+        &[],
+        Path::new("run"),
+    );
     let all = cli::text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     let r = cli::json(&dir.path().join("run/result.json"));

@@ -13,6 +13,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common::cli;
+
 const FAILING: &str = "name: Login button count is wrong on purpose
 app: com.tapflow.demo
 tags: [demo]
@@ -62,7 +64,7 @@ fn the_html_report_works_in_headless_chromium() {
     }
     std::fs::write(flows.join("wrong_count.yaml"), FAILING).unwrap();
     let run_dir = dir.path().join("run");
-    let out = Command::new(assert_cmd::cargo::cargo_bin("tapflow"))
+    let out = cli::tapflow()
         .current_dir(dir.path())
         .args(["run", "flows/", "--sim", "1", "--sim-latency", "none"])
         .args(["--screenshots", "every-step", "--report-dir"])

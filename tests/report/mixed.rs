@@ -5,10 +5,8 @@
 //! keeping its own evidence (issue 12, "Seen"), `tapflow report` rendering the same files from
 //! `result.json` alone, and `--verify` catching a changed artifact.
 
-#[path = "common/fake_device.rs"]
-mod fake_device;
-#[path = "common/mixed_run.rs"]
-mod mixed_run;
+use crate::common::cli;
+use crate::common::mixed_run;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,12 +16,6 @@ use tapflow::run::Status;
 
 fn shared() -> &'static (PathBuf, tapflow::run::RunResult) {
     mixed_run::shared_run()
-}
-
-fn tapflow() -> assert_cmd::Command {
-    let mut c = assert_cmd::Command::cargo_bin("tapflow").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
 }
 
 /// Times, durations and content hashes vary between runs; everything else must not.
@@ -191,7 +183,7 @@ fn every_pass_of_a_block_keeps_its_own_evidence() {
         listed.len(),
         "the manifest lists a path twice"
     );
-    let out = tapflow()
+    let out = cli::assert_command(cli::repo())
         .args(["report", "--verify"])
         .arg(dir)
         .output()
@@ -226,7 +218,11 @@ fn tapflow_report_renders_the_same_files_from_result_json_alone() {
     for f in ["junit.xml", "report.html", "manifest.json"] {
         std::fs::remove_file(copy.path().join(f)).unwrap();
     }
-    let out = tapflow().arg("report").arg(copy.path()).output().unwrap();
+    let out = cli::assert_command(cli::repo())
+        .arg("report")
+        .arg(copy.path())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     for f in ["junit.xml", "report.html", "manifest.json"] {
         assert_eq!(
@@ -238,7 +234,7 @@ fn tapflow_report_renders_the_same_files_from_result_json_alone() {
     // Reports written elsewhere point back into the run directory.
     let elsewhere = tempfile::tempdir().unwrap();
     let junit = elsewhere.path().join("ci/junit.xml");
-    let out = tapflow()
+    let out = cli::assert_command(cli::repo())
         .arg("report")
         .arg(copy.path())
         .arg("--junit")
@@ -271,7 +267,7 @@ fn verify_catches_a_changed_or_missing_artifact() {
         .collect();
     std::fs::write(copy.path().join(&all[0]), b"tampered").unwrap();
     std::fs::remove_file(copy.path().join(&all[1])).unwrap();
-    let out = tapflow()
+    let out = cli::assert_command(cli::repo())
         .args(["report", "--verify"])
         .arg(copy.path())
         .output()

@@ -2,13 +2,12 @@
 //! command passes, exit codes (0 passed, 1 failed, 2 usage, 3 invalid), the summary names a
 //! failure's location and evidence, and secrets never appear in output or files.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn tapflow() -> Command {
+fn in_repo() -> Command {
     let mut c = cli::command(cli::repo());
     c.env_remove("TAPFLOW_USER");
     c
@@ -16,7 +15,7 @@ fn tapflow() -> Command {
 
 /// `tapflow run FLOWS… --sim 1 --sim-latency none EXTRA… --report-dir REPORT`.
 fn run(flows: &[&str], extra: &[&str], report: &Path) -> Output {
-    cli::run_on_one_sim(tapflow(), flows, extra, report)
+    cli::run_on_one_sim(in_repo(), flows, extra, report)
 }
 
 #[test]
@@ -67,7 +66,7 @@ fn invalid_flows_exit_3_and_are_listed_in_the_result() {
         "bad.yaml",
         "name: Bad\nsteps:\n  - clik: Login\n",
     );
-    let out = tapflow()
+    let out = in_repo()
         .args(["run", &flow, "--sim", "1", "--report-dir"])
         .arg(dir.path().join("r"))
         .output()
@@ -89,7 +88,7 @@ fn usage_errors_exit_2() {
         vec!["run", "flows/", "--sim", "1", "--sim-faults", "bogus=1"],
         vec!["run", "flows/", "--sim-faults", "fail=0.1"],
     ] {
-        let out = tapflow().args(&args).output().unwrap();
+        let out = in_repo().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", cli::text(&out));
     }
 }
@@ -147,7 +146,7 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let child = tapflow()
+    let child = in_repo()
         .args(["run", &flow, "--sim", "1"])
         .args(["--sim-latency", "none", "--report-dir"])
         .arg(&report)

@@ -3,8 +3,7 @@
 //! faults, shards and tags, an interrupted run keeping its result, secrets masked everywhere,
 //! a device that fails its check, and every flow on every device.
 
-#[path = "common/fake_device.rs"]
-mod fake_device;
+use crate::common::fake_device;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;

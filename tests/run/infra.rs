@@ -3,10 +3,8 @@
 //! devices, and the hdc server (a `tapflow sim start` daemon, driven through its `hdc`
 //! executable) killed in the middle of a run. Wall-time bounds are hang guards only.
 
-#[path = "common/cli.rs"]
-mod cli;
-#[path = "common/sim_daemon.rs"]
-mod sim_daemon;
+use crate::common::cli;
+use crate::common::sim_daemon;
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -28,10 +26,6 @@ const INFRA: &[&str] = &[
     "HDC_FAILED",
 ];
 
-fn tapflow() -> Command {
-    cli::command(cli::repo())
-}
-
 fn flows(r: &Value) -> &Vec<Value> {
     r["flows"].as_array().unwrap()
 }
@@ -41,7 +35,7 @@ fn flows(r: &Value) -> &Vec<Value> {
 /// `rate` of the device commands.
 fn example_flows_with_channel_faults(rate: &str, seed: &str) -> (Output, Value) {
     let dir = tempfile::tempdir().unwrap();
-    let out = tapflow()
+    let out = cli::command(cli::repo())
         .args(["run", "flows/", "--sim", "3", "--each-device"])
         .args(["--sim-latency", "none", "--sim-seed", seed, "--no-progress"])
         .arg("--sim-faults")
@@ -100,7 +94,10 @@ struct Daemon(SimDaemon);
 
 impl Daemon {
     fn start() -> Daemon {
-        Daemon(SimDaemon::start_with(tapflow, &["--devices", "1"]))
+        Daemon(SimDaemon::start_with(
+            || cli::command(cli::repo()),
+            &["--devices", "1"],
+        ))
     }
 
     fn hdc(&self) -> PathBuf {
@@ -148,7 +145,7 @@ fn the_hdc_server_dying_mid_run_leaves_the_remaining_flows_not_run() {
         files.push(p);
     }
     let report = dir.path().join("report");
-    let mut child = tapflow()
+    let mut child = cli::command(cli::repo())
         .arg("--hdc")
         .arg(sim.hdc())
         .arg("run")

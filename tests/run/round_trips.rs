@@ -23,7 +23,7 @@ use tapflow_tools::RegistryCatalog;
 use tapflow_tools::hdc_provider::HdcProvider;
 use tapflow_tools::{CachingProvider, DeviceProvider, Engine, ToolConfig, ToolContext};
 
-const LOGIN: &str = include_str!("../benches/login/flow.yaml");
+const LOGIN: &str = include_str!("../../benches/login/flow.yaml");
 
 /// Every hdc invocation's arguments after the route, in order.
 struct Recorder {

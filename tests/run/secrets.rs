@@ -5,10 +5,8 @@
 //! through `run::run` with a short hdc command deadline), then greps every byte the run wrote
 //! for every encoding of the secret that tapflow itself produces.
 
-#[path = "common/cli.rs"]
-mod cli;
-#[path = "common/leaks.rs"]
-mod leaks;
+use crate::common::cli;
+use crate::common::leaks;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -26,7 +24,7 @@ use tapflow_tools::hdc_provider::HdcProvider;
 use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 /// The binary, from the repository root, with no `TAPFLOW_*` variable of this process.
-fn tapflow() -> Command {
+fn in_repo() -> Command {
     let mut c = cli::command(cli::repo());
     cli::without_tapflow_vars(&mut c);
     c
@@ -35,7 +33,7 @@ fn tapflow() -> Command {
 /// `tapflow run FLOW --sim 1 --sim-latency none --env PASSWORD=SECRET --report-dir REPORT`.
 fn run_with_password(flow: &str, secret: &str, report: &Path) -> Output {
     let env = format!("PASSWORD={secret}");
-    cli::run_on_one_sim(tapflow(), &[flow], &["--env", &env], report)
+    cli::run_on_one_sim(in_repo(), &[flow], &["--env", &env], report)
 }
 
 /// Seen: a secret with `"` and `\` stayed visible, JSON-escaped, in `ui_tree.json` evidence.
@@ -187,7 +185,7 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let mut c = tapflow();
+    let mut c = in_repo();
     c.env("TAPFLOW_OTHER", "{{PASSWORD}}\\");
     let password = format!("PASSWORD={secret}");
     let extra = ["--env", "NOTE={{ PASSWORD }}", "--env", &password];
@@ -227,7 +225,7 @@ steps:
 ",
     );
     let report = dir.path().join("report");
-    let out = cli::run_on_one_sim(tapflow(), &[&flow], &[], &report);
+    let out = cli::run_on_one_sim(in_repo(), &[&flow], &[], &report);
     let r = cli::result(&report);
     assert_eq!(out.status.code(), Some(0), "{r:#}");
     assert_eq!(

@@ -7,12 +7,11 @@
 //! the masker). A fixed, small number of cases from a fixed seed keeps it deterministic and
 //! short; the masker alone is tested on thousands of cases in `run::mask`.
 
-use assert_cmd::Command;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-#[path = "common/leaks.rs"]
-mod leaks;
+use crate::common::cli;
+use crate::common::leaks;
 
 /// Cases through the binary (each is one `tapflow run` of a few seconds).
 const CASES: u32 = 4;
@@ -66,8 +65,7 @@ fn run_case(secret: &str, via_env: bool) -> Result<(), TestCaseError> {
     let flow = dir.path().join("hostile.yaml");
     std::fs::write(&flow, FLOW).unwrap();
     let report = dir.path().join("report");
-    let mut cmd = Command::cargo_bin("tapflow").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = cli::assert_command(cli::repo());
     for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("TAPFLOW_")) {
         cmd.env_remove(k);
     }

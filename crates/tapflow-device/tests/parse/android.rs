@@ -11,7 +11,7 @@ use tapflow_device::model::UiNode;
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(format!(
         "{}/tests/fixtures/android/{name}",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
     ))
     .unwrap_or_else(|e| panic!("{name}: {e}"))
 }

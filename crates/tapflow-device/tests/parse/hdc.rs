@@ -21,7 +21,7 @@ use tapflow_device::model::{Bounds, CrashKind, Rect, ScreenSize, TargetState, Ui
 
 fn fixture(name: &str) -> String {
     let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
         "tests",
         "fixtures",
         "harmonyos",
@@ -371,7 +371,7 @@ fn layout_ohauto_dayu200_locked_screen_no_window_compact() {
 }
 
 /// Parse time of the largest real dump (1.3 MB, a Web page), for before/after comparisons of the
-/// layout parser. Run: `cargo test --test parsers_hdc -- --ignored --nocapture layout_parse_time`.
+/// layout parser. Run: `cargo test -p tapflow-device --test parse -- --ignored --nocapture layout_parse_time`.
 #[test]
 #[ignore = "timing measurement, prints only"]
 fn layout_parse_time_vmall_web_keyboard_large() {
@@ -749,9 +749,14 @@ fn cppcrash_faultlogger_com_ohos_note_dayu200_head() {
 /// Every parser over every fixture: never a panic, whatever it is fed.
 #[test]
 fn every_parser_over_every_fixture_never_panics() {
-    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "fixtures", "harmonyos"]
-        .iter()
-        .collect();
+    let dir: PathBuf = [
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+        "tests",
+        "fixtures",
+        "harmonyos",
+    ]
+    .iter()
+    .collect();
     let mut count = 0;
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();

@@ -10,7 +10,7 @@ use tapflow_device::logs::hilog::{LogType, parse_line, parse_text};
 fn fixture(name: &str) -> String {
     let path = format!(
         "{}/tests/fixtures/harmonyos/{name}",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
     );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }

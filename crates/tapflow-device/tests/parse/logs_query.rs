@@ -17,7 +17,7 @@ use tapflow_device::logs::{
 fn fixture_path(name: &str) -> PathBuf {
     PathBuf::from(format!(
         "{}/tests/fixtures/harmonyos/{name}",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
     ))
 }
 

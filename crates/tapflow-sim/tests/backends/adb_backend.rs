@@ -1,8 +1,7 @@
 //! tapflow's adb backend (`device::adb`) driving the simulated Android device through the real
 //! `adb` client on a private server: every `Device` operation, its costs, and its typed errors.
 
-#[path = "common/adb_env.rs"]
-mod adb_env;
+use crate::common::adb_env;
 
 use std::time::{Duration, Instant};
 

@@ -2,8 +2,7 @@
 //! with `adb connect` to a private server, then every command of issue 14's acceptance list
 //! through the client, compared with what a device answers.
 
-#[path = "common/adb_env.rs"]
-mod adb_env;
+use crate::common::adb_env;
 
 use adb_env::AdbEnv;
 use tapflow_sim::Latency;

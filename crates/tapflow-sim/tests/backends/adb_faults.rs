@@ -3,8 +3,7 @@
 //! connection, a device that goes offline, slow dumps, dropped characters, refused streams.
 //! Wall-time bounds are generous hang guards, not performance assertions.
 
-#[path = "common/adb_env.rs"]
-mod adb_env;
+use crate::common::adb_env;
 
 use std::time::{Duration, Instant};
 

@@ -28,7 +28,7 @@ fn sim() -> Simulator {
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(format!(
         "{}/tests/fixtures/harmonyos/{name}",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
     ))
     .unwrap()
 }

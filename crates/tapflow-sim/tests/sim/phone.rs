@@ -454,7 +454,10 @@ fn parse(v: &Value) -> UiNode {
 
 #[test]
 fn recorded_layouts_are_served_back_identical() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/harmonyos/");
+    let dir = concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+        "/tests/fixtures/harmonyos/"
+    );
     for f in [
         "layout_hmdriver2_uitest_demo_mate60pro_pretty.json",
         "layout_haptest_logindemo_save_keyboard_pretty.json",
@@ -535,7 +538,7 @@ fn dumps_have_the_real_shape() {
     // Same key sets as a real newer-build dump (hmdriver2 fixture), keys sorted as uitest writes them.
     let fx: Value = serde_json::from_str(
         &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
             "/tests/fixtures/harmonyos/layout_hmdriver2_uitest_demo_mate60pro_pretty.json"
         ))
         .unwrap(),
@@ -867,7 +870,7 @@ fn bundle_dump_has_the_shape_of_real_bm_dump_n() {
     ] {
         let text = std::fs::read_to_string(format!(
             "{}/tests/fixtures/harmonyos/{f}",
-            env!("CARGO_MANIFEST_DIR")
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
         ))
         .unwrap();
         let real: Value = serde_json::from_str(&text[text.find('{').unwrap()..]).unwrap();
@@ -980,7 +983,7 @@ fn crash_headers(text: &str) -> Vec<String> {
 #[test]
 fn jscrash_file_has_the_real_section_order() {
     let real = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
         "/tests/fixtures/harmonyos/jscrash_with_hilog_emulator6_illegal_prop.txt"
     ))
     .unwrap();

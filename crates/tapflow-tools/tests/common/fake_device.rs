@@ -1,6 +1,6 @@
 //! An in-test fake [`Device`]: a scripted two-screen demo app whose UI tree changes on taps,
 //! swipes and keys, with counted round trips, recorded actions and a few injectable faults.
-//! Used by `tests/tools_*.rs` until the hdc backend and the simulator are wired in.
+//! Used by the tool tests (`crates/tapflow-tools/tests/tools/`) until the hdc backend and the simulator are wired in.
 //!
 //! Screens (physical 1260x2720; app window 10 of `com.example.demo`, status bar window 3):
 //! - login: "Welcome", TextInput id `user`, Button "Login" (id `loginBtn`, with its own Text

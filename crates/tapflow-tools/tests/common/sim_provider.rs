@@ -2,7 +2,7 @@
 //! (`HdcClient` / `HdcDevice`) talking to a [`Simulator`] through [`SimTransport`], so every
 //! tool call goes through the exact argv, quoting and output parsers a real `hdc` would see.
 //!
-//! Shared by the tool suites (`tests/tools_sim_*.rs`) and the tools benchmark
+//! Shared by the tool suites (`crates/tapflow-tools/tests/tools/sim_*.rs`) and the tools benchmark
 //! (`benches/tools.rs`); include it with `#[path = "common/sim_provider.rs"] mod sim_provider;`.
 //!
 //! Resolution is what a real provider does: every `resolve` asks hdc for its targets

@@ -1,5 +1,5 @@
 //! Test harness for `build_app`: temp HarmonyOS projects wired to the fake SDK tools in this directory
-//! (`hvigorw`, `java`). Included by `tests/build_app*.rs` with `#[path]`.
+//! (`hvigorw`, `java`). Included by `crates/tapflow-tools/tests/tools/build_app*.rs` with `#[path]`.
 
 #![allow(dead_code)]
 
@@ -17,7 +17,7 @@ pub fn fake_sdk_dir() -> PathBuf {
 }
 
 pub fn fixture_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("tests/fixtures/harmonyos")
         .join(name)
 }

@@ -1,6 +1,6 @@
 //! The generated blocks of the docs match the code: the shorthand table of
 //! `docs/flow-format.md` (from the tool registry) and the code tables of `docs/errors.md` (from
-//! `src/codes.rs`, the one list of codes). `TAPFLOW_BLESS=1 cargo test --test flow_docs`
+//! `src/codes.rs`, the one list of codes). `TAPFLOW_BLESS=1 cargo test -p tapflow-tools --test flow`
 //! rewrites them after an intended change.
 
 use std::path::Path;
@@ -9,7 +9,7 @@ use tapflow_tools::RegistryCatalog;
 
 /// Replaces (when blessing) or checks the block between `begin` and `end` of `doc`.
 fn generated_block(doc: &str, begin: &str, end: &str, fresh: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(doc);
     let text = std::fs::read_to_string(&path).unwrap();
     let (head, rest) = text
         .split_once(begin)

@@ -1,7 +1,7 @@
 //! The published flow schema (`schemas/flow.schema.json`), checked by third parties.
 //!
 //! - It is generated (from `flow::format` and the tool registry), committed, and checked here
-//!   for drift (`TAPFLOW_BLESS=1 cargo test --test flow_schema` rewrites it).
+//!   for drift (`TAPFLOW_BLESS=1 cargo test -p tapflow-tools --test flow` rewrites it).
 //! - It covers every registered tool and every step option, with descriptions.
 //! - Every example flow under `flows/` (and every valid golden flow), loaded by a YAML 1.2
 //!   loader other than tapflow's (yaml-rust2), validates against the committed file with a JSON
@@ -22,7 +22,7 @@ use tapflow_tools::RegistryCatalog;
 use yaml_rust2::{Yaml, YamlLoader};
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
 fn schema_path() -> PathBuf {
@@ -106,7 +106,7 @@ fn committed_schema_matches_the_generated_one() {
     let committed = std::fs::read_to_string(schema_path()).unwrap_or_default();
     assert!(
         committed == generated,
-        "schemas/flow.schema.json is out of date; regenerate it with TAPFLOW_BLESS=1 cargo test --test flow_schema"
+        "schemas/flow.schema.json is out of date; regenerate it with TAPFLOW_BLESS=1 cargo test -p tapflow-tools --test flow"
     );
 }
 

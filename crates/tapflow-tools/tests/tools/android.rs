@@ -3,8 +3,7 @@
 //! `UNSUPPORTED_ON_PLATFORM` naming the alternative. Envelopes are validated against each tool's
 //! published output schema.
 
-#[path = "common/adb_env.rs"]
-mod adb_env;
+use crate::common::adb_env;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

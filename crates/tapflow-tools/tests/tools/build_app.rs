@@ -1,8 +1,7 @@
 //! `build_app` end to end with the fake hvigor: each target's command line, artifact discovery,
 //! failures with extracted errors, timeout, and the validation codes.
 
-#[path = "fake-sdk/harness.rs"]
-mod harness;
+use crate::common::harness;
 
 use std::time::{Duration, Instant};
 
@@ -438,7 +437,7 @@ fn unstartable_hvigor_is_build_error() {
 /// Every error code `build_app` can return is asserted by some integration test.
 #[test]
 fn every_error_code_is_exercised_by_a_test() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools");
     let mut sources = String::new();
     for name in ["build_app.rs", "build_app_hsp.rs", "build_app_hnp.rs"] {
         sources.push_str(&std::fs::read_to_string(dir.join(name)).unwrap());

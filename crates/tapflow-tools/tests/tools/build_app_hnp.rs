@@ -1,8 +1,7 @@
 //! `build_app` with `target="hnp"`, end to end through the fake hvigor, packing tool and sign tool:
 //! the happy path and every `HNP_*` code.
 
-#[path = "fake-sdk/harness.rs"]
-mod harness;
+use crate::common::harness;
 
 use std::time::Duration;
 

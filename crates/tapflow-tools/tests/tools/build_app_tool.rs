@@ -2,11 +2,9 @@
 //! failed build with its extracted ArkTS errors, the contract's validation codes, and the
 //! published schemas and policy. Every envelope is validated against the tool's output schema.
 
-#[path = "fake-sdk/harness.rs"]
-mod harness;
+use crate::common::harness;
 
-#[path = "common/envelope.rs"]
-mod envelope;
+use crate::common::envelope;
 
 use std::sync::Arc;
 

@@ -3,12 +3,9 @@
 //! Every envelope is validated against the tool's published output schema; round trips are
 //! asserted by count through `Device::cost`, never by time.
 
-#[path = "common/envelope.rs"]
-mod envelope;
-#[path = "common/fake_device.rs"]
-mod fake_device;
-#[path = "common/sim_provider.rs"]
-mod sim_provider;
+use crate::common::envelope;
+use crate::common::fake_device;
+use crate::common::sim_provider;
 
 use std::sync::Arc;
 use std::time::Duration;

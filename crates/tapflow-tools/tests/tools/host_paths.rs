@@ -9,10 +9,8 @@
 
 #![cfg(unix)]
 
-#[path = "common/envelope.rs"]
-mod envelope;
-#[path = "common/fake_device.rs"]
-mod fake_device;
+use crate::common::envelope;
+use crate::common::fake_device;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -14,10 +14,8 @@
 //! about. (The shared
 //! `tests/common/fake_device.rs` has no focus or editing model, so it is not used here.)
 
-#[path = "common/envelope.rs"]
-mod envelope;
-#[path = "common/sim_provider.rs"]
-mod sim_provider;
+use crate::common::envelope;
+use crate::common::sim_provider;
 
 use std::collections::BTreeMap;
 use std::path::Path;

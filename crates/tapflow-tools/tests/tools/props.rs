@@ -2,8 +2,7 @@
 //! and never with INTERNAL_ERROR (a panic caught by the engine); INVALID_PARAM always names the
 //! parameter.
 
-#[path = "common/fake_device.rs"]
-mod fake_device;
+use crate::common::fake_device;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};

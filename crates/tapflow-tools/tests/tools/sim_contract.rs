@@ -7,10 +7,8 @@
 //! `include_cost`), never by time. Latency is off; the demo app's own delays (800 ms login) are
 //! real, or fast-forwarded through the phone's clock where a case does not test them.
 
-#[path = "common/envelope.rs"]
-mod envelope;
-#[path = "common/sim_provider.rs"]
-mod sim_provider;
+use crate::common::envelope;
+use crate::common::sim_provider;
 
 use std::collections::BTreeSet;
 use std::panic::AssertUnwindSafe;

@@ -7,10 +7,8 @@
 //! The demo app is started through the phone's own API (no hdc command), so that fault
 //! counters (`disconnect-after=N`) and probabilities apply to the tool calls alone.
 
-#[path = "common/envelope.rs"]
-mod envelope;
-#[path = "common/sim_provider.rs"]
-mod sim_provider;
+use crate::common::envelope;
+use crate::common::sim_provider;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -87,7 +85,7 @@ fn env(faults: &str) -> Env {
 /// Every code the project documents: the tools' table (`docs/tools.md`, "Error codes") and the
 /// device layer's (`docs/errors.md`).
 fn documented_codes() -> BTreeSet<String> {
-    let root = env!("CARGO_MANIFEST_DIR");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let tools = std::fs::read_to_string(format!("{root}/docs/tools.md")).unwrap();
     let tools = &tools[tools
         .find("## Error codes")
@@ -400,7 +398,7 @@ fn dropped_characters_are_observed_as_they_are() {
 
 /// A bare `input_text` whose keys were lost follows the reference: it waits out
 /// `INPUT_VERIFY_TIMEOUT_MS`, never settles early and never types again (both are flow-level
-/// behaviours, `tests/run_device_faults.rs`).
+/// behaviours, `tests/android/run_device_faults.rs`).
 #[test]
 fn a_bare_input_text_that_lost_keys_neither_settles_nor_retypes() {
     let mut e = env("drop-first-chars=2");

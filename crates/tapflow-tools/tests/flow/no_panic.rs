@@ -6,7 +6,7 @@ use tapflow_core::flow::{SourceFile, render_text};
 use tapflow_core::plan::{MapLoader, PlanOptions, compile};
 use tapflow_tools::RegistryCatalog;
 
-const VALID: &str = include_str!("golden/flow/valid/login.yaml");
+const VALID: &str = include_str!("../../../../tests/golden/flow/valid/login.yaml");
 
 fn check(text: &str) {
     let loader = MapLoader::new()
