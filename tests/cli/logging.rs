@@ -95,7 +95,7 @@ fn v_shows_every_hdc_call_with_argv_duration_and_exit_status() {
     // RUST_LOG decides when set.
     let by_env = sim.tool(
         &[],
-        Some("tapflow_device::hdc=debug"),
+        Some("tapflow::hdc=debug"),
         "find_elements",
         r#"{"text":"Settings"}"#,
     );
@@ -147,7 +147,7 @@ fn json_log_lines_parse_and_carry_the_call() {
         })
         .unwrap_or_else(|| panic!("no hdc call event for the dump:\n{err}"));
     assert_eq!(call["level"], "DEBUG");
-    assert_eq!(call["target"], "tapflow_device::hdc");
+    assert_eq!(call["target"], "tapflow::hdc");
     assert!(call["fields"]["duration_ms"].is_u64(), "{call}");
     assert_eq!(call["fields"]["exit"], "0");
     assert_eq!(call["fields"]["attempt"], 1);
