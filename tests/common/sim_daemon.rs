@@ -1,7 +1,7 @@
 //! A simulator daemon (`tapflow sim start`) in a private state directory, driven through the
 //! `hdc` executable it writes, as a third-party client would drive it: a real process per call,
-//! an empty environment, the exact argv. Stopped on drop. Include it with
-//! `#[path = "common/sim_daemon.rs"] mod sim_daemon;`. A test file that runs the binary with its
+//! an empty environment, the exact argv. Stopped on drop. Used as
+//! `crate::common::sim_daemon`. A test file that runs the binary with its
 //! own environment starts and stops the daemon with that command ([`SimDaemon::start_with`]).
 
 #![allow(dead_code)]

@@ -2,7 +2,7 @@
 //! (never the default 5037, so the user's server is untouched), a scratch `HOME` (no
 //! `~/.android/adbkey` in the real home), no inherited `ANDROID_SERIAL` / `ADB_SERVER_SOCKET`,
 //! the emulator port probe off, every call under a hang guard, and `adb kill-server` on drop.
-//! Include it with `#[path = "common/adb_env.rs"] mod adb_env;`.
+//! Used as `crate::common::adb_env` (here, in tapflow-tools' and the root package's tests).
 
 #![allow(dead_code)]
 

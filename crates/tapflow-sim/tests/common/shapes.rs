@@ -2,7 +2,7 @@
 //! indentation, punctuation and field names and blanks out the values (numbers → `N`,
 //! `[…]` → `[]`, `#WORD` → `#X`, trailing spaces dropped), so two dumps of different devices in
 //! different states compare equal when they have the same sections, line shapes and fields.
-//! Include it with `#[path = "common/shapes.rs"] mod shapes;`.
+//! Used as `crate::common::shapes` (here and by the root package's tests).
 
 #![allow(dead_code)]
 

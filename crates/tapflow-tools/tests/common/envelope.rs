@@ -1,6 +1,6 @@
 //! What the tool suites check on every envelope `Engine::call` returns: `structuredContent`
 //! matches the tool's published output schema, and a call that must succeed (or fail) did, the
-//! message naming the call. Include it with `#[path = "common/envelope.rs"] mod envelope;`.
+//! message naming the call. Used as `crate::common::envelope`.
 
 #![allow(dead_code)]
 

@@ -3,7 +3,7 @@
 //! tool call goes through the exact argv, quoting and output parsers a real `hdc` would see.
 //!
 //! Shared by the tool suites (`crates/tapflow-tools/tests/tools/sim_*.rs`) and the tools benchmark
-//! (`benches/tools.rs`); include it with `#[path = "common/sim_provider.rs"] mod sim_provider;`.
+//! (`benches/tools.rs`); a test uses it as `crate::common::sim_provider`.
 //!
 //! Resolution is what a real provider does: every `resolve` asks hdc for its targets
 //! (`hdc list targets -v`, one host-only round trip that is not part of the tool's device cost)

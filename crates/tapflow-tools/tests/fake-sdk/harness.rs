@@ -1,5 +1,5 @@
 //! Test harness for `build_app`: temp HarmonyOS projects wired to the fake SDK tools in this directory
-//! (`hvigorw`, `java`). Included by `crates/tapflow-tools/tests/tools/build_app*.rs` with `#[path]`.
+//! (`hvigorw`, `java`). Used by `tests/tools/build_app*.rs` as `crate::common::harness`.
 
 #![allow(dead_code)]
 
