@@ -4,9 +4,16 @@
 //! consumers (PyPI `xmlschema` against junit-10.xsd, `junitparser`), every pass of a block
 //! keeping its own evidence (issue 12, "Seen"), `tapflow report` rendering the same files from
 //! `result.json` alone, and `--verify` catching a changed artifact.
+//!
+//! A binary of its own, as before the tests were grouped: the snapshots hold counts of device
+//! round trips made while a step waits in real time, which fewer polls reach when other test
+//! modules (the browser, the binary's runs) load the same process and CPU.
 
-use crate::common::cli;
-use crate::common::mixed_run;
+#[path = "../common/mod.rs"]
+mod common;
+
+use common::cli;
+use common::mixed_run;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
