@@ -1,7 +1,7 @@
 """Helpers shared by the fake SDK tools (hvigorw, java): a small JSON5 reader and call logging.
 
 The fakes stand in for DevEco's hvigor and the SDK jars in tests (no SDK exists on CI). They validate
-their arguments the way the real tools do (tests/fake-sdk/README.md) and write real-shaped outputs.
+their arguments the way the real tools do (README.md beside this file) and write real-shaped outputs.
 """
 
 import json
