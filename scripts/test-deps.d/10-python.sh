@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Python 3 (with venv) for the fake HarmonyOS SDK tools of the build_app tests (tests/fake-sdk)
+# Python 3 (with venv) for the fake HarmonyOS SDK tools of the build_app tests (crates/tapflow-tools/tests/fake-sdk)
 # and for the venvs other groups create. From Debian's packages when missing.
 set -euo pipefail
 need=()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ffprobe (Debian's ffmpeg) for the simulator's screen-recording test (tests/sim_fidelity.rs):
+# ffprobe (Debian's ffmpeg) for the simulator's screen-recording test (tests/e2e/sim_fidelity.rs):
 # an independent, standard media parser must accept the MP4 the simulated recorder writes.
 set -euo pipefail
 if ! command -v ffprobe >/dev/null 2>&1; then

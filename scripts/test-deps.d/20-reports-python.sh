@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real JUnit consumers the report tests check junit.xml with (tests/report_consumers.rs):
+# The real JUnit consumers the report tests check junit.xml with (tests/report_mixed/main.rs):
 # xmlschema validates it against tests/fixtures/junit/junit-10.xsd, junitparser reads it as
 # CI tools do. Pinned versions, in a venv under .test-deps/ (idempotent: nothing happens when
 # the venv already has exactly these versions). Needs python3 with venv (10-python.sh).

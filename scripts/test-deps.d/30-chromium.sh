@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Headless Chromium for the HTML report test (tests/report_html_browser.rs): Debian's chromium
+# Headless Chromium for the HTML report test (tests/report/html_browser.rs): Debian's chromium
 # package when /usr/bin/chromium is missing, and playwright-core (pinned, from npm, into
 # .test-deps/browser) to drive it. playwright-core never downloads a browser: the test launches
 # /usr/bin/chromium itself (executablePath). Idempotent.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The official Python MCP SDK, twice, for tests/mcp_python.rs (tests/mcp/*.py): PyPI `mcp` 1.26.0
+# The official Python MCP SDK, twice, for tests/mcp/python.rs (tests/mcp/*.py): PyPI `mcp` 1.26.0
 # (handshake era only) and 2.3.0 (both eras), each pinned in its own venv under .test-deps/, plus
 # `jsonschema` to validate every structuredContent against its tool's outputSchema. Idempotent:
 # a venv whose pinned versions are already installed is left alone.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The real Android Debug Bridge client (Debian's `adb` package, 29.0.6) for the Android tests
-# (tests/android_*.rs): they attach the simulated Android device with `adb connect` and drive it
+# (`tests/android/`, `crates/tapflow-sim/tests/backends/adb_*.rs`, `crates/tapflow-tools/tests/tools/android.rs`): they attach the simulated Android device with `adb connect` and drive it
 # through the real client, and tapflow's adb backend spawns it. Installed from Debian's packages
 # when `adb` is not on PATH (the package puts it at /usr/bin/adb).
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The MCP Inspector CLI (npm `@modelcontextprotocol/inspector`, pinned) for tests/mcp_inspector.rs,
+# The MCP Inspector CLI (npm `@modelcontextprotocol/inspector`, pinned) for tests/mcp/inspector.rs,
 # installed with npm into .test-deps/mcp-inspector. Node and npm come from Debian's packages when
 # missing. Idempotent: an install of the pinned version is left alone.
 set -euo pipefail

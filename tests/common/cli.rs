@@ -1,6 +1,7 @@
 //! The `tapflow` binary as the integration tests run it, and what they read back: the command
 //! (`TAPFLOW_TEST_BIN` overrides cargo's binary), its output as one text, files written for it,
-//! and a run's `result.json`. Include it with `#[path = "common/cli.rs"] mod cli;`. Nothing here
+//! and a run's `result.json`. Every test that runs the binary finds it here ([`bin`],
+//! [`tapflow`]); a test module uses it as `crate::common::cli`. Nothing here
 //! needs adb: an Android run passes `adb_env::adb_path()` (`common/adb_env.rs`) to [`android`],
 //! so tests that never touch Android do not depend on an installed adb.
 //!
@@ -9,23 +10,36 @@
 
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-use assert_cmd::cargo::CommandCargoExt;
 
 /// The repository root (the examples in `flows/` are relative to it).
 pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The binary under test, run from `cwd`. `TAPFLOW_TEST_BIN` overrides cargo's: several
-/// worktrees may build into one shared target directory, and a local run can pin its own copy.
+/// The binary under test. `TAPFLOW_TEST_BIN` overrides cargo's: several worktrees may build
+/// into one shared target directory, and a local run can pin its own copy.
+pub fn bin() -> PathBuf {
+    match std::env::var_os("TAPFLOW_TEST_BIN") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_BIN_EXE_tapflow")),
+    }
+}
+
+/// The binary under test as a command (working directory and environment inherited).
+pub fn tapflow() -> Command {
+    Command::new(bin())
+}
+
+/// [`tapflow`] as `assert_cmd` runs it (`timeout`, `write_stdin`, `assert`).
+pub fn assert_tapflow() -> assert_cmd::Command {
+    assert_cmd::Command::from_std(tapflow())
+}
+
+/// The binary under test, run from `cwd`.
 pub fn command(cwd: &Path) -> Command {
-    let mut c = match std::env::var_os("TAPFLOW_TEST_BIN") {
-        Some(p) => Command::new(p),
-        None => Command::cargo_bin("tapflow").unwrap(),
-    };
+    let mut c = tapflow();
     c.current_dir(cwd);
     c
 }

@@ -5,7 +5,7 @@
 //! them. Deliberately written without `tapflow::run::mask`, so the tests do not trust the list
 //! the masker computes for itself.
 //!
-//! Include it with `#[path = "common/leaks.rs"] mod leaks;`.
+//! Used as `crate::common::leaks`.
 
 #![allow(dead_code)]
 

@@ -1,5 +1,5 @@
 //! An MCP server over simulated devices, with an rmcp client connected to it in-process (a
-//! `tokio::io::duplex` pipe carries the real JSON-RPC messages). Shared by `tests/mcp_*.rs`.
+//! `tokio::io::duplex` pipe carries the real JSON-RPC messages). Shared by the MCP tests (`tests/mcp/`).
 
 #![allow(dead_code)]
 
@@ -14,9 +14,7 @@ use tapflow::mcp::{McpOptions, TapflowMcp};
 use tapflow_sim::{FaultSpec, Latency, SimOptions, Simulator};
 use tapflow_tools::{ToolConfig, ToolContext};
 
-#[path = "sim_provider.rs"]
-mod sim_provider;
-pub use sim_provider::SimProvider;
+pub use super::sim_provider::SimProvider;
 
 pub const DEMO: &str = "com.tapflow.demo";
 

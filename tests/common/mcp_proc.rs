@@ -14,10 +14,6 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-pub fn tapflow() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_tapflow"))
-}
-
 /// The Python of the venv with PyPI `mcp` VERSION (1.26 or 2.3).
 pub fn python(version: &str) -> PathBuf {
     let p = repo().join(format!(".test-deps/mcp-py-{version}/bin/python"));
@@ -61,7 +57,7 @@ impl Drop for HttpServer {
 /// Starts `tapflow mcp --http 127.0.0.1:0 ARGS…` and waits (hang guard 60 s) for its
 /// "listening on" line.
 pub fn start_http(args: &[&str], cwd: &Path) -> HttpServer {
-    let mut child = Command::new(tapflow())
+    let mut child = Command::new(super::cli::bin())
         .args(["mcp", "--http", "127.0.0.1:0"])
         .args(args)
         .current_dir(cwd)

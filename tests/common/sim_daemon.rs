@@ -1,15 +1,13 @@
 //! A simulator daemon (`tapflow sim start`) in a private state directory, driven through the
 //! `hdc` executable it writes, as a third-party client would drive it: a real process per call,
-//! an empty environment, the exact argv. Stopped on drop. Include it with
-//! `#[path = "common/sim_daemon.rs"] mod sim_daemon;`. A test file that runs the binary with its
+//! an empty environment, the exact argv. Stopped on drop. Used as
+//! `crate::common::sim_daemon`. A test file that runs the binary with its
 //! own environment starts and stops the daemon with that command ([`SimDaemon::start_with`]).
 
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-use assert_cmd::cargo::CommandCargoExt;
 
 pub struct SimDaemon {
     pub dir: tempfile::TempDir,
@@ -23,7 +21,7 @@ pub struct SimDaemon {
 impl SimDaemon {
     /// Starts a daemon with `--latency none` plus `extra` options.
     pub fn start(extra: &[&str]) -> SimDaemon {
-        SimDaemon::start_with(|| Command::cargo_bin("tapflow").unwrap(), extra)
+        SimDaemon::start_with(super::cli::tapflow, extra)
     }
 
     /// [`SimDaemon::start`] through `tapflow` (a command for the binary, environment included).

@@ -1,5 +1,5 @@
 """Drives `tapflow mcp` with the official Python MCP SDK (PyPI `mcp` 1.26 or 2.3) over stdio or
-streamable HTTP, on the simulated device, as an agent would. Called by tests/mcp_python.rs with
+streamable HTTP, on the simulated device, as an agent would. Called by tests/mcp/python.rs with
 the interpreter of the venv under test; exits non-zero (with the reason on stderr) on any
 deviation. Prints one JSON line of facts (protocol version, progress counts, timings) last.
 

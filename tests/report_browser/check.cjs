@@ -1,6 +1,6 @@
 // Opens a tapflow report.html in headless Chromium (Debian's /usr/bin/chromium, driven by
 // playwright-core; no browser is downloaded) and prints what a person and a machine would see,
-// as JSON, for tests/report_html_browser.rs:
+// as JSON, for tests/report/html_browser.rs:
 // - console errors and page errors, every network request that is not a local file;
 // - the flows and steps in the DOM (names, statuses), the failure details;
 // - keyboard: what the first Tab focuses, and that Tab reaches every flow's <summary>;

@@ -1,4 +1,4 @@
-"""Reads a tapflow junit.xml the way CI consumers do, for tests/report_mixed.rs.
+"""Reads a tapflow junit.xml the way CI consumers do, for tests/report_mixed/main.rs.
 
 1. xmlschema validates it against junit-10.xsd (Jenkins' schema); any error fails.
 2. junitparser (its xunit2 flavour, which knows flakyFailure/rerunFailure) parses it.

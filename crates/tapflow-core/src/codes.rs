@@ -2,7 +2,7 @@
 //! tool reference's where it has one, marked `contract`), the flow runner's, the MCP server's,
 //! and the flow diagnostics' (`diag`). Code elsewhere names a code through these constants,
 //! never as a string of its own, and `docs/errors.md` is generated from [`ALL`] and
-//! [`diag::ALL`] (`tests/flow_docs.rs` fails when it drifts; `tests/flow_one_registry.rs` when a
+//! [`diag::ALL`] (`crates/tapflow-tools/tests/flow/docs.rs` fails when it drifts; `tests/flow/one_registry.rs` when a
 //! code is spelled out anywhere else).
 //!
 //! A leaf: strings only, used by every layer (`device`, `tools`, `run`, `mcp`, `flow`, `plan`).
@@ -309,8 +309,7 @@ pub fn markdown() -> String {
 }
 
 /// Markers around the generated block in `docs/errors.md`.
-pub const BEGIN: &str =
-    "<!-- BEGIN GENERATED ERROR CODES (TAPFLOW_BLESS=1 cargo test --test flow_docs) -->";
+pub const BEGIN: &str = "<!-- BEGIN GENERATED ERROR CODES (TAPFLOW_BLESS=1 cargo test -p tapflow-tools --test flow) -->";
 pub const END: &str = "<!-- END GENERATED ERROR CODES -->";
 
 #[cfg(test)]

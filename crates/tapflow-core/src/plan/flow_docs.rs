@@ -1,12 +1,12 @@
 //! The generated parts of `docs/flow-format.md`, from the tool catalog: which parameter a bare
 //! value fills for each tool (`click: Login` → `text`), and what other runners call the step.
-//! `tests/flow_docs.rs` fails when the committed block drifts (`TAPFLOW_BLESS=1` rewrites it).
+//! `crates/tapflow-tools/tests/flow/docs.rs` fails when the committed block drifts (`TAPFLOW_BLESS=1` rewrites it).
 
 use super::catalog::ToolCatalog;
 
 /// Markers around the generated block in `docs/flow-format.md`.
 pub const BEGIN: &str =
-    "<!-- BEGIN GENERATED SHORTHANDS (TAPFLOW_BLESS=1 cargo test --test flow_docs) -->";
+    "<!-- BEGIN GENERATED SHORTHANDS (TAPFLOW_BLESS=1 cargo test -p tapflow-tools --test flow) -->";
 pub const END: &str = "<!-- END GENERATED SHORTHANDS -->";
 
 /// One row per tool, in registry order.

@@ -3,8 +3,8 @@
 //! conditions, with their doc comments) and from the tool catalog (every tool as a step, its
 //! parameters being the tool's own input schema, its description the tool's). Editors use it
 //! through `# yaml-language-server: $schema=…`; a test fails when the committed file drifts
-//! (`TAPFLOW_BLESS=1 cargo test --test flow_schema` regenerates it), and a third-party
-//! validator checks the example flows against it (`tests/flow_schema.rs`).
+//! (`TAPFLOW_BLESS=1 cargo test -p tapflow-tools --test flow` regenerates it), and a third-party
+//! validator checks the example flows against it (`crates/tapflow-tools/tests/flow/schema.rs`).
 //!
 //! What a flow may write differs from a bare tool call in the ways `tapflow validate` allows,
 //! and the schema says so: a plain YAML scalar is accepted where a tool expects a string (it

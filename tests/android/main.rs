@@ -1,0 +1,9 @@
+//! Android through the binary and the MCP server, with the real `adb` client (scripts/test-deps.d/40-adb.sh).
+//! One module per former test file.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cli;
+mod mcp;
+mod run_device_faults;

@@ -1,0 +1,16 @@
+//! The `tapflow` binary's commands: validate, tools, sim, logging, roots, docs' runnable blocks;
+//! the repository standing alone (no path leaves it, no cited document is missing).
+//! One module per former test file.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod authoring;
+mod docs_run;
+mod logging;
+mod repo_standalone;
+mod roots;
+mod sim;
+mod tool_sim;
+mod tools;
+mod validate_hostile;

@@ -1,0 +1,12 @@
+//! The MCP server: in-process, over stdio and HTTP, with the Python SDK and the MCP Inspector.
+//! One module per former test file.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod http_security;
+mod inspector;
+mod lanes;
+mod load;
+mod python;
+mod tools;
