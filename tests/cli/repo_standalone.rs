@@ -23,7 +23,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("docs/flow-format.md", "../haps"),
     ("docs/flow-format.md", "../../../../etc/passwd"),
     ("src/project/loader.rs", "../../../../etc/passwd"),
-    ("tests/flow_files.rs", "../../../../etc/passwd"),
+    ("tests/flow/files.rs", "../../../../etc/passwd"),
 ];
 
 const SKIPPED_DIRS: &[&str] = &[".git", "target", ".test-deps", "reports", "node_modules"];
@@ -170,8 +170,12 @@ fn the_checks_catch_what_they_are_for() {
     assert!(resolve_inside(Path::new("tests/fixtures/android"), "../../../docs/x").is_some());
     assert!(resolve_inside(Path::new(""), "../shared/docs/x").is_none());
     // Rust string literals are data; their comments are prose.
-    let p = prose("src/x.rs", "let p = \"../../etc\"; // see ../README.md\n").unwrap();
-    assert_eq!(p, "// see ../README.md");
+    let p = prose(
+        "src/x.rs",
+        "let p = \"../../etc\"; // see ../../README.md\n",
+    )
+    .unwrap();
+    assert_eq!(p, "// see ../../README.md");
     let p = prose(
         "src/x.rs",
         "assert_eq!(normalize(\"/a//b/../c\"), \"/a/c\");\n",
