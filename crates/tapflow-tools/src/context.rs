@@ -16,88 +16,26 @@
 mod forward;
 mod cancelling;
 pub mod carry;
+mod deadline;
 mod observing;
+mod routing;
 pub mod screen_log;
 pub mod signals;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
-
-use serde::Serialize;
+use std::time::Instant;
 
 use crate::config::ToolConfig;
 use crate::envelope::ToolError;
 pub use carry::Carry;
+use deadline::until_or;
+pub use deadline::{sleep_within, until};
 use observing::{Observing, Slot};
+pub use routing::{DeviceProvider, DeviceRoute, NoBackend};
 pub use signals::Signals;
 use tapflow_device::ui::digest::{Evidence, TreeDigest};
-use tapflow_device::{
-    Cost, Device, DeviceError, DeviceInfo, DeviceResult, DumpScope, Target, UiAction, UiNode,
-};
-
-/// Where a call is routed (tool reference, "Shared Device Routing").
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
-pub struct DeviceRoute {
-    /// `-t`: a serial / connect key; `None` = the only connected device.
-    pub device_id: Option<String>,
-    /// `-s`: the hdc server (`host:port`); `None` = the local default.
-    pub hdc_server: Option<String>,
-}
-
-/// Finds devices. Implemented over the hdc backend by the CLI / MCP server, and by fakes in tests.
-pub trait DeviceProvider: Send + Sync {
-    /// The device `route` names. With no `device_id`: the only connected device
-    /// (`DeviceError::Ambiguous` when several are, `NotFound` when none is). With only an
-    /// `hdc_server`, the endpoint itself is the target (`hdc -t <IP:port>`).
-    fn resolve(&self, route: &DeviceRoute) -> Result<Arc<dyn Device>, DeviceError>;
-    /// The device `target`, which the caller has just listed through this provider's
-    /// [`DeviceProvider::targets`]: a provider that can trust that listing skips its own (one
-    /// round trip less per call when several platforms are asked in turn).
-    fn resolve_listed(
-        &self,
-        target: &Target,
-        route: &DeviceRoute,
-    ) -> Result<Arc<dyn Device>, DeviceError> {
-        let _ = target;
-        self.resolve(route)
-    }
-    /// Every device known to the server (`hdc list targets -v`).
-    fn targets(&self, hdc_server: Option<&str>) -> Result<Vec<Target>, DeviceError>;
-    /// Basic information about one listed device (may cost round trips).
-    fn info(&self, route: &DeviceRoute) -> Result<DeviceInfo, DeviceError> {
-        self.resolve(route)?.info()
-    }
-    /// Round trips the provider itself made (listing targets to resolve a route); devices
-    /// count their own.
-    fn cost(&self) -> Cost {
-        Cost::default()
-    }
-}
-
-/// A provider for builds with no device backend: every device call fails with `UNSUPPORTED`
-/// and the reason given here.
-#[derive(Debug, Clone)]
-pub struct NoBackend(pub String);
-
-impl DeviceProvider for NoBackend {
-    fn resolve(&self, _route: &DeviceRoute) -> Result<Arc<dyn Device>, DeviceError> {
-        Err(self.err())
-    }
-    fn targets(&self, _hdc_server: Option<&str>) -> Result<Vec<Target>, DeviceError> {
-        Err(self.err())
-    }
-}
-
-impl NoBackend {
-    fn err(&self) -> DeviceError {
-        DeviceError::Unsupported {
-            op: format!("device access ({})", self.0),
-            backend: "none".into(),
-        }
-    }
-}
+use tapflow_device::{Cost, Device, DeviceError, DeviceResult, DumpScope, UiAction, UiNode};
 
 /// Shared by every call: how to reach devices, and the configuration.
 #[derive(Clone)]
@@ -145,9 +83,6 @@ pub fn cancelled() -> ToolError {
         "the call was cancelled by its caller; no further device command was sent",
     )
 }
-
-/// How often a pending observation looks at the cancellation.
-const CANCEL_SLICE: Duration = Duration::from_millis(20);
 
 /// The state of one tool call.
 pub struct Call<'a> {
@@ -604,53 +539,5 @@ pub fn tree_error(e: DeviceError) -> ToolError {
             ToolError::from_device_op(e, tapflow_core::codes::INVALID_UI_TREE_PAYLOAD)
         }
         _ => ToolError::from_device_op(e, tapflow_core::codes::UI_TREE_FETCH_ERROR),
-    }
-}
-
-/// Runs `f` on a helper thread and waits for it until `deadline`; `None` when it is late.
-/// A late call finishes in the background and its answer is dropped.
-pub fn until<T: Send + 'static>(
-    deadline: Instant,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Option<T> {
-    until_or(deadline, f, || false)
-}
-
-/// [`until`] that also gives up as soon as `stop()` says so (checked every 20 ms).
-fn until_or<T: Send + 'static>(
-    deadline: Instant,
-    f: impl FnOnce() -> T + Send + 'static,
-    stop: impl Fn() -> bool,
-) -> Option<T> {
-    let left = deadline.checked_duration_since(Instant::now())?;
-    if left.is_zero() {
-        return None;
-    }
-    let (tx, rx) = mpsc::sync_channel(1);
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    loop {
-        let left = deadline.checked_duration_since(Instant::now())?;
-        match rx.recv_timeout(left.min(CANCEL_SLICE)) {
-            Ok(v) => return Some(v),
-            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
-            Err(mpsc::RecvTimeoutError::Timeout) if stop() => return None,
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-    }
-}
-
-/// Sleeps `wanted`, but never past `deadline`; returns false when the deadline cut it short,
-/// or when the tool call running on this thread was cancelled meanwhile.
-pub fn sleep_within(wanted: Duration, deadline: Instant) -> bool {
-    let now = Instant::now();
-    let left = deadline.saturating_duration_since(now);
-    let signals = signals::current();
-    if wanted > left {
-        signals.wait(left);
-        false
-    } else {
-        signals.wait(wanted)
     }
 }
