@@ -57,7 +57,7 @@ pub struct DeviceRow {
 
 #[derive(Debug, Serialize)]
 pub struct RowError {
-    pub code: &'static str,
+    pub code: tapflow_core::codes::Code,
     pub message: String,
 }
 

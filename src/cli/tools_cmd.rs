@@ -224,8 +224,8 @@ pub fn provider_for(
         super::platform::adb_config(adb),
     )));
     let inner = Arc::new(PlatformsProvider::new(vec![
-        ("harmonyos", hdc),
-        ("android", adb),
+        (tapflow_device::Platform::Harmonyos, hdc),
+        (tapflow_device::Platform::Android, adb),
     ]));
     Arc::new(CachingProvider::new(
         inner,

@@ -4,7 +4,7 @@
 use tapflow_core::codes;
 
 /// The fix to suggest for `code`, when there is a common one.
-pub fn for_code(code: &str) -> Option<&'static str> {
+pub fn for_code(code: codes::Code) -> Option<&'static str> {
     Some(match code {
         codes::ELEMENT_NOT_FOUND => {
             "check the near misses in the message and the UI tree saved as evidence (`ui_tree`); raise the step's `wait:` if the screen is slow to appear"

@@ -18,7 +18,7 @@ pub const CHECK_ATTEMPTS: usize = 3;
 
 fn device_error(e: &DeviceError, what: &str) -> StepError {
     StepError {
-        code: e.code().to_string(),
+        code: e.code(),
         message: format!("{what}: {e}"),
         details: match e.device_says() {
             Some(s) => serde_json::json!({ "device_says": s }),

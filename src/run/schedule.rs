@@ -32,7 +32,7 @@ use tapflow_core::plan::FlowPlan;
 
 /// Codes after which a device's remaining flows are not run: the device (or the hdc server, or
 /// hdc itself) is gone, and every later command would fail the same way.
-pub const LOST_DEVICE_CODES: &[&str] = &[
+pub const LOST_DEVICE_CODES: &[tapflow_core::codes::Code] = &[
     tapflow_core::codes::DEVICE_DISCONNECTED,
     tapflow_core::codes::DEVICE_NOT_FOUND,
     tapflow_core::codes::HDC_SERVER_UNREACHABLE,
@@ -283,14 +283,14 @@ impl Health {
     /// After a flow: what its error says about the device.
     pub fn after(&mut self, serial: &str, error: Option<&StepError>) {
         let Some(e) = error else { return };
-        if LOST_DEVICE_CODES.contains(&e.code.as_str()) {
+        if LOST_DEVICE_CODES.contains(&e.code) {
             self.lost.get_or_insert_with(|| {
                 format!(
                     "device {serial} was lost during an earlier flow ({}: {})",
                     e.code, e.message
                 )
             });
-        } else if INFRA_CODES.contains(&e.code.as_str()) {
+        } else if INFRA_CODES.contains(&e.code) {
             self.recheck = true;
         }
     }

@@ -21,7 +21,7 @@ impl FlowRun<'_, '_> {
     ) -> Result<bool, Box<StepError>> {
         let Some(c) = cond else { return Ok(true) };
         if let Some(p) = &c.platform
-            && !p.eq_ignore_ascii_case(&self.dev.platform)
+            && !p.as_str().eq_ignore_ascii_case(&self.dev.platform)
         {
             return Ok(false);
         }
@@ -73,7 +73,7 @@ impl FlowRun<'_, '_> {
             {
                 CallOutcome::Done(env) if env.ok() => {}
                 CallOutcome::Done(env)
-                    if env.error_code() == Some(tapflow_core::codes::WAIT_TIMEOUT) =>
+                    if env.code() == Some(tapflow_core::codes::WAIT_TIMEOUT) =>
                 {
                     return Ok(false);
                 }

@@ -117,9 +117,9 @@ fn verdict(last: &mut CallOutcome, seen: &[String]) {
             e.message
         );
         if let Value::Object(d) = &mut e.details {
-            d.insert("cause_code".into(), e.code.clone().into());
+            d.insert("cause_code".into(), e.code.as_str().into());
         }
-        e.code = tapflow_core::codes::INPUT_KEYS_LOST.to_string();
+        e.code = tapflow_core::codes::INPUT_KEYS_LOST;
     } else {
         e.message = format!(
             "{}; typed {} times, the field showed the same {:?} every time: it refuses these characters (a device that loses every key looks the same)",

@@ -51,7 +51,7 @@ fn deadline_verdict(e: &StepError) -> bool {
         STEP_TIMEOUT,
         FLOW_TIMEOUT,
     ]
-    .contains(&e.code.as_str())
+    .contains(&e.code)
         || (e.code == ELEMENT_NOT_FOUND && e.details.get("waited_ms").is_some())
 }
 
@@ -127,7 +127,7 @@ impl FlowRun<'_, '_> {
                     error.code
                 );
                 StepError {
-                    code: tapflow_core::codes::DEVICE_UNRESPONSIVE.to_string(),
+                    code: tapflow_core::codes::DEVICE_UNRESPONSIVE,
                     message: self.masker.text(&message).into_owned(),
                     details: json!({
                         "cause": {
