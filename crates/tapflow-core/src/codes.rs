@@ -449,7 +449,10 @@ mod tests {
     fn renders_and_reads_its_name() {
         assert_eq!(Code::InvalidParam.as_str(), "INVALID_PARAM");
         assert_eq!(INVALID_PARAM, Code::InvalidParam);
-        assert_eq!(Code::HdcChannelNotReady.to_string(), "HDC_CHANNEL_NOT_READY");
+        assert_eq!(
+            Code::HdcChannelNotReady.to_string(),
+            "HDC_CHANNEL_NOT_READY"
+        );
         assert_eq!(
             serde_json::to_string(&Code::ElementNotFound).unwrap(),
             r#""ELEMENT_NOT_FOUND""#
@@ -459,7 +462,10 @@ mod tests {
             Code::WaitTimeout
         );
         assert!(serde_json::from_str::<Code>(r#""NO_SUCH_CODE""#).is_err());
-        assert_eq!("NO_SUCH_CODE".parse::<Code>(), Err(UnknownCode("NO_SUCH_CODE".into())));
+        assert_eq!(
+            "NO_SUCH_CODE".parse::<Code>(),
+            Err(UnknownCode("NO_SUCH_CODE".into()))
+        );
         assert!(Code::Unsupported == "UNSUPPORTED" && "UNSUPPORTED" == Code::Unsupported);
     }
 }

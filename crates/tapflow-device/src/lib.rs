@@ -24,9 +24,9 @@ pub mod transport;
 
 use std::path::Path;
 
-pub use tapflow_core::platform::Platform;
 pub use error::{DeviceError, DeviceResult};
 pub use model::*;
+pub use tapflow_core::platform::Platform;
 pub use transport::{Cost, CostCounter, Output, ProcessTransport, Transport, TransportError};
 
 /// One device, whatever its platform. All coordinates are physical pixels.

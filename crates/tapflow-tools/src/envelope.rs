@@ -304,8 +304,12 @@ mod tests {
             .is_ok()
         );
 
-        let err =
-            Envelope::new("click", Err(ToolError::new(tapflow_core::codes::ELEMENT_NOT_FOUND, "no")), 1).to_value();
+        let err = Envelope::new(
+            "click",
+            Err(ToolError::new(tapflow_core::codes::ELEMENT_NOT_FOUND, "no")),
+            1,
+        )
+        .to_value();
         assert_eq!(err["isError"], true);
         assert_eq!(err["structuredContent"]["result"], Value::Null);
         assert_eq!(

@@ -72,9 +72,7 @@ impl FlowRun<'_, '_> {
                 .call(ASSERT_TOOL, args, Some(deadline), &token)
             {
                 CallOutcome::Done(env) if env.ok() => {}
-                CallOutcome::Done(env)
-                    if env.code() == Some(tapflow_core::codes::WAIT_TIMEOUT) =>
-                {
+                CallOutcome::Done(env) if env.code() == Some(tapflow_core::codes::WAIT_TIMEOUT) => {
                     return Ok(false);
                 }
                 CallOutcome::Done(env) => {

@@ -21,7 +21,8 @@ use crate::model::{DumpScope, TextTarget, UiNode};
 use crate::{ActObserved, UiAction};
 
 pub const UI_TREE_FETCH_ERROR: tapflow_core::codes::Code = tapflow_core::codes::UI_TREE_FETCH_ERROR;
-pub const INVALID_UI_TREE_PAYLOAD: tapflow_core::codes::Code = tapflow_core::codes::INVALID_UI_TREE_PAYLOAD;
+pub const INVALID_UI_TREE_PAYLOAD: tapflow_core::codes::Code =
+    tapflow_core::codes::INVALID_UI_TREE_PAYLOAD;
 
 impl AdbDevice {
     pub(super) fn dump_ui(&self, scope: &DumpScope) -> DeviceResult<UiNode> {

@@ -243,7 +243,9 @@ mod tests {
         for code in codes::ALL {
             assert!(seen.insert(*code), "duplicate {code}");
             assert!(
-                code.as_str().chars().all(|c| c.is_ascii_uppercase() || c == '_'),
+                code.as_str()
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_'),
                 "{code}"
             );
         }

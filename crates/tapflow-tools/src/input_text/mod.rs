@@ -328,7 +328,8 @@ fn at_point(
     call.invalidate();
     out.dispatched = true;
     // uitest itself pastes non-ASCII and long text; Android's routes never use the clipboard.
-    out.clipboard_modified = platform != tapflow_device::Platform::Android && strategy::uitest_pastes(text);
+    out.clipboard_modified =
+        platform != tapflow_device::Platform::Android && strategy::uitest_pastes(text);
     out.stage = "dispatched".into();
     Ok(())
 }

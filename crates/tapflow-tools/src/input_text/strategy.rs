@@ -174,7 +174,10 @@ mod tests {
             Strategy::for_platform("Zoë", Platform::Android),
             Strategy::ImeCommit
         );
-        assert_eq!(Strategy::for_platform("", Platform::Android), Strategy::Clear);
+        assert_eq!(
+            Strategy::for_platform("", Platform::Android),
+            Strategy::Clear
+        );
         assert!(!Strategy::ImeCommit.may_modify_clipboard());
         assert_eq!(
             Strategy::for_platform("abc", Platform::Harmonyos),

@@ -503,4 +503,3 @@ impl Compiler<'_> {
         out
     }
 }
-
