@@ -301,7 +301,7 @@ mod tests {
         let rows = vec![
             DeviceRow {
                 serial: "FMR0223C13000649".into(),
-                platform: super::platform::Platform::Harmonyos,
+                platform: crate::cli::platform::Platform::Harmonyos,
                 state: "Connected".into(),
                 connection: Some("USB".into()),
                 model: Some("ALN-AL00".into()),
@@ -315,7 +315,7 @@ mod tests {
             },
             DeviceRow {
                 serial: "127.0.0.1:5555".into(),
-                platform: super::platform::Platform::Harmonyos,
+                platform: crate::cli::platform::Platform::Harmonyos,
                 state: "Offline".into(),
                 connection: Some("TCP".into()),
                 model: None,

@@ -52,8 +52,8 @@ pub fn for_code(code: codes::Code) -> Option<&'static str> {
 mod tests {
     #[test]
     fn common_codes_have_help_and_others_none() {
-        assert!(super::for_code("ELEMENT_NOT_FOUND").is_some());
-        assert!(super::for_code("APP_CRASHED").is_some());
-        assert!(super::for_code("NOT_A_CODE").is_none());
+        assert!(super::for_code(tapflow_core::codes::ELEMENT_NOT_FOUND).is_some());
+        assert!(super::for_code(tapflow_core::codes::APP_CRASHED).is_some());
+        assert!(super::for_code(tapflow_core::codes::INVALID_BUNDLE_NAME).is_none());
     }
 }

@@ -382,9 +382,9 @@ mod tests {
         });
     }
 
-    fn error(code: &str) -> StepError {
+    fn error(code: tapflow_core::codes::Code) -> StepError {
         StepError {
-            code: code.into(),
+            code,
             message: "m".into(),
             details: serde_json::Value::Null,
             location: None,
@@ -400,7 +400,7 @@ mod tests {
             api_level: None,
             software_version: None,
             ready,
-            error: (!ready).then(|| error("HDC_SERVER_UNREACHABLE")),
+            error: (!ready).then(|| error(tapflow_core::codes::HDC_SERVER_UNREACHABLE)),
         }
     }
 
@@ -410,20 +410,20 @@ mod tests {
         let unused = || -> DeviceResult { panic!("no check expected") };
         let mut h = Health::default();
         h.after("S", None);
-        h.after("S", Some(&error("ELEMENT_NOT_FOUND")));
+        h.after("S", Some(&error(tapflow_core::codes::ELEMENT_NOT_FOUND)));
         assert_eq!(h.gone("S", &never, unused), None);
         // An infrastructure failure: checked again, still usable.
-        h.after("S", Some(&error("HDC_FAILED")));
+        h.after("S", Some(&error(tapflow_core::codes::HDC_FAILED)));
         assert_eq!(h.gone("S", &never, || device(true)), None);
         assert_eq!(h.gone("S", &never, unused), None, "checked once");
         // Again, and this time the check fails: gone, with the check's reason.
-        h.after("S", Some(&error("HDC_TIMEOUT")));
+        h.after("S", Some(&error(tapflow_core::codes::HDC_TIMEOUT)));
         let why = h.gone("S", &never, || device(false)).unwrap().to_string();
         assert!(why.contains("HDC_SERVER_UNREACHABLE"), "{why}");
         assert_eq!(h.gone("S", &never, unused), Some(why.as_str()));
 
         let mut h = Health::default();
-        h.after("S", Some(&error("DEVICE_DISCONNECTED")));
+        h.after("S", Some(&error(tapflow_core::codes::DEVICE_DISCONNECTED)));
         assert!(h.gone("S", &never, unused).unwrap().contains("was lost"));
     }
 

@@ -190,8 +190,8 @@ mod tests {
         assert_eq!(unanswered(&slow, any), None, "not a deadline's verdict");
         slow.slowest = Duration::from_millis(4_999);
         assert_eq!(unanswered(&slow, deadline), None);
-        let e = |code: &str, details: Value| StepError {
-            code: code.into(),
+        let e = |code: tapflow_core::codes::Code, details: Value| StepError {
+            code,
             message: String::new(),
             details,
             location: None,
