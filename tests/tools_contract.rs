@@ -1482,13 +1482,14 @@ fn dump_failures_map_to_payload_fetch_or_infrastructure_codes() {
     use tapflow_device::DeviceError;
     let e = env();
     *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Parse {
-        code: tapflow_core::codes::INVALID_UI_TREE_PAYLOAD,
+        // A code that the tool replaces (a backend's `INVALID_*` refusal would pass through).
+        code: tapflow_core::codes::UI_TREE_FETCH_ERROR,
         what: "layout JSON".into(),
         detail: "EOF while parsing".into(),
     });
     let (code, details) = e.err("get_ui_tree", json!({}));
     assert_eq!(code, "INVALID_UI_TREE_PAYLOAD");
-    assert_eq!(details["cause_code"], "INVALID_UI_TREE_PAYLOAD");
+    assert_eq!(details["cause_code"], "UI_TREE_FETCH_ERROR");
     *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Timeout {
         command: "uitest dumpLayout".into(),
         after: Duration::from_secs(10),
