@@ -466,6 +466,7 @@ mod tests {
             "NO_SUCH_CODE".parse::<Code>(),
             Err(UnknownCode("NO_SUCH_CODE".into()))
         );
-        assert!(Code::Unsupported == "UNSUPPORTED" && "UNSUPPORTED" == Code::Unsupported);
+        assert_eq!(Code::Unsupported, "UNSUPPORTED");
+        assert_eq!("UNSUPPORTED", Code::Unsupported);
     }
 }

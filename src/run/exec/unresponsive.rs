@@ -154,7 +154,7 @@ mod tests {
             answered,
             failed,
             last_failure: (failed > 0).then(|| Failure {
-                code: tapflow_core::codes::ADB_TIMEOUT.into(),
+                code: tapflow_core::codes::ADB_TIMEOUT,
                 message: "`adb exec-out uiautomator dump /dev/tty` did not finish within 30000ms"
                     .into(),
             }),
