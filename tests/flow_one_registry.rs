@@ -395,6 +395,9 @@ const NOT_CODES: &[&str] = &[
     "ADB_INPUT_B64",
 ];
 
+/// Every holder of a code is typed (`tapflow_core::codes::Code`), so a code written in a source
+/// can only come from the list; what is left to find is a code's name written as text (a
+/// comparison with a string, a name parsed at run time), which this test still refuses.
 #[test]
 fn every_code_comes_from_the_one_list() {
     use tapflow_core::codes::{ALL, diag};
