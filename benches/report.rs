@@ -104,7 +104,7 @@ fn step(flow: usize, i: usize, failed: bool) -> StepResult {
             json!({"clicked": true, "x": 630, "y": 866, "element": {"bounds": "[48,801][1212,931]"}}),
         ),
         error: failed.then(|| StepError {
-            code: "ELEMENT_NOT_FOUND".into(),
+            code: tapflow_core::codes::ELEMENT_NOT_FOUND,
             message: format!("no visible element matches search criteria: text \"Button {i}\""),
             details: json!({"match_count": 0}),
             location: None,

@@ -47,7 +47,7 @@ pub struct DemoArgs {
 
 /// A failed step: what failed and the typed error (or a plain reason).
 struct StepError {
-    code: &'static str,
+    code: tapflow_core::codes::Code,
     message: String,
 }
 
@@ -60,7 +60,7 @@ impl From<DeviceError> for StepError {
     }
 }
 
-fn fail(code: &'static str, message: impl Into<String>) -> StepError {
+fn fail(code: tapflow_core::codes::Code, message: impl Into<String>) -> StepError {
     StepError {
         code,
         message: message.into(),

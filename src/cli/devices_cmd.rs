@@ -42,7 +42,7 @@ pub struct DevicesArgs {
 pub struct DeviceRow {
     pub serial: String,
     /// `harmonyos` or `android`.
-    pub platform: &'static str,
+    pub platform: super::platform::Platform,
     /// `Connected`, `Offline`, `Unauthorized`, … as hdc lists it.
     pub state: String,
     /// `USB`, `TCP`, … (`None` when hdc did not say).
@@ -57,7 +57,7 @@ pub struct DeviceRow {
 
 #[derive(Debug, Serialize)]
 pub struct RowError {
-    pub code: &'static str,
+    pub code: tapflow_core::codes::Code,
     pub message: String,
 }
 
@@ -95,7 +95,7 @@ pub fn collect(client: &HdcClient) -> Result<Vec<DeviceRow>, DeviceError> {
 fn row(client: &HdcClient, t: &Target) -> DeviceRow {
     let mut row = DeviceRow {
         serial: t.serial.clone(),
-        platform: "harmonyos",
+        platform: super::platform::Platform::Harmonyos,
         state: format!("{:?}", t.state),
         connection: t.connection.clone(),
         model: None,
@@ -132,7 +132,7 @@ pub fn collect_android(client: &AdbClient) -> Result<Vec<DeviceRow>, DeviceError
 fn android_row(client: &AdbClient, t: &AdbTarget) -> DeviceRow {
     let mut row = DeviceRow {
         serial: t.serial.clone(),
-        platform: "android",
+        platform: super::platform::Platform::Android,
         state: t.state.clone(),
         connection: t.to_target().connection,
         model: t.model.clone(),
@@ -301,7 +301,7 @@ mod tests {
         let rows = vec![
             DeviceRow {
                 serial: "FMR0223C13000649".into(),
-                platform: "harmonyos",
+                platform: crate::cli::platform::Platform::Harmonyos,
                 state: "Connected".into(),
                 connection: Some("USB".into()),
                 model: Some("ALN-AL00".into()),
@@ -315,7 +315,7 @@ mod tests {
             },
             DeviceRow {
                 serial: "127.0.0.1:5555".into(),
-                platform: "harmonyos",
+                platform: crate::cli::platform::Platform::Harmonyos,
                 state: "Offline".into(),
                 connection: Some("TCP".into()),
                 model: None,

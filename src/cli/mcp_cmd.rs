@@ -54,7 +54,7 @@ pub struct McpArgs {
     pub sim_latency: Latency,
     /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
     /// (through the real `adb` on a private server).
-    #[arg(long, value_enum, default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
     pub platform: super::platform::Platform,
     /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …) must
     /// carry `approval: {approved, approved_by, reason, expires_at?}`.

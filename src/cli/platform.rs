@@ -3,25 +3,20 @@
 
 use std::path::PathBuf;
 
-use clap::ValueEnum;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum Platform {
-    /// HarmonyOS devices through hdc.
-    #[default]
-    Harmonyos,
-    /// Android devices through adb.
-    Android,
-}
+/// The one platform type (`tapflow_core::platform`); `--platform` takes the ones tapflow has
+/// backends for.
+pub use tapflow_core::platform::Platform;
 
-impl Platform {
-    /// The name `Device::platform` and `when: {platform: …}` use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Platform::Harmonyos => "harmonyos",
-            Platform::Android => "android",
-        }
-    }
+/// `--platform`'s parser: `harmonyos` or `android` (with their help), as a [`Platform`].
+/// (A clap `ValueEnum` cannot be derived on a type of tapflow-core, which has no clap.)
+pub fn parser() -> impl TypedValueParser<Value = Platform> {
+    PossibleValuesParser::new([
+        PossibleValue::new(Platform::Harmonyos.as_str()).help("HarmonyOS devices through hdc"),
+        PossibleValue::new(Platform::Android.as_str()).help("Android devices through adb"),
+    ])
+    .map(|name| name.parse().expect("a possible value is a platform"))
 }
 
 /// The adb backend's configuration from the global `--adb` flag.

@@ -68,7 +68,7 @@ pub struct RunArgs {
     pub sim_latency: Latency,
     /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
     /// (through the real `adb` on a private server).
-    #[arg(long, value_enum, default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
     pub platform: super::platform::Platform,
     /// Run every flow on every device (default: split the flows across the devices).
     #[arg(long)]

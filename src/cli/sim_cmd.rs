@@ -57,7 +57,7 @@ pub struct DirArg {
     #[arg(long, value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
     /// The platform of the simulated devices.
-    #[arg(long, value_enum, default_value_t = Platform::Harmonyos)]
+    #[arg(long, value_parser = super::platform::parser(), default_value_t = Platform::Harmonyos)]
     pub platform: Platform,
 }
 
@@ -104,6 +104,7 @@ fn state_dir(d: &DirArg) -> PathBuf {
     let default = match d.platform {
         Platform::Harmonyos => "tapflow-sim",
         Platform::Android => "tapflow-sim-android",
+        Platform::Ios => unreachable!("--platform takes harmonyos or android"),
     };
     let dir = d
         .state_dir
@@ -294,6 +295,7 @@ fn start(a: ServeArgs, adb: Option<PathBuf>) -> i32 {
     let checked = match a.dir.platform {
         Platform::Harmonyos => options(&a, dir.clone()).map(|_| ()),
         Platform::Android => android_options(&a).map(|_| ()),
+        Platform::Ios => unreachable!("--platform takes harmonyos or android"),
     };
     if let Err(e) = checked {
         eprintln!("tapflow sim: {e}");

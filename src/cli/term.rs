@@ -47,7 +47,7 @@ pub fn paint(text: &str, sgr: &str) -> String {
 /// A device error as the command line says it: the fix names CLI flags (`--device`,
 /// `--all-devices`), not the tools' `device_id` parameter, and several connected devices are
 /// not called "not reachable".
-pub fn cli_wording(code: &str, message: &str) -> String {
+pub fn cli_wording(code: tapflow_core::codes::Code, message: &str) -> String {
     if code != tapflow_core::codes::MULTIPLE_DEVICES {
         return message.to_string();
     }
@@ -102,6 +102,6 @@ mod tests {
             m.contains("--device SERIAL") && m.contains("--all-devices"),
             "{m}"
         );
-        assert_eq!(cli_wording("HDC_TIMEOUT", "x"), "x");
+        assert_eq!(cli_wording(tapflow_core::codes::HDC_TIMEOUT, "x"), "x");
     }
 }

@@ -48,7 +48,7 @@ pub struct ToolArgs {
     pub sim: Option<usize>,
     /// Platform of the simulated device: `harmonyos` (through hdc, the default) or `android`
     /// (through the real `adb` on a private server, stopped after the call).
-    #[arg(long, value_enum, default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
     pub platform: super::platform::Platform,
     /// Faults the simulated device injects (as in `tapflow sim`, docs/sim.md).
     #[arg(long, value_name = "SPEC", requires = "sim")]
@@ -224,8 +224,8 @@ pub fn provider_for(
         super::platform::adb_config(adb),
     )));
     let inner = Arc::new(PlatformsProvider::new(vec![
-        ("harmonyos", hdc),
-        ("android", adb),
+        (tapflow_device::Platform::Harmonyos, hdc),
+        (tapflow_device::Platform::Android, adb),
     ]));
     Arc::new(CachingProvider::new(
         inner,

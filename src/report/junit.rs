@@ -183,7 +183,7 @@ fn earlier_failures(f: &FlowResult) -> Vec<(String, String, String)> {
             if let Some(e) = &a.error {
                 out.push((
                     format!("{} attempt {}", s.id, a.number),
-                    e.code.clone(),
+                    e.code.to_string(),
                     e.message.clone(),
                 ));
             }
@@ -208,7 +208,7 @@ fn earlier_failures(f: &FlowResult) -> Vec<(String, String, String)> {
 
 fn first_error(s: &StepResult) -> Option<(String, String)> {
     if let Some(e) = &s.error {
-        return Some((e.code.clone(), e.message.clone()));
+        return Some((e.code.to_string(), e.message.clone()));
     }
     s.children.iter().find_map(first_error)
 }
@@ -258,7 +258,7 @@ fn test_case(f: &FlowResult, prefix: &str) -> TestCase {
                         }
                     });
                 st.set_message(one_line(&format!("{step}{}: {}", e.code, e.message), 4000));
-                st.set_type(clean(&e.code));
+                st.set_type(clean(e.code.as_str()));
             } else if let Some(r) = &f.reason {
                 st.set_message(one_line(r, 4000));
                 st.set_type("FAILED");

@@ -4,7 +4,7 @@
 use tapflow_core::codes;
 
 /// The fix to suggest for `code`, when there is a common one.
-pub fn for_code(code: &str) -> Option<&'static str> {
+pub fn for_code(code: codes::Code) -> Option<&'static str> {
     Some(match code {
         codes::ELEMENT_NOT_FOUND => {
             "check the near misses in the message and the UI tree saved as evidence (`ui_tree`); raise the step's `wait:` if the screen is slow to appear"
@@ -52,8 +52,8 @@ pub fn for_code(code: &str) -> Option<&'static str> {
 mod tests {
     #[test]
     fn common_codes_have_help_and_others_none() {
-        assert!(super::for_code("ELEMENT_NOT_FOUND").is_some());
-        assert!(super::for_code("APP_CRASHED").is_some());
-        assert!(super::for_code("NOT_A_CODE").is_none());
+        assert!(super::for_code(tapflow_core::codes::ELEMENT_NOT_FOUND).is_some());
+        assert!(super::for_code(tapflow_core::codes::APP_CRASHED).is_some());
+        assert!(super::for_code(tapflow_core::codes::INVALID_BUNDLE_NAME).is_none());
     }
 }

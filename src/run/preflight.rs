@@ -18,7 +18,7 @@ pub const CHECK_ATTEMPTS: usize = 3;
 
 fn device_error(e: &DeviceError, what: &str) -> StepError {
     StepError {
-        code: e.code().to_string(),
+        code: e.code(),
         message: format!("{what}: {e}"),
         details: match e.device_says() {
             Some(s) => serde_json::json!({ "device_says": s }),
@@ -58,7 +58,7 @@ pub fn check_guarded(provider: &dyn DeviceProvider, route: &DeviceRoute) -> Devi
             software_version: None,
             ready: false,
             error: Some(StepError {
-                code: tapflow_core::codes::INTERNAL_ERROR.into(),
+                code: tapflow_core::codes::INTERNAL_ERROR,
                 message: "the device check failed unexpectedly".into(),
                 details: serde_json::Value::Null,
                 location: None,
@@ -107,7 +107,7 @@ pub fn check(provider: &dyn DeviceProvider, route: &DeviceRoute) -> DeviceResult
     match again(|| device.power_state()) {
         Ok(p) if !p.awake => {
             r.error = Some(StepError {
-                code: SCREEN_OFF.into(),
+                code: SCREEN_OFF,
                 message: format!(
                     "the screen of {} is off (power state {}); wake the device",
                     r.serial, p.state

@@ -11,9 +11,10 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tapflow_core::codes::Code;
 
 /// Error codes that say the device or the host tooling failed, not the app under test.
-pub const INFRA_CODES: &[&str] = &[
+pub const INFRA_CODES: &[Code] = &[
     tapflow_core::codes::DEVICE_NOT_FOUND,
     tapflow_core::codes::DEVICE_DISCONNECTED,
     tapflow_core::codes::DEVICE_UNAUTHORIZED,
@@ -98,7 +99,7 @@ pub struct SourceLine {
 /// one, so `result.json`, MCP's `get_run` and the reports all carry it.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct StepError {
-    pub code: String,
+    pub code: Code,
     pub message: String,
     #[serde(default)]
     pub details: Value,
@@ -122,7 +123,7 @@ impl Serialize for StepError {
             help: Option<&'static str>,
         }
         Out {
-            code: &self.code,
+            code: self.code.as_str(),
             message: &self.message,
             details: &self.details,
             location: self.location.as_ref(),
@@ -134,9 +135,9 @@ impl Serialize for StepError {
 
 impl StepError {
     /// An error with no details, location or source.
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
         StepError {
-            code: code.into(),
+            code,
             message: message.into(),
             details: Value::Null,
             location: None,
@@ -145,12 +146,12 @@ impl StepError {
 
     /// What to try next, for the common codes ([`crate::run::help::for_code`]).
     pub fn help(&self) -> Option<&'static str> {
-        crate::run::help::for_code(&self.code)
+        crate::run::help::for_code(self.code)
     }
 
     /// Whether the device or the host tooling failed, not the app under test.
     pub fn is_infrastructure(&self) -> bool {
-        INFRA_CODES.contains(&self.code.as_str())
+        INFRA_CODES.contains(&self.code)
     }
 }
 
@@ -441,7 +442,7 @@ impl RunResult {
             && failed.iter().all(|f| {
                 f.error
                     .as_ref()
-                    .is_some_and(|e| INFRA_CODES.contains(&e.code.as_str()))
+                    .is_some_and(|e| INFRA_CODES.contains(&e.code))
             })
     }
 

@@ -32,7 +32,7 @@ use tapflow_core::plan::FlowPlan;
 
 /// Codes after which a device's remaining flows are not run: the device (or the hdc server, or
 /// hdc itself) is gone, and every later command would fail the same way.
-pub const LOST_DEVICE_CODES: &[&str] = &[
+pub const LOST_DEVICE_CODES: &[tapflow_core::codes::Code] = &[
     tapflow_core::codes::DEVICE_DISCONNECTED,
     tapflow_core::codes::DEVICE_NOT_FOUND,
     tapflow_core::codes::HDC_SERVER_UNREACHABLE,
@@ -283,14 +283,14 @@ impl Health {
     /// After a flow: what its error says about the device.
     pub fn after(&mut self, serial: &str, error: Option<&StepError>) {
         let Some(e) = error else { return };
-        if LOST_DEVICE_CODES.contains(&e.code.as_str()) {
+        if LOST_DEVICE_CODES.contains(&e.code) {
             self.lost.get_or_insert_with(|| {
                 format!(
                     "device {serial} was lost during an earlier flow ({}: {})",
                     e.code, e.message
                 )
             });
-        } else if INFRA_CODES.contains(&e.code.as_str()) {
+        } else if INFRA_CODES.contains(&e.code) {
             self.recheck = true;
         }
     }
@@ -382,9 +382,9 @@ mod tests {
         });
     }
 
-    fn error(code: &str) -> StepError {
+    fn error(code: tapflow_core::codes::Code) -> StepError {
         StepError {
-            code: code.into(),
+            code,
             message: "m".into(),
             details: serde_json::Value::Null,
             location: None,
@@ -400,7 +400,7 @@ mod tests {
             api_level: None,
             software_version: None,
             ready,
-            error: (!ready).then(|| error("HDC_SERVER_UNREACHABLE")),
+            error: (!ready).then(|| error(tapflow_core::codes::HDC_SERVER_UNREACHABLE)),
         }
     }
 
@@ -410,20 +410,20 @@ mod tests {
         let unused = || -> DeviceResult { panic!("no check expected") };
         let mut h = Health::default();
         h.after("S", None);
-        h.after("S", Some(&error("ELEMENT_NOT_FOUND")));
+        h.after("S", Some(&error(tapflow_core::codes::ELEMENT_NOT_FOUND)));
         assert_eq!(h.gone("S", &never, unused), None);
         // An infrastructure failure: checked again, still usable.
-        h.after("S", Some(&error("HDC_FAILED")));
+        h.after("S", Some(&error(tapflow_core::codes::HDC_FAILED)));
         assert_eq!(h.gone("S", &never, || device(true)), None);
         assert_eq!(h.gone("S", &never, unused), None, "checked once");
         // Again, and this time the check fails: gone, with the check's reason.
-        h.after("S", Some(&error("HDC_TIMEOUT")));
+        h.after("S", Some(&error(tapflow_core::codes::HDC_TIMEOUT)));
         let why = h.gone("S", &never, || device(false)).unwrap().to_string();
         assert!(why.contains("HDC_SERVER_UNREACHABLE"), "{why}");
         assert_eq!(h.gone("S", &never, unused), Some(why.as_str()));
 
         let mut h = Health::default();
-        h.after("S", Some(&error("DEVICE_DISCONNECTED")));
+        h.after("S", Some(&error(tapflow_core::codes::DEVICE_DISCONNECTED)));
         assert!(h.gone("S", &never, unused).unwrap().contains("was lost"));
     }
 

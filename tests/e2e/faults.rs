@@ -53,7 +53,7 @@ fn timed<T>(what: &str, op: impl FnOnce() -> T) -> T {
 
 fn err_code<T: std::fmt::Debug>(r: Result<T, DeviceError>) -> (&'static str, DeviceError) {
     let e = r.expect_err("expected a typed error");
-    (e.code(), e)
+    (e.code().as_str(), e)
 }
 
 fn username(tree: &UiNode) -> &UiNode {
@@ -285,7 +285,7 @@ fn every_fault_at_once_never_panics_or_hangs() {
         });
         let code = match &r {
             Ok(()) => "OK",
-            Err(e) => e.code(),
+            Err(e) => e.code().as_str(),
         };
         assert!(code == "OK" || known.contains(&code), "{r:?}");
         *codes.entry(code).or_default() += 1;

@@ -73,7 +73,12 @@ fn the_run_has_every_kind_of_outcome() {
     let lost = by_id("d_lost");
     assert_eq!(lost.status, Status::Failed);
     assert!(
-        lost.error.as_ref().unwrap().code.starts_with("DEVICE_"),
+        lost.error
+            .as_ref()
+            .unwrap()
+            .code
+            .as_str()
+            .starts_with("DEVICE_"),
         "{lost:#?}"
     );
     assert_eq!(by_id("e_passes").status, Status::Passed);

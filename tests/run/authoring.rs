@@ -202,7 +202,7 @@ steps:
     let near = e.details["near_misses"].as_array().unwrap();
     assert!(!near.is_empty() && near.len() <= 3, "{near:?}");
     assert_eq!(near[0]["value"], "Login");
-    assert!(tapflow::run::help::for_code(&e.code).is_some());
+    assert!(tapflow::run::help::for_code(e.code).is_some());
 
     // A wait that times out names what it waited for, and what was close.
     let text = "name: Near miss wait

@@ -9,4 +9,5 @@
 pub mod codes;
 pub mod flow;
 pub mod plan;
+pub mod platform;
 pub mod suggest;

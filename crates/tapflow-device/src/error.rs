@@ -65,7 +65,7 @@ pub enum DeviceError {
     /// `code` is the project's code for this operation (e.g. `INSTALL_FAILED`).
     #[error("{what} failed: {device_says}")]
     Command {
-        code: &'static str,
+        code: tapflow_core::codes::Code,
         what: String,
         device_says: String,
     },
@@ -73,7 +73,7 @@ pub enum DeviceError {
     /// The device answered, but the answer could not be understood.
     #[error("could not parse {what}: {detail}")]
     Parse {
-        code: &'static str,
+        code: tapflow_core::codes::Code,
         what: String,
         detail: String,
     },
@@ -99,7 +99,7 @@ pub enum DeviceError {
 
 impl DeviceError {
     /// The stable, documented error code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> tapflow_core::codes::Code {
         match self {
             DeviceError::HdcNotFound { .. } => tapflow_core::codes::HDC_NOT_FOUND,
             DeviceError::Timeout { .. } => tapflow_core::codes::HDC_TIMEOUT,
@@ -111,8 +111,8 @@ impl DeviceError {
             DeviceError::ServerUnreachable { .. } => tapflow_core::codes::HDC_SERVER_UNREACHABLE,
             DeviceError::HdcFailed { .. } => tapflow_core::codes::HDC_FAILED,
             DeviceError::ScreenLocked { .. } => tapflow_core::codes::SCREEN_LOCKED,
-            DeviceError::Command { code, .. } => code,
-            DeviceError::Parse { code, .. } => code,
+            DeviceError::Command { code, .. } => *code,
+            DeviceError::Parse { code, .. } => *code,
             DeviceError::Unsupported { .. } => tapflow_core::codes::UNSUPPORTED,
             DeviceError::Io { .. } => tapflow_core::codes::HOST_IO_ERROR,
             DeviceError::AdbNotFound { .. } => tapflow_core::codes::ADB_NOT_FOUND,

@@ -26,6 +26,7 @@ use std::path::Path;
 
 pub use error::{DeviceError, DeviceResult};
 pub use model::*;
+pub use tapflow_core::platform::Platform;
 pub use transport::{Cost, CostCounter, Output, ProcessTransport, Transport, TransportError};
 
 /// One device, whatever its platform. All coordinates are physical pixels.
@@ -35,8 +36,8 @@ pub use transport::{Cost, CostCounter, Output, ProcessTransport, Transport, Tran
 pub trait Device: Send + Sync {
     /// The connect key / serial the backend addresses.
     fn serial(&self) -> &str;
-    /// `harmonyos`, `android`, `webdriver`.
-    fn platform(&self) -> &'static str;
+    /// Which platform the device is (`harmonyos`, `android`).
+    fn platform(&self) -> Platform;
 
     fn info(&self) -> DeviceResult<DeviceInfo>;
     fn power_state(&self) -> DeviceResult<PowerState>;

@@ -288,7 +288,8 @@ pub struct ScreenSize {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct DeviceInfo {
     pub serial: String,
-    pub platform: String,
+    #[schemars(with = "String")]
+    pub platform: crate::Platform,
     pub model: Option<String>,
     pub name: Option<String>,
     pub brand: Option<String>,

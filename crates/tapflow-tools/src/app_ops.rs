@@ -66,7 +66,7 @@ pub trait BundleOp: 'static {
     const HINTS: Hints;
     /// The tool's code for a device that refuses the operation (`details.cause_code` keeps
     /// the backend's).
-    const FAILED: &'static str;
+    const FAILED: tapflow_core::codes::Code;
     type Output: Serialize + JsonSchema;
 
     /// The one device call (one round trip on hdc).

@@ -169,7 +169,7 @@ pub fn build_config(s: &BuildSettings) -> BuildConfig {
 /// A build error keeps its code, message and details (`errors`, `error_count`, `result`, …).
 pub fn tool_error(e: BuildError) -> ToolError {
     ToolError {
-        code: e.code.to_string(),
+        code: e.code,
         message: e.message,
         details: e.details,
     }

@@ -25,7 +25,7 @@ impl BundleOp for Clear {
     const DESCRIPTION: &'static str = "Delete an app's data (bm clean -d): the app starts as freshly installed, logged out (needs approval where the server requires it). Use it for a clean starting state before `run_app`; use `stop_app` to stop the app without losing data, `uninstall_app` to remove it.";
     const POLICY: Policy = presets::REMOVES_DATA;
     const HINTS: Hints = presets::DESTRUCTIVE_IDEMPOTENT;
-    const FAILED: &str = tapflow_core::codes::CLEAR_APP_DATA_FAILED;
+    const FAILED: tapflow_core::codes::Code = tapflow_core::codes::CLEAR_APP_DATA_FAILED;
     type Output = Output;
 
     fn act(device: &dyn Device, bundle: &str) -> DeviceResult<()> {

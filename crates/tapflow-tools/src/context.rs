@@ -215,7 +215,7 @@ impl<'a> Call<'a> {
 
     /// The platform of the device this call resolved (`harmonyos`, `android`); `None` when the
     /// call touched no device (host-only tools, calls refused before resolving one).
-    pub fn platform(&self) -> Option<&'static str> {
+    pub fn platform(&self) -> Option<tapflow_device::Platform> {
         self.device.as_ref().map(|d| d.platform())
     }
 

@@ -13,27 +13,29 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
+use tapflow_core::codes::Code;
+
 use crate::envelope::ToolError;
 
 /// Per-field error codes a tool assigns (field name → code).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FieldCodes {
     /// Used when the value has the right type but lies outside the enumeration or range.
-    pub value: &'static [(&'static str, &'static str)],
+    pub value: &'static [(&'static str, Code)],
     /// Used when the value has the wrong JSON type (default `INVALID_PARAM`).
-    pub wrong_type: &'static [(&'static str, &'static str)],
+    pub wrong_type: &'static [(&'static str, Code)],
 }
 
 impl FieldCodes {
-    fn value_code(&self, field: &str) -> &'static str {
+    fn value_code(&self, field: &str) -> Code {
         lookup(self.value, field).unwrap_or(tapflow_core::codes::INVALID_PARAM)
     }
-    fn type_code(&self, field: &str) -> &'static str {
+    fn type_code(&self, field: &str) -> Code {
         lookup(self.wrong_type, field).unwrap_or(tapflow_core::codes::INVALID_PARAM)
     }
 }
 
-fn lookup(table: &[(&'static str, &'static str)], field: &str) -> Option<&'static str> {
+fn lookup(table: &[(&'static str, Code)], field: &str) -> Option<Code> {
     table.iter().find(|(f, _)| *f == field).map(|(_, c)| *c)
 }
 
@@ -401,15 +403,15 @@ mod tests {
     }
     const CODES: FieldCodes = FieldCodes {
         value: &[
-            ("state", "INVALID_WAIT_STATE"),
-            ("count", "INVALID_CLICK_COUNT"),
-            ("timeout_ms", "INVALID_TIMEOUT"),
-            ("mods", "INVALID_MODIFIER"),
+            ("state", tapflow_core::codes::INVALID_WAIT_STATE),
+            ("count", tapflow_core::codes::INVALID_CLICK_COUNT),
+            ("timeout_ms", tapflow_core::codes::INVALID_TIMEOUT),
+            ("mods", tapflow_core::codes::INVALID_MODIFIER),
         ],
-        wrong_type: &[("handle", "INVALID_ELEMENT_HANDLE")],
+        wrong_type: &[("handle", tapflow_core::codes::INVALID_ELEMENT_HANDLE)],
     };
 
-    fn code(args: Value) -> String {
+    fn code(args: Value) -> tapflow_core::codes::Code {
         check(args, &schema(), &CODES).unwrap_err().code
     }
 

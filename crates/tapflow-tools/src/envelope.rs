@@ -7,21 +7,22 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use tapflow_device::DeviceError;
+use tapflow_core::codes::Code;
+use tapflow_device::{DeviceError, Platform};
 
 /// A tool failure: a stable code (the contract's where it has one), a human message, details.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolError {
-    pub code: String,
+    pub code: Code,
     pub message: String,
     #[serde(default)]
     pub details: Value,
 }
 
 impl ToolError {
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
         Self {
-            code: code.into(),
+            code,
             message: message.into(),
             details: Value::Null,
         }
@@ -56,15 +57,15 @@ impl ToolError {
     /// (`INSTALL_FAILED`, …) when the device refused the operation, but under the device's code
     /// when the device itself was unreachable (not found, disconnected, hdc missing, timeout):
     /// those are not failures of the operation and callers handle them differently.
-    pub fn from_device_op(err: DeviceError, op_code: &str) -> Self {
+    pub fn from_device_op(err: DeviceError, op_code: Code) -> Self {
         // Infrastructure errors, and the backend's own refusals of a malformed value
         // (`INVALID_BUNDLE_NAME`, …: nothing was sent), keep their code.
-        if is_infrastructure(&err) || err.code().starts_with("INVALID_") {
+        if is_infrastructure(&err) || err.code().as_str().starts_with("INVALID_") {
             return err.into();
         }
         let cause = err.code();
         let mut e = ToolError::from(err);
-        e.code = op_code.to_string();
+        e.code = op_code;
         e.with_details(json!({ "cause_code": cause }))
     }
 }
@@ -100,7 +101,7 @@ impl From<DeviceError> for ToolError {
             details.insert("device_says".into(), Value::String(says.to_string()));
         }
         ToolError {
-            code: err.code().to_string(),
+            code: err.code(),
             message: err.to_string(),
             details: if details.is_empty() {
                 Value::Null
@@ -128,7 +129,7 @@ pub struct Meta {
     /// The platform of the device the call used (`harmonyos`, `android`); absent when it used
     /// none (host-only tools, calls refused before a device was resolved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub platform: Option<String>,
+    pub platform: Option<Platform>,
 }
 
 /// `structuredContent`.
@@ -207,8 +208,8 @@ impl Envelope {
     }
 
     /// The envelope with the platform of the device the call used in `meta`.
-    pub fn with_platform(mut self, platform: Option<&str>) -> Self {
-        self.structured.meta.platform = platform.map(str::to_string);
+    pub fn with_platform(mut self, platform: Option<Platform>) -> Self {
+        self.structured.meta.platform = platform;
         self
     }
 
@@ -220,6 +221,12 @@ impl Envelope {
         &self.structured.result
     }
 
+    /// The error's code, when the call failed.
+    pub fn code(&self) -> Option<Code> {
+        self.structured.error.as_ref().map(|e| e.code)
+    }
+
+    /// [`Envelope::code`], as written.
     pub fn error_code(&self) -> Option<&str> {
         self.structured.error.as_ref().map(|e| e.code.as_str())
     }
@@ -297,8 +304,12 @@ mod tests {
             .is_ok()
         );
 
-        let err =
-            Envelope::new("click", Err(ToolError::new("ELEMENT_NOT_FOUND", "no")), 1).to_value();
+        let err = Envelope::new(
+            "click",
+            Err(ToolError::new(tapflow_core::codes::ELEMENT_NOT_FOUND, "no")),
+            1,
+        )
+        .to_value();
         assert_eq!(err["isError"], true);
         assert_eq!(err["structuredContent"]["result"], Value::Null);
         assert_eq!(
@@ -310,13 +321,13 @@ mod tests {
     #[test]
     fn device_errors_keep_their_code_or_take_the_operation_code() {
         let refused = DeviceError::Command {
-            code: "X",
+            code: tapflow_core::codes::PACKAGE_QUERY_FAILED,
             what: "install".into(),
             device_says: "code:9568320".into(),
         };
-        let e = ToolError::from_device_op(refused, "INSTALL_FAILED");
+        let e = ToolError::from_device_op(refused, tapflow_core::codes::INSTALL_FAILED);
         assert_eq!(e.code, "INSTALL_FAILED");
-        assert_eq!(e.details["cause_code"], "X");
+        assert_eq!(e.details["cause_code"], "PACKAGE_QUERY_FAILED");
         assert_eq!(e.details["device_says"], "code:9568320");
         // hdc's transport answers are the infrastructure's, never the operation's.
         let not_ready = DeviceError::ChannelNotReady {
@@ -324,21 +335,21 @@ mod tests {
             attempts: 5,
         };
         assert_eq!(
-            ToolError::from_device_op(not_ready, "STOP_APP_FAILED").code,
+            ToolError::from_device_op(not_ready, tapflow_core::codes::STOP_APP_FAILED).code,
             "HDC_CHANNEL_NOT_READY"
         );
         let no_server = DeviceError::ServerUnreachable {
             device_says: "Connect server failed".into(),
         };
         assert_eq!(
-            ToolError::from_device_op(no_server, "STOP_APP_FAILED").code,
+            ToolError::from_device_op(no_server, tapflow_core::codes::STOP_APP_FAILED).code,
             "HDC_SERVER_UNREACHABLE"
         );
         let gone = DeviceError::Disconnected {
             device_says: "bye".into(),
         };
         assert_eq!(
-            ToolError::from_device_op(gone, "INSTALL_FAILED").code,
+            ToolError::from_device_op(gone, tapflow_core::codes::INSTALL_FAILED).code,
             "DEVICE_DISCONNECTED"
         );
     }

@@ -84,7 +84,7 @@ impl Tool for InstallApp {
         // looked at, in the reference contract's order (`INVALID_APP_PACKAGE` first).
         if apk {
             let device = call.device()?;
-            if device.platform() != "android" {
+            if device.platform() != tapflow_device::Platform::Android {
                 let given = crate::decode::clip(&given);
                 return Err(ToolError::new(
                     tapflow_core::codes::INVALID_APP_PACKAGE,
@@ -112,7 +112,7 @@ impl Tool for InstallApp {
         let device = call.device()?;
         let given = crate::decode::clip(&given);
         // `.hap`/`.app` install on HarmonyOS, `.apk` on Android.
-        if device.platform() == "android" && !apk {
+        if device.platform() == tapflow_device::Platform::Android && !apk {
             return Err(ToolError::new(
                 tapflow_core::codes::UNSUPPORTED_ON_PLATFORM,
                 format!("{given} is a HarmonyOS package; an Android device installs .apk files (build one with Gradle and pass its path)"),

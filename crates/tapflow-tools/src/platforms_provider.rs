@@ -8,11 +8,11 @@
 use std::sync::Arc;
 
 use crate::context::{DeviceProvider, DeviceRoute};
-use tapflow_device::{Cost, Device, DeviceError, Target, TargetState};
+use tapflow_device::{Cost, Device, DeviceError, Platform, Target, TargetState};
 
 pub struct PlatformsProvider {
     /// `(platform, provider)`, asked in order.
-    backends: Vec<(&'static str, Arc<dyn DeviceProvider>)>,
+    backends: Vec<(Platform, Arc<dyn DeviceProvider>)>,
 }
 
 fn missing_tool(e: &DeviceError) -> bool {
@@ -27,13 +27,13 @@ fn usable(t: &Target) -> bool {
 }
 
 impl PlatformsProvider {
-    pub fn new(backends: Vec<(&'static str, Arc<dyn DeviceProvider>)>) -> Self {
+    pub fn new(backends: Vec<(Platform, Arc<dyn DeviceProvider>)>) -> Self {
         Self { backends }
     }
 
     /// Every backend's listing, tagged with its platform; backends without their executable are
     /// skipped unless none answers.
-    pub fn listings(&self) -> Result<Vec<(&'static str, Vec<Target>)>, DeviceError> {
+    pub fn listings(&self) -> Result<Vec<(Platform, Vec<Target>)>, DeviceError> {
         let mut out = Vec::new();
         let mut first_err = None;
         for (name, p) in &self.backends {
@@ -54,11 +54,11 @@ impl PlatformsProvider {
     fn hdc(&self) -> Option<&Arc<dyn DeviceProvider>> {
         self.backends
             .iter()
-            .find(|(n, _)| *n == "harmonyos")
+            .find(|(n, _)| *n == Platform::Harmonyos)
             .map(|(_, p)| p)
     }
 
-    fn backend(&self, name: &str) -> Option<&Arc<dyn DeviceProvider>> {
+    fn backend(&self, name: Platform) -> Option<&Arc<dyn DeviceProvider>> {
         self.backends
             .iter()
             .find(|(n, _)| *n == name)
@@ -78,7 +78,7 @@ impl DeviceProvider for PlatformsProvider {
             Some(id) => {
                 for (name, targets) in &listings {
                     if let Some(t) = targets.iter().find(|t| &t.serial == id)
-                        && let Some(p) = self.backend(name)
+                        && let Some(p) = self.backend(*name)
                     {
                         return p.resolve_listed(t, route);
                     }
@@ -100,13 +100,13 @@ impl DeviceProvider for PlatformsProvider {
                 })
             }
             None => {
-                let live: Vec<(&str, &Target)> = listings
+                let live: Vec<(Platform, &Target)> = listings
                     .iter()
                     .flat_map(|(n, ts)| ts.iter().filter(|t| usable(t)).map(move |t| (*n, t)))
                     .collect();
                 match live.as_slice() {
                     [(name, t)] => {
-                        let p = self.backend(name).expect("listed by a known backend");
+                        let p = self.backend(*name).expect("listed by a known backend");
                         p.resolve_listed(
                             t,
                             &DeviceRoute {

@@ -31,7 +31,10 @@ pub(crate) fn search_args(
 
 /// At least one of text / element_type / element_id, else `code` (`MISSING_SEARCH_CRITERIA`,
 /// or `INVALID_WAIT_TARGET` for wait_for_element).
-pub(crate) fn require_criteria(args: &SearchArgs, code: &str) -> Result<(), ToolError> {
+pub(crate) fn require_criteria(
+    args: &SearchArgs,
+    code: tapflow_core::codes::Code,
+) -> Result<(), ToolError> {
     if args.has_criteria() {
         return Ok(());
     }

@@ -25,7 +25,7 @@ impl BundleOp for Uninstall {
     const DESCRIPTION: &'static str = "Uninstall an app from the device; its data is removed with it (needs approval where the server requires it). Use `clear_app_data` instead to reset an app's data but keep it installed, or `stop_app` to only stop it.";
     const POLICY: Policy = presets::REMOVES_DATA;
     const HINTS: Hints = presets::DESTRUCTIVE_IDEMPOTENT;
-    const FAILED: &str = tapflow_core::codes::UNINSTALL_FAILED;
+    const FAILED: tapflow_core::codes::Code = tapflow_core::codes::UNINSTALL_FAILED;
     type Output = Output;
 
     fn act(device: &dyn Device, bundle: &str) -> DeviceResult<()> {

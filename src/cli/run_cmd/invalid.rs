@@ -77,7 +77,7 @@ pub fn take_invalid(flows: &[SourceFile], compiled: &mut Compiled) -> Vec<FlowRe
             fp.file
         );
         let error = StepError {
-            code: tapflow_core::codes::INVALID_FLOW.into(),
+            code: tapflow_core::codes::INVALID_FLOW,
             message: format!(
                 "{}:{}:{}: {}: {}",
                 first.file, first.line, first.column, first.code, first.message

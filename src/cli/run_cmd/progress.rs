@@ -58,7 +58,7 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             Some(err) => format!(
                 "device {}: NOT READY: {} ({})",
                 device.serial,
-                crate::cli::term::cli_wording(&err.code, &err.message),
+                crate::cli::term::cli_wording(err.code, &err.message),
                 err.code
             ),
         },
@@ -250,7 +250,7 @@ fn summary(r: &RunResult, dir: &Path) -> String {
             println!(
                 "device {}: {} ({})",
                 d.serial,
-                crate::cli::term::cli_wording(&e.code, &e.message),
+                crate::cli::term::cli_wording(e.code, &e.message),
                 e.code
             );
         }

@@ -92,7 +92,7 @@ pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled,
         ),
         (None, Some(path)) => {
             let path_error = |e: HostPathError| {
-                ToolError::new(e.kind.as_str(), e.message.clone())
+                ToolError::new(e.kind.code(), e.message.clone())
                     .with_details(json!({ "param": "path", "reason": e.kind.as_str() }))
             };
             let real = policy

@@ -178,7 +178,7 @@ impl Tool for RunFlow {
                     .to_string(),
             )
             .map_err(|e| {
-                ToolError::new(e.kind.as_str(), format!("report directory: {}", e.message))
+                ToolError::new(e.kind.code(), format!("report directory: {}", e.message))
             })?;
         let mut opts = RunOptions::new(run_id);
         opts.devices = match &call.route.device_id {

@@ -333,7 +333,7 @@ fn step_view(
         reason: s.reason.as_ref().map(|r| one_line(r, 600)),
         location: format!("{}:{}", s.location.file, s.location.line),
         error: s.error.as_ref().map(|e| ErrorView {
-            code: clean(&e.code),
+            code: clean(e.code.as_str()),
             message: clean_max(&e.message, 8 * 1024),
             help: e.help(),
         }),

@@ -21,7 +21,7 @@ impl FlowRun<'_, '_> {
     ) -> Result<bool, Box<StepError>> {
         let Some(c) = cond else { return Ok(true) };
         if let Some(p) = &c.platform
-            && !p.eq_ignore_ascii_case(&self.dev.platform)
+            && !p.as_str().eq_ignore_ascii_case(&self.dev.platform)
         {
             return Ok(false);
         }
@@ -72,9 +72,7 @@ impl FlowRun<'_, '_> {
                 .call(ASSERT_TOOL, args, Some(deadline), &token)
             {
                 CallOutcome::Done(env) if env.ok() => {}
-                CallOutcome::Done(env)
-                    if env.error_code() == Some(tapflow_core::codes::WAIT_TIMEOUT) =>
-                {
+                CallOutcome::Done(env) if env.code() == Some(tapflow_core::codes::WAIT_TIMEOUT) => {
                     return Ok(false);
                 }
                 CallOutcome::Done(env) => {

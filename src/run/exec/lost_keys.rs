@@ -117,9 +117,9 @@ fn verdict(last: &mut CallOutcome, seen: &[String]) {
             e.message
         );
         if let Value::Object(d) = &mut e.details {
-            d.insert("cause_code".into(), e.code.clone().into());
+            d.insert("cause_code".into(), e.code.as_str().into());
         }
-        e.code = tapflow_core::codes::INPUT_KEYS_LOST.to_string();
+        e.code = tapflow_core::codes::INPUT_KEYS_LOST;
     } else {
         e.message = format!(
             "{}; typed {} times, the field showed the same {:?} every time: it refuses these characters (a device that loses every key looks the same)",
@@ -185,7 +185,7 @@ mod tests {
     use super::*;
     use tapflow_tools::envelope::{Envelope, ToolError};
 
-    fn failed(code: &str, details: Value) -> CallOutcome {
+    fn failed(code: tapflow_core::codes::Code, details: Value) -> CallOutcome {
         CallOutcome::Done(Box::new(Envelope::new(
             InputText::NAME,
             Err(
@@ -231,7 +231,7 @@ mod tests {
         let CallOutcome::Done(env) = &o else { panic!() };
         let e = env.structured.error.as_ref().unwrap();
         assert_eq!(e.code, tapflow_core::codes::INPUT_KEYS_LOST);
-        assert_eq!(e.details["cause_code"], t);
+        assert_eq!(e.details["cause_code"], t.as_str());
         assert!(
             e.message.contains("\"emo\", \"dmo\", \"dm\""),
             "{}",

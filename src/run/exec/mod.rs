@@ -391,9 +391,14 @@ impl FlowRun<'_, '_> {
         self.flow_deadline().is_some_and(|d| Instant::now() >= d)
     }
 
-    fn err(&self, step: &PlanStep, code: &str, message: impl Into<String>) -> StepError {
+    fn err(
+        &self,
+        step: &PlanStep,
+        code: tapflow_core::codes::Code,
+        message: impl Into<String>,
+    ) -> StepError {
         StepError {
-            code: code.to_string(),
+            code,
             message: self.masker.text(&message.into()).into_owned(),
             details: Value::Null,
             location: Some(location(&step.source)),

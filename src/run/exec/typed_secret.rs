@@ -97,7 +97,8 @@ mod tests {
         );
 
         // Text without a secret keeps what the field showed.
-        let err = ToolError::new("X", "m").with_details(json!({"actual_text": "de"}));
+        let err = ToolError::new(tapflow_core::codes::INTERNAL_ERROR, "m")
+            .with_details(json!({"actual_text": "de"}));
         let mut o = CallOutcome::Done(Box::new(Envelope::new(InputText::NAME, Err(err), 1)));
         redact(&masker, InputText::NAME, &json!({"text": "demo"}), &mut o);
         let CallOutcome::Done(env) = &o else { panic!() };

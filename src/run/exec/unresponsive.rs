@@ -51,7 +51,7 @@ fn deadline_verdict(e: &StepError) -> bool {
         STEP_TIMEOUT,
         FLOW_TIMEOUT,
     ]
-    .contains(&e.code.as_str())
+    .contains(&e.code)
         || (e.code == ELEMENT_NOT_FOUND && e.details.get("waited_ms").is_some())
 }
 
@@ -127,7 +127,7 @@ impl FlowRun<'_, '_> {
                     error.code
                 );
                 StepError {
-                    code: tapflow_core::codes::DEVICE_UNRESPONSIVE.to_string(),
+                    code: tapflow_core::codes::DEVICE_UNRESPONSIVE,
                     message: self.masker.text(&message).into_owned(),
                     details: json!({
                         "cause": {
@@ -154,7 +154,7 @@ mod tests {
             answered,
             failed,
             last_failure: (failed > 0).then(|| Failure {
-                code: tapflow_core::codes::ADB_TIMEOUT.into(),
+                code: tapflow_core::codes::ADB_TIMEOUT,
                 message: "`adb exec-out uiautomator dump /dev/tty` did not finish within 30000ms"
                     .into(),
             }),
@@ -190,8 +190,8 @@ mod tests {
         assert_eq!(unanswered(&slow, any), None, "not a deadline's verdict");
         slow.slowest = Duration::from_millis(4_999);
         assert_eq!(unanswered(&slow, deadline), None);
-        let e = |code: &str, details: Value| StepError {
-            code: code.into(),
+        let e = |code: tapflow_core::codes::Code, details: Value| StepError {
+            code,
             message: String::new(),
             details,
             location: None,

@@ -17,6 +17,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
+use crate::platform::Platform;
+
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde_json::Value;
 
@@ -255,15 +257,6 @@ pub struct Condition {
     /// `var` is one of these values.
     #[serde(rename = "in")]
     in_: Option<Vec<Value>>,
-}
-
-/// Platforms a condition may name.
-#[derive(JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Platform {
-    Harmonyos,
-    Android,
-    Ios,
 }
 
 /// A step: defined by `plan::flow_schema` under `$defs/Step` (tools come from the registry).

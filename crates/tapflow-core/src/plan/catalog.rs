@@ -7,6 +7,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::codes::Code;
+
 /// A problem a tool can see in its arguments without a device (one-mode-only rules, enumerated
 /// values that depend on each other, key names, …).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -14,16 +16,16 @@ pub struct StaticIssue {
     /// The parameter at fault, when there is one (its value is underlined); otherwise the tool.
     pub param: Option<String>,
     /// The tool's own error code, e.g. `PARAM_CONFLICT`, `INVALID_KEY`.
-    pub code: String,
+    pub code: Code,
     pub message: String,
     pub suggestion: Option<String>,
 }
 
 impl StaticIssue {
-    pub fn new(param: Option<&str>, code: &str, message: impl Into<String>) -> Self {
+    pub fn new(param: Option<&str>, code: Code, message: impl Into<String>) -> Self {
         Self {
             param: param.map(str::to_string),
-            code: code.to_string(),
+            code,
             message: message.into(),
             suggestion: None,
         }

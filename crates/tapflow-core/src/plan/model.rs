@@ -208,7 +208,7 @@ pub enum Action {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct PlanCondition {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub platform: Option<String>,
+    pub platform: Option<crate::platform::Platform>,
     /// `wait_for_element`-style selector arguments.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visible: Option<Value>,

@@ -13,13 +13,13 @@ use crate::transport::{Output, TransportError};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Op {
     /// The project's code when the device refuses (e.g. `INSTALL_FAILED`).
-    pub code: &'static str,
+    pub code: tapflow_core::codes::Code,
     /// Human words for the operation.
     pub what: String,
 }
 
 impl Op {
-    pub fn new(code: &'static str, what: impl Into<String>) -> Self {
+    pub fn new(code: tapflow_core::codes::Code, what: impl Into<String>) -> Self {
         Self {
             code,
             what: what.into(),
@@ -263,7 +263,7 @@ mod tests {
         })
     }
 
-    fn code(r: Result<Answer, DeviceError>) -> &'static str {
+    fn code(r: Result<Answer, DeviceError>) -> tapflow_core::codes::Code {
         r.unwrap_err().code()
     }
 

@@ -152,8 +152,8 @@ impl Device for AdbDevice {
         &self.serial
     }
 
-    fn platform(&self) -> &'static str {
-        "android"
+    fn platform(&self) -> crate::Platform {
+        crate::Platform::Android
     }
 
     fn info(&self) -> DeviceResult<DeviceInfo> {
@@ -169,7 +169,7 @@ impl Device for AdbDevice {
         }
         Ok(DeviceInfo {
             serial: self.serial.clone(),
-            platform: "android".to_string(),
+            platform: crate::Platform::Android,
             model: value(0),
             name: value(1),
             brand: value(2),

@@ -13,7 +13,7 @@ use crate::error::{DeviceError, DeviceResult};
 use crate::hdc::screenshot::finish;
 use crate::model::{ImageFormat, Screenshot, ScreenshotRequest};
 
-pub const SCREENSHOT_ERROR: &str = tapflow_core::codes::SCREENSHOT_ERROR;
+pub const SCREENSHOT_ERROR: tapflow_core::codes::Code = tapflow_core::codes::SCREENSHOT_ERROR;
 
 impl AdbDevice {
     pub(super) fn capture(&self, request: &ScreenshotRequest) -> DeviceResult<Screenshot> {

@@ -20,8 +20,9 @@ use crate::hdc::sections;
 use crate::model::{DumpScope, TextTarget, UiNode};
 use crate::{ActObserved, UiAction};
 
-pub const UI_TREE_FETCH_ERROR: &str = tapflow_core::codes::UI_TREE_FETCH_ERROR;
-pub const INVALID_UI_TREE_PAYLOAD: &str = tapflow_core::codes::INVALID_UI_TREE_PAYLOAD;
+pub const UI_TREE_FETCH_ERROR: tapflow_core::codes::Code = tapflow_core::codes::UI_TREE_FETCH_ERROR;
+pub const INVALID_UI_TREE_PAYLOAD: tapflow_core::codes::Code =
+    tapflow_core::codes::INVALID_UI_TREE_PAYLOAD;
 
 impl AdbDevice {
     pub(super) fn dump_ui(&self, scope: &DumpScope) -> DeviceResult<UiNode> {
@@ -150,7 +151,7 @@ pub(super) struct Judge {
 }
 
 impl Judge {
-    fn input(code: &'static str, what: &str) -> Self {
+    fn input(code: tapflow_core::codes::Code, what: &str) -> Self {
         Self {
             op: Op::new(code, what),
             kinds: Vec::new(),

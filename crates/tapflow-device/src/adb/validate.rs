@@ -5,7 +5,7 @@
 use crate::error::DeviceError;
 use crate::hdc::validate::INVALID_PARAM;
 
-fn invalid(code: &'static str, what: &str, detail: String) -> DeviceError {
+fn invalid(code: tapflow_core::codes::Code, what: &str, detail: String) -> DeviceError {
     DeviceError::Command {
         code,
         what: what.to_string(),

@@ -19,13 +19,13 @@ use crate::transport::{Output, TransportError};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Op {
     /// The project's code when the device refuses (e.g. `INSTALL_FAILED`).
-    pub code: &'static str,
+    pub code: tapflow_core::codes::Code,
     /// Human words for the operation (`install`, `UI dump`, …).
     pub what: String,
 }
 
 impl Op {
-    pub fn new(code: &'static str, what: impl Into<String>) -> Self {
+    pub fn new(code: tapflow_core::codes::Code, what: impl Into<String>) -> Self {
         Self {
             code,
             what: what.into(),
@@ -174,7 +174,7 @@ mod tests {
     }
 
     fn op() -> Op {
-        Op::new("INSTALL_FAILED", "install")
+        Op::new(tapflow_core::codes::INSTALL_FAILED, "install")
     }
 
     fn run(s: &str, scan: Scan) -> Result<String, DeviceError> {

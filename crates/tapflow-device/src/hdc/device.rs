@@ -138,7 +138,7 @@ fn error_line(text: &str) -> Option<&str> {
         .find(|l| l.starts_with("error:"))
 }
 
-fn parse_error(code: &'static str, what: &str, e: parse::ParseError) -> DeviceError {
+fn parse_error(code: tapflow_core::codes::Code, what: &str, e: parse::ParseError) -> DeviceError {
     DeviceError::Parse {
         code,
         what: what.to_string(),
@@ -158,8 +158,8 @@ impl Device for HdcDevice {
         &self.serial
     }
 
-    fn platform(&self) -> &'static str {
-        "harmonyos"
+    fn platform(&self) -> crate::Platform {
+        crate::Platform::Harmonyos
     }
 
     fn info(&self) -> DeviceResult<DeviceInfo> {

@@ -113,7 +113,7 @@ fn info_from_parts(serial: &str, parts: &[Option<String>]) -> DeviceInfo {
     };
     DeviceInfo {
         serial: serial.to_string(),
-        platform: "harmonyos".to_string(),
+        platform: crate::Platform::Harmonyos,
         model: value(0),
         name: value(1),
         brand: value(2),

@@ -190,7 +190,7 @@ fn exit_of(result: &Result<Output, TransportError>) -> String {
 fn outcome_of(r: &DeviceResult<String>) -> &'static str {
     match r {
         Ok(_) => "ok",
-        Err(e) => e.code(),
+        Err(e) => e.code().as_str(),
     }
 }
 
@@ -258,7 +258,7 @@ mod tests {
             &HdcRoute::target("SER"),
             &cmd,
             Duration::from_secs(5),
-            &Op::new("INPUT_FAILED", "tap"),
+            &Op::new(tapflow_core::codes::INPUT_FAILED, "tap"),
             Scan::Whole,
         )
     }

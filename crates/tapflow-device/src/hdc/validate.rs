@@ -11,7 +11,7 @@ pub use tapflow_core::codes::INVALID_PARAM;
 /// Code for a crash file name that is not a plain file name.
 pub use tapflow_core::codes::PATH_NOT_ALLOWED;
 
-fn invalid(code: &'static str, what: &str, detail: String) -> DeviceError {
+fn invalid(code: tapflow_core::codes::Code, what: &str, detail: String) -> DeviceError {
     DeviceError::Command {
         code,
         what: what.to_string(),

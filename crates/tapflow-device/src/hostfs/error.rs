@@ -32,6 +32,11 @@ pub enum PathErrorKind {
 impl PathErrorKind {
     /// A stable, upper-case name (used in details and by callers without a contract code).
     pub fn as_str(self) -> &'static str {
+        self.code().as_str()
+    }
+
+    /// The code of callers without a contract code of their own.
+    pub fn code(self) -> tapflow_core::codes::Code {
         match self {
             PathErrorKind::Invalid => tapflow_core::codes::INVALID_PATH,
             PathErrorKind::NotAllowed => tapflow_core::codes::PATH_NOT_ALLOWED,

@@ -17,7 +17,7 @@ pub use tapflow_core::codes::IO_ERROR;
 pub use tapflow_core::codes::PATH_NOT_ALLOWED;
 
 /// Every code this module itself produces (capture errors add the device's own codes).
-pub const ALL_CODES: &[&str] = &[
+pub const ALL_CODES: &[tapflow_core::codes::Code] = &[
     INVALID_QUERY_MODE,
     INVALID_PARAM,
     FILE_NOT_FOUND,
@@ -30,13 +30,13 @@ pub const ALL_CODES: &[&str] = &[
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct LogsError {
-    pub code: &'static str,
+    pub code: tapflow_core::codes::Code,
     pub message: String,
     pub details: Value,
 }
 
 impl LogsError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(code: tapflow_core::codes::Code, message: impl Into<String>) -> Self {
         LogsError {
             code,
             message: message.into(),

@@ -76,12 +76,12 @@ pub fn sh_quote(s: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct CaptureError {
-    pub code: &'static str,
+    pub code: tapflow_core::codes::Code,
     pub message: String,
 }
 
 impl CaptureError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(code: tapflow_core::codes::Code, message: impl Into<String>) -> Self {
         CaptureError {
             code,
             message: message.into(),
@@ -111,7 +111,7 @@ pub fn lines_after_snapshot(previous: &str, current: &str) -> String {
 }
 
 /// Code used by [`NoDevice`].
-pub const NO_DEVICE: &str = tapflow_core::codes::DEVICE_NOT_FOUND;
+pub const NO_DEVICE: tapflow_core::codes::Code = tapflow_core::codes::DEVICE_NOT_FOUND;
 
 /// The device side of `logs_query` (see the module doc for the required semantics).
 pub trait LogCapture {

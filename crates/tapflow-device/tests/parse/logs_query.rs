@@ -676,7 +676,10 @@ impl FakeDevice {
         FakeDevice {
             buffer: buffer.to_string(),
             realtime: String::new(),
-            historical: Err(CaptureError::new("UNSUPPORTED", "hilog persistence is off")),
+            historical: Err(CaptureError::new(
+                tapflow_core::codes::UNSUPPORTED,
+                "hilog persistence is off",
+            )),
             capture_fails: false,
             crash_files: Vec::new(),
             unreadable: Vec::new(),
@@ -691,7 +694,10 @@ impl LogCapture for FakeDevice {
         self.calls.borrow_mut().push("capture".into());
         self.filters.borrow_mut().push(filter.clone());
         if self.capture_fails {
-            return Err(CaptureError::new("DEVICE_DISCONNECTED", "device went away"));
+            return Err(CaptureError::new(
+                tapflow_core::codes::DEVICE_DISCONNECTED,
+                "device went away",
+            ));
         }
         Ok(self.buffer.clone())
     }
@@ -700,7 +706,10 @@ impl LogCapture for FakeDevice {
             .borrow_mut()
             .push(format!("wait {}", wait.as_millis()));
         if self.realtime == "FAIL" {
-            return Err(CaptureError::new("HDC_TIMEOUT", "hilog stream timed out"));
+            return Err(CaptureError::new(
+                tapflow_core::codes::HDC_TIMEOUT,
+                "hilog stream timed out",
+            ));
         }
         Ok(self.realtime.clone())
     }
@@ -711,7 +720,10 @@ impl LogCapture for FakeDevice {
     fn crash_files(&self) -> Result<Vec<String>, CaptureError> {
         self.calls.borrow_mut().push("crash_files".into());
         if self.unreadable == ["FAIL"] {
-            return Err(CaptureError::new("HDC_TIMEOUT", "ls timed out"));
+            return Err(CaptureError::new(
+                tapflow_core::codes::HDC_TIMEOUT,
+                "ls timed out",
+            ));
         }
         let mut names: Vec<String> = self.crash_files.iter().map(|(n, _)| n.clone()).collect();
         names.extend(self.unreadable.iter().cloned());
@@ -723,7 +735,9 @@ impl LogCapture for FakeDevice {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, t)| t.clone())
-            .ok_or_else(|| CaptureError::new("FILE_NOT_FOUND", "no such crash file"))
+            .ok_or_else(|| {
+                CaptureError::new(tapflow_core::codes::FILE_NOT_FOUND, "no such crash file")
+            })
     }
 }
 

@@ -88,7 +88,7 @@ fn default_implementation_costs_two_round_trips() {
         fn serial(&self) -> &str {
             self.0.serial()
         }
-        fn platform(&self) -> &'static str {
+        fn platform(&self) -> tapflow_device::Platform {
             self.0.platform()
         }
         fn info(&self) -> tapflow_device::DeviceResult<tapflow_device::DeviceInfo> {

@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+pub use tapflow_core::codes::Code;
 
 /// A failed `build_app` call: a stable code, a human sentence, and structured details.
 ///
@@ -14,13 +15,13 @@ use serde_json::Value;
 /// [`BuildAppResult`](super::BuildAppResult) so an envelope can still report what was asked.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BuildError {
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
     pub details: Value,
 }
 
 impl BuildError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
         Self {
             code,
             message: message.into(),
@@ -28,7 +29,7 @@ impl BuildError {
         }
     }
 
-    pub fn with_details(code: &'static str, message: impl Into<String>, details: Value) -> Self {
+    pub fn with_details(code: Code, message: impl Into<String>, details: Value) -> Self {
         Self {
             code,
             message: message.into(),
@@ -114,7 +115,7 @@ pub mod codes {
     pub use tapflow_core::codes::HSP_SIGN_TIMEOUT;
 
     /// Every code above, in declaration order (used by docs and tests).
-    pub const ALL: &[&str] = &[
+    pub const ALL: &[super::Code] = &[
         INVALID_PROJECT_PATH,
         INVALID_BUILD_MODE,
         INVALID_BUILD_TARGET,
@@ -172,59 +173,59 @@ impl Flow {
         }
     }
 
-    pub fn signing_config_missing(self) -> &'static str {
+    pub fn signing_config_missing(self) -> Code {
         self.pick(
             codes::HSP_SIGNING_CONFIG_MISSING,
             codes::HNP_SIGNING_CONFIG_MISSING,
         )
     }
-    pub fn signing_config_incomplete(self) -> &'static str {
+    pub fn signing_config_incomplete(self) -> Code {
         self.pick(
             codes::HSP_SIGNING_CONFIG_INCOMPLETE,
             codes::HNP_SIGNING_CONFIG_INCOMPLETE,
         )
     }
-    pub fn signing_file_not_found(self) -> &'static str {
+    pub fn signing_file_not_found(self) -> Code {
         self.pick(
             codes::HSP_SIGNING_FILE_NOT_FOUND,
             codes::HNP_SIGNING_FILE_NOT_FOUND,
         )
     }
-    pub fn toolchain_not_found(self) -> &'static str {
+    pub fn toolchain_not_found(self) -> Code {
         self.pick(
             codes::HSP_TOOLCHAIN_NOT_FOUND,
             codes::HNP_TOOLCHAIN_NOT_FOUND,
         )
     }
-    pub fn packaging_input_missing(self) -> &'static str {
+    pub fn packaging_input_missing(self) -> Code {
         self.pick(
             codes::HSP_PACKAGING_INPUT_MISSING,
             codes::HNP_PACKAGING_INPUT_MISSING,
         )
     }
-    pub fn repack_failed(self) -> &'static str {
+    pub fn repack_failed(self) -> Code {
         self.pick(codes::HSP_REPACK_FAILED, codes::HNP_REPACK_FAILED)
     }
-    pub fn repack_timeout(self) -> &'static str {
+    pub fn repack_timeout(self) -> Code {
         self.pick(codes::HSP_REPACK_TIMEOUT, codes::HNP_REPACK_TIMEOUT)
     }
-    pub fn repack_error(self) -> &'static str {
+    pub fn repack_error(self) -> Code {
         self.pick(codes::HSP_REPACK_ERROR, codes::HNP_REPACK_ERROR)
     }
-    pub fn sign_failed(self) -> &'static str {
+    pub fn sign_failed(self) -> Code {
         self.pick(codes::HSP_SIGN_FAILED, codes::HNP_SIGN_FAILED)
     }
-    pub fn sign_timeout(self) -> &'static str {
+    pub fn sign_timeout(self) -> Code {
         self.pick(codes::HSP_SIGN_TIMEOUT, codes::HNP_SIGN_TIMEOUT)
     }
-    pub fn sign_error(self) -> &'static str {
+    pub fn sign_error(self) -> Code {
         self.pick(codes::HSP_SIGN_ERROR, codes::HNP_SIGN_ERROR)
     }
-    pub fn not_in_hap(self) -> &'static str {
+    pub fn not_in_hap(self) -> Code {
         self.pick(codes::HSP_NOT_IN_HAP, codes::HNP_NOT_IN_HAP)
     }
 
-    fn pick(self, hsp: &'static str, hnp: &'static str) -> &'static str {
+    fn pick(self, hsp: Code, hnp: Code) -> Code {
         match self {
             Flow::Hsp => hsp,
             Flow::Hnp => hnp,
@@ -242,7 +243,9 @@ mod tests {
         for code in codes::ALL {
             assert!(seen.insert(*code), "duplicate {code}");
             assert!(
-                code.chars().all(|c| c.is_ascii_uppercase() || c == '_'),
+                code.as_str()
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_'),
                 "{code}"
             );
         }

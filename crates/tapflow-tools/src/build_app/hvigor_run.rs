@@ -23,7 +23,7 @@ pub fn run_hvigor(
     project: &std::path::Path,
     args: &[String],
     step: &str,
-    fail_code: &'static str,
+    fail_code: tapflow_core::codes::Code,
     deadline: Instant,
 ) -> Result<(), BuildError> {
     let inv = cfg.hvigor_invocation(project)?.args(args);
@@ -42,7 +42,7 @@ fn classify(
     argv: Vec<String>,
     f: Finished,
     step: &str,
-    fail_code: &'static str,
+    fail_code: tapflow_core::codes::Code,
     cfg: &BuildConfig,
 ) -> Result<(), BuildError> {
     let output = f.combined();
@@ -90,7 +90,7 @@ fn classify(
 }
 
 fn failure(
-    code: &'static str,
+    code: tapflow_core::codes::Code,
     message: String,
     report: &HvigorReport,
     output: &str,

@@ -107,7 +107,7 @@ pub fn clean_and_assemble(
     target: Target,
     module: Option<&str>,
     step: &str,
-    fail_code: &'static str,
+    fail_code: tapflow_core::codes::Code,
 ) -> Result<(), BuildError> {
     let req = ctx.req;
     if req.is_clean {

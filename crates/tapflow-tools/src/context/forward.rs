@@ -20,7 +20,7 @@ macro_rules! forward_device {
         }
     };
     (@one $how:ident platform) => {
-        fn platform(&self) -> &'static str {
+        fn platform(&self) -> tapflow_device::Platform {
             forward_device!(@pre $how self);
             self.inner.platform()
         }

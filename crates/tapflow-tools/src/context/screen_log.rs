@@ -29,7 +29,7 @@ struct Query {
 /// A screen query the device failed: its code and message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    pub code: String,
+    pub code: tapflow_core::codes::Code,
     pub message: String,
 }
 
@@ -97,7 +97,7 @@ impl ScreenLog {
                 q.1[at].ended = Some((
                     took,
                     v.err().map(|e| Failure {
-                        code: e.code().to_string(),
+                        code: e.code(),
                         message: e.to_string(),
                     }),
                 ));

@@ -313,7 +313,7 @@ fn at_point(
     call: &mut Call<'_>,
     at: Point,
     text: &str,
-    platform: &str,
+    platform: tapflow_device::Platform,
     out: &mut Output,
 ) -> Result<(), ToolError> {
     out.x = Some(at.x);
@@ -328,7 +328,8 @@ fn at_point(
     call.invalidate();
     out.dispatched = true;
     // uitest itself pastes non-ASCII and long text; Android's routes never use the clipboard.
-    out.clipboard_modified = platform != "android" && strategy::uitest_pastes(text);
+    out.clipboard_modified =
+        platform != tapflow_device::Platform::Android && strategy::uitest_pastes(text);
     out.stage = "dispatched".into();
     Ok(())
 }
@@ -360,7 +361,7 @@ fn into_field(
     text: &str,
     mode: InputMode,
     strategy: Strategy,
-    platform: &str,
+    platform: tapflow_device::Platform,
     out: &mut Output,
 ) -> Result<(), ToolError> {
     let keys = strategy::edit_keys(platform);
@@ -564,7 +565,7 @@ mod tests {
         let mut out = Output::new("abc", InputMode::Append, Strategy::SentinelPaste);
         out.stage = "verify".into();
         out.actual_text = Some("ab".into());
-        let e = ToolError::new("TEXT_VERIFICATION_TIMEOUT", "late")
+        let e = ToolError::new(tapflow_core::codes::TEXT_VERIFICATION_TIMEOUT, "late")
             .with_details(json!({ "stage": "own", "expected_text": "abc" }));
         let d = with_partial(e, &out).details;
         assert_eq!(d["stage"], "own", "the error's own keys win");
@@ -575,7 +576,7 @@ mod tests {
         assert_eq!(d["effect_verified"], false);
 
         let odd = ToolError {
-            code: "X".into(),
+            code: tapflow_core::codes::INTERNAL_ERROR,
             message: "m".into(),
             details: json!("text details"),
         };

@@ -12,6 +12,7 @@
 //! nothing about devices beyond their platform name.
 
 use serde::Serialize;
+use tapflow_device::Platform;
 
 /// uitest types ASCII text up to this many characters key by key; longer text is pasted.
 pub const DIRECT_MAX_CHARS: usize = 200;
@@ -35,8 +36,8 @@ pub struct EditKeys {
 /// The editing keys of a platform (`Device::platform`): OpenHarmony InputKit codes, or
 /// Android `KeyEvent` codes (`KEYCODE_CTRL_LEFT` 113 + `KEYCODE_A` 29, `KEYCODE_MOVE_END` 123,
 /// `KEYCODE_DEL` 67).
-pub fn edit_keys(platform: &str) -> EditKeys {
-    if platform == "android" {
+pub fn edit_keys(platform: Platform) -> EditKeys {
+    if platform == Platform::Android {
         EditKeys {
             select_all: vec![113, 29],
             move_end: 123,
@@ -93,8 +94,8 @@ impl Strategy {
     }
 
     /// The route for `text` on `platform` (see the module doc).
-    pub fn for_platform(text: &str, platform: &str) -> Strategy {
-        if platform != "android" {
+    pub fn for_platform(text: &str, platform: Platform) -> Strategy {
+        if platform != Platform::Android {
             return Strategy::for_text(text);
         }
         let typeable = text
@@ -162,25 +163,28 @@ mod tests {
     #[test]
     fn android_types_ascii_and_commits_the_rest() {
         assert_eq!(
-            Strategy::for_platform("it's 5 & <ok>", "android"),
+            Strategy::for_platform("it's 5 & <ok>", Platform::Android),
             Strategy::Direct
         );
         assert_eq!(
-            Strategy::for_platform(&"a".repeat(500), "android"),
+            Strategy::for_platform(&"a".repeat(500), Platform::Android),
             Strategy::Direct
         );
         assert_eq!(
-            Strategy::for_platform("Zoë", "android"),
+            Strategy::for_platform("Zoë", Platform::Android),
             Strategy::ImeCommit
         );
-        assert_eq!(Strategy::for_platform("", "android"), Strategy::Clear);
+        assert_eq!(
+            Strategy::for_platform("", Platform::Android),
+            Strategy::Clear
+        );
         assert!(!Strategy::ImeCommit.may_modify_clipboard());
         assert_eq!(
-            Strategy::for_platform("abc", "harmonyos"),
+            Strategy::for_platform("abc", Platform::Harmonyos),
             Strategy::SentinelPaste
         );
-        assert_eq!(edit_keys("android").backspace, 67);
-        assert_eq!(edit_keys("harmonyos").backspace, keycode::DEL);
+        assert_eq!(edit_keys(Platform::Android).backspace, 67);
+        assert_eq!(edit_keys(Platform::Harmonyos).backspace, keycode::DEL);
     }
 
     #[test]

@@ -144,7 +144,7 @@ mod tests {
         let e = tool_error(LogsError::invalid_param("lines", "bad"));
         assert_eq!(e.code, "INVALID_PARAM");
         assert_eq!(e.details["param"], "lines");
-        let e = tool_error(LogsError::new("IO_ERROR", "disk full"));
+        let e = tool_error(LogsError::new(tapflow_core::codes::IO_ERROR, "disk full"));
         assert!(e.details.is_null());
     }
 }

@@ -195,7 +195,7 @@ impl Tool for PressKey {
     fn run(p: Params, call: &mut Call<'_>) -> Result<Output, ToolError> {
         let (key, mods, input) = event(&p)?;
         let device = call.device()?;
-        if device.platform() == "android" {
+        if device.platform() == tapflow_device::Platform::Android {
             let named = matches!(input, KeyInput::Home | KeyInput::Back | KeyInput::Power)
                 .then(|| input.clone());
             return on_android(call, key, mods, named);

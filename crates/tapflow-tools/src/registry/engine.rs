@@ -158,7 +158,7 @@ fn run_def(
     args: Value,
     ctx: &ToolContext,
     started: Instant,
-    platform: &std::cell::Cell<Option<&'static str>>,
+    platform: &std::cell::Cell<Option<tapflow_device::Platform>>,
 ) -> Result<Value, ToolError> {
     // A call refused by its rules still reports what it cost (nothing on the device).
     let wants_cost = args.get("include_cost").and_then(Value::as_bool) == Some(true);

@@ -28,5 +28,5 @@ pub fn expect_err(e: Envelope, tool: &str, args: &Value) -> (String, Value) {
         e.result()
     );
     let err = e.structured.error.unwrap();
-    (err.code, err.details)
+    (err.code.to_string(), err.details)
 }

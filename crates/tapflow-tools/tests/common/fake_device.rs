@@ -499,7 +499,7 @@ impl FakeDevice {
             .is_ok()
         {
             return Err(DeviceError::Command {
-                code: "UI_TREE_FETCH_ERROR",
+                code: tapflow_core::codes::UI_TREE_FETCH_ERROR,
                 what: "uitest dumpLayout".into(),
                 device_says: "DumpLayout failed:get root failed".into(),
             });
@@ -512,14 +512,14 @@ impl Device for FakeDevice {
     fn serial(&self) -> &str {
         &self.serial
     }
-    fn platform(&self) -> &'static str {
-        "harmonyos"
+    fn platform(&self) -> tapflow_device::Platform {
+        tapflow_device::Platform::Harmonyos
     }
     fn info(&self) -> DeviceResult<DeviceInfo> {
         self.trip();
         Ok(DeviceInfo {
             serial: self.serial.clone(),
-            platform: "harmonyos".into(),
+            platform: tapflow_device::Platform::Harmonyos,
             model: Some("FAKE-AL00".into()),
             screen: Some(ScreenSize {
                 width: W as u32,
@@ -555,7 +555,7 @@ impl Device for FakeDevice {
             {
                 self.cost.ui_dump();
                 return Err(DeviceError::Command {
-                    code: "UI_TREE_FETCH_ERROR",
+                    code: tapflow_core::codes::UI_TREE_FETCH_ERROR,
                     what: "uitest dumpLayout".into(),
                     device_says: "DumpLayout failed:get root failed".into(),
                 });
@@ -693,7 +693,7 @@ impl Device for FakeDevice {
         self.record(Action::Install(package.display().to_string()));
         if package.to_string_lossy().contains("unsigned") {
             return Err(DeviceError::Command {
-                code: "INSTALL_FAILED",
+                code: tapflow_core::codes::INSTALL_FAILED,
                 what: "install".into(),
                 device_says:
                     "error: failed to install bundle. code:9568320 error: no signature file.".into(),
@@ -711,7 +711,7 @@ impl Device for FakeDevice {
                 Ok(())
             }
             None => Err(DeviceError::Command {
-                code: "UNINSTALL_FAILED",
+                code: tapflow_core::codes::UNINSTALL_FAILED,
                 what: "uninstall".into(),
                 device_says: "error: failed to uninstall bundle. code:9568386 error: uninstall missing installed bundle.".into(),
             }),
@@ -727,7 +727,7 @@ impl Device for FakeDevice {
         let known = package(bundle).is_some_and(|p| p.abilities.iter().any(|a| a.name == ability));
         if !known {
             return Err(DeviceError::Command {
-                code: "START_ABILITY_FAILED",
+                code: tapflow_core::codes::RUN_APP_FAILED,
                 what: "aa start".into(),
                 device_says: "error: failed to start ability.\nError Code:10104001  Error Message:The specified ability does not exist".into(),
             });
@@ -745,7 +745,7 @@ impl Device for FakeDevice {
         self.record(Action::Stop(bundle.into()));
         if !self.installed.lock().unwrap().iter().any(|b| b == bundle) {
             return Err(DeviceError::Command {
-                code: "STOP_APP_FAILED",
+                code: tapflow_core::codes::STOP_APP_FAILED,
                 what: "aa force-stop".into(),
                 device_says: "error: failed to force stop process.".into(),
             });
@@ -760,7 +760,7 @@ impl Device for FakeDevice {
         self.record(Action::Clear(bundle.into()));
         if !self.installed.lock().unwrap().iter().any(|b| b == bundle) {
             return Err(DeviceError::Command {
-                code: "CLEAR_APP_DATA_FAILED",
+                code: tapflow_core::codes::CLEAR_APP_DATA_FAILED,
                 what: "bm clean".into(),
                 device_says: "error: failed to clean bundle data files.".into(),
             });
@@ -774,7 +774,7 @@ impl Device for FakeDevice {
     fn package_info(&self, bundle: &str) -> DeviceResult<PackageInfo> {
         self.trip();
         package(bundle).ok_or_else(|| DeviceError::Command {
-            code: "PACKAGE_NOT_FOUND",
+            code: tapflow_core::codes::PACKAGE_QUERY_FAILED,
             what: "bm dump -n".into(),
             device_says: "error: failed to get information and the parameters may be wrong.".into(),
         })
@@ -799,7 +799,7 @@ impl Device for FakeDevice {
     fn read_crash_file(&self, file_name: &str) -> DeviceResult<String> {
         self.trip();
         Err(DeviceError::Command {
-            code: "FILE_NOT_FOUND",
+            code: tapflow_core::codes::FILE_NOT_FOUND,
             what: "cat".into(),
             device_says: format!("{file_name}: No such file"),
         })

@@ -332,7 +332,8 @@ fn success_without_artifact_is_output_not_found() {
 fn validation_codes() {
     let f = Fixture::new();
     let cfg = f.config();
-    let check = |mutate: &dyn Fn(&mut tapflow_tools::build_app::BuildAppParams), code: &str| {
+    let check = |mutate: &dyn Fn(&mut tapflow_tools::build_app::BuildAppParams),
+                 code: tapflow_core::codes::Code| {
         let mut p = f.params();
         mutate(&mut p);
         let e = build_app(&p, &cfg).unwrap_err();
@@ -449,7 +450,7 @@ fn every_error_code_is_exercised_by_a_test() {
     let rest = &sources[self_test..];
     let rest = &rest[rest.find("\n}\n").unwrap()..];
     let corpus = format!("{tests_text}{rest}");
-    let untested: Vec<&str> = codes::ALL
+    let untested: Vec<tapflow_core::codes::Code> = codes::ALL
         .iter()
         .copied()
         .filter(|c| !corpus.contains(&format!("codes::{c}")))

@@ -25,7 +25,7 @@ fn hnp_params(f: &Fixture) -> BuildAppParams {
     p
 }
 
-fn code_of(f: &Fixture) -> &'static str {
+fn code_of(f: &Fixture) -> tapflow_core::codes::Code {
     build_app(&hnp_params(f), &f.config()).unwrap_err().code
 }
 

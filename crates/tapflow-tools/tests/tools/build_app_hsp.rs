@@ -27,7 +27,7 @@ fn hsp_params(f: &Fixture, names: Option<&[&str]>) -> BuildAppParams {
     p
 }
 
-fn code_of(f: &Fixture, p: &BuildAppParams) -> &'static str {
+fn code_of(f: &Fixture, p: &BuildAppParams) -> tapflow_core::codes::Code {
     build_app(p, &f.config()).unwrap_err().code
 }
 

@@ -49,7 +49,7 @@ fn err(f: &Fixture, args: Value) -> (String, Value) {
     assert!(!e.ok(), "{args} unexpectedly succeeded: {:#}", e.result());
     assert_eq!(e.result(), &Value::Null);
     let err = e.structured.error.unwrap();
-    (err.code, err.details)
+    (err.code.to_string(), err.details)
 }
 
 #[test]

@@ -841,7 +841,7 @@ fn query_package_all_info_types() {
         "query_package",
         json!({"info_type":"permissions","bundle_name":"com.nobody"}),
     );
-    assert_eq!(code, "PACKAGE_NOT_FOUND");
+    assert_eq!(code, "PACKAGE_QUERY_FAILED");
     assert!(
         details["device_says"]
             .as_str()
@@ -1256,13 +1256,13 @@ fn screenshot_full_region_and_default_path() {
     );
     assert!(e.tmp.path().join("out/region.jpg").is_file());
     *e.dev.next_screenshot_error.lock().unwrap() = Some(tapflow_device::DeviceError::Command {
-        code: "SCREEN_CAP_FAILED",
+        code: tapflow_core::codes::SCREENSHOT_ERROR,
         what: "snapshot_display".into(),
         device_says: "error: current mode is not developer mode, just return.".into(),
     });
     let (code, details) = e.err("screenshot", json!({}));
     assert_eq!(code, "SCREENSHOT_ERROR");
-    assert_eq!(details["cause_code"], "SCREEN_CAP_FAILED");
+    assert_eq!(details["cause_code"], "SCREENSHOT_ERROR");
 }
 
 #[test]
@@ -1479,13 +1479,14 @@ fn dump_failures_map_to_payload_fetch_or_infrastructure_codes() {
     use tapflow_device::DeviceError;
     let e = env();
     *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Parse {
-        code: "LAYOUT_PARSE_ERROR",
+        // A code that the tool replaces (a backend's `INVALID_*` refusal would pass through).
+        code: tapflow_core::codes::UI_TREE_FETCH_ERROR,
         what: "layout JSON".into(),
         detail: "EOF while parsing".into(),
     });
     let (code, details) = e.err("get_ui_tree", json!({}));
     assert_eq!(code, "INVALID_UI_TREE_PAYLOAD");
-    assert_eq!(details["cause_code"], "LAYOUT_PARSE_ERROR");
+    assert_eq!(details["cause_code"], "UI_TREE_FETCH_ERROR");
     *e.dev.next_dump_error.lock().unwrap() = Some(DeviceError::Timeout {
         command: "uitest dumpLayout".into(),
         after: Duration::from_secs(10),

@@ -402,7 +402,7 @@ impl FormPhone {
     fn type_text(&self, st: &mut State, text: &str) -> DeviceResult<()> {
         let Some(aid) = st.focus else {
             return Err(DeviceError::Command {
-                code: "INPUT_FAILED",
+                code: tapflow_core::codes::INPUT_FAILED,
                 what: "text input".into(),
                 device_says: "no focused input field".into(),
             });
@@ -460,7 +460,7 @@ impl FormPhone {
                 Some(0) if k.refused_dumps > 0 => {
                     k.refused_dumps -= 1;
                     return Err(DeviceError::Command {
-                        code: "UI_TREE_FETCH_ERROR",
+                        code: tapflow_core::codes::UI_TREE_FETCH_ERROR,
                         what: "uitest dumpLayout".into(),
                         device_says: "DumpLayout failed:get root failed".into(),
                     });
@@ -507,8 +507,8 @@ impl Device for FormPhone {
     fn serial(&self) -> &str {
         "FORM0001"
     }
-    fn platform(&self) -> &'static str {
-        "harmonyos"
+    fn platform(&self) -> tapflow_device::Platform {
+        tapflow_device::Platform::Harmonyos
     }
     fn info(&self) -> DeviceResult<DeviceInfo> {
         self.cost.round_trip();
@@ -1230,7 +1230,7 @@ fn rule_focus_needs_a_foreground_target_window_too() {
 fn rule_a_failed_focus_click_is_input_focus_dispatch_failed() {
     let e = env();
     e.phone.knobs().tap_error = Some(DeviceError::Command {
-        code: "CLICK_FAILED",
+        code: tapflow_core::codes::INPUT_FAILED,
         what: "click".into(),
         device_says: "Please confirm that the coordinate values are correct.".into(),
     });
@@ -1491,7 +1491,7 @@ fn rule_coordinate_mode_sends_the_original_text_and_cannot_verify() {
 fn rule_a_refused_text_command_keeps_the_partial_result() {
     let e = env();
     e.phone.knobs().text_error = Some(DeviceError::Command {
-        code: "INPUT_FAILED",
+        code: tapflow_core::codes::INPUT_FAILED,
         what: "text input".into(),
         device_says: "Invalid parameters.".into(),
     });
@@ -1517,7 +1517,7 @@ fn rule_a_refused_select_all_fails_the_call_and_dispatched_tells_the_truth() {
         e.phone.knobs().no_chaining = !chaining;
         e.phone.set_value(NAME, "old");
         e.phone.knobs().key_error = Some(DeviceError::Command {
-            code: "KEY_EVENT_FAILED",
+            code: tapflow_core::codes::KEY_EVENT_FAILED,
             what: "key event".into(),
             device_says: "Illegal argument".into(),
         });

@@ -115,7 +115,7 @@ impl Env {
         if let Some(err) = &env.structured.error {
             assert_ne!(err.code, "INTERNAL_ERROR", "{tool} {args}: {err:?}");
             assert!(
-                self.documented.contains(&err.code),
+                self.documented.contains(err.code.as_str()),
                 "{tool} {args}: code {} is not documented in docs/tools.md or docs/errors.md",
                 err.code
             );
@@ -131,7 +131,7 @@ impl Env {
             e.result()
         );
         let err = e.structured.error.unwrap();
-        (err.code, err.details)
+        (err.code.to_string(), err.details)
     }
 
     fn hap(&self) -> String {

@@ -268,7 +268,7 @@ impl Compiler<'_> {
                 Diagnostic::error(
                     src,
                     span,
-                    &static_code(&issue.code),
+                    &crate::codes::diag::of_tool_code(issue.code),
                     format!("{shown}: {}", issue.message),
                     format!("{label} ({})", issue.code),
                 )
@@ -376,7 +376,11 @@ impl Compiler<'_> {
         scope: &Scope,
     ) -> Option<PlanCondition> {
         let mut out = PlanCondition {
-            platform: c.platform.as_ref().map(|p| p.value.to_ascii_lowercase()),
+            // An unknown name was reported by the parser (`invalid-value`).
+            platform: c
+                .platform
+                .as_ref()
+                .and_then(|p| p.value.to_ascii_lowercase().parse().ok()),
             ..PlanCondition::default()
         };
         let mut ok = true;
@@ -498,9 +502,4 @@ impl Compiler<'_> {
         }
         out
     }
-}
-
-/// The tools' `PARAM_CONFLICT` becomes the diagnostic code `param-conflict`.
-fn static_code(code: &str) -> String {
-    code.to_ascii_lowercase().replace('_', "-")
 }
