@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::commands::HarmonyOs;
 use super::faults::{FaultSpec, FaultState};
 use super::hdc_argv::{self, HdcCommand};
 use super::latency::{Cost, Latency};
@@ -279,7 +280,13 @@ impl Simulator {
                         );
                     }
                 }
-                let mut ctx = DeviceCtx::new(&dev.phone, &dev.faults, self.opts.latency, dev.boot);
+                let mut ctx = DeviceCtx::new(
+                    &dev.phone,
+                    &dev.faults,
+                    self.opts.latency,
+                    dev.boot,
+                    &HarmonyOs,
+                );
                 if let Some(s) = sink {
                     ctx.sink = Some(s);
                 }

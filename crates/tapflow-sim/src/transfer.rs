@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::latency::{Cost, Latency};
 use super::shell::DeviceCtx;
-use super::shell::exec::absolute;
+use super::shell::absolute;
 use super::simulator::SimOutput;
 
 fn out(s: String) -> SimOutput {
