@@ -9,9 +9,13 @@
 //! - [`run`] executes a plan and emits events; [`report`] consumes events and results.
 //! - [`mcp`] serves the tools over stdio and HTTP; [`project`] reads `tapflow.toml` and flow files.
 //! - [`cli`] is the only module that reads the environment; nothing imports it.
+//! - `sim_provider` (the `sim` feature) is the one provider of simulated devices, for the CLI's
+//!   `--sim N`, the tests and the benchmarks.
 
 pub mod cli;
 pub mod mcp;
 pub mod project;
 pub mod report;
 pub mod run;
+#[cfg(feature = "sim")]
+pub mod sim_provider;

@@ -7,8 +7,7 @@
 mod envelope;
 #[path = "common/fake_device.rs"]
 mod fake_device;
-#[path = "common/sim_provider.rs"]
-mod sim_provider;
+use tapflow::sim_provider;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -9,8 +9,7 @@
 
 #[path = "common/envelope.rs"]
 mod envelope;
-#[path = "common/sim_provider.rs"]
-mod sim_provider;
+use tapflow::sim_provider;
 
 use std::collections::BTreeSet;
 use std::panic::AssertUnwindSafe;

@@ -14,9 +14,7 @@ use tapflow::mcp::{McpOptions, TapflowMcp};
 use tapflow_sim::{FaultSpec, Latency, SimOptions, Simulator};
 use tapflow_tools::{ToolConfig, ToolContext};
 
-#[path = "sim_provider.rs"]
-mod sim_provider;
-pub use sim_provider::SimProvider;
+pub use tapflow::sim_provider::SimProvider;
 
 pub const DEMO: &str = "com.tapflow.demo";
 
