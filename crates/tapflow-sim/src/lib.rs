@@ -23,6 +23,7 @@ pub mod daemon;
 pub mod faults;
 pub mod hdc_argv;
 pub mod latency;
+pub mod output;
 pub mod phone;
 pub mod shell;
 pub mod simulator;
@@ -31,5 +32,6 @@ pub mod transport;
 
 pub use faults::FaultSpec;
 pub use latency::Latency;
-pub use simulator::{SimOptions, SimOutput, Simulator};
+pub use output::SimOutput;
+pub use simulator::{SimOptions, Simulator};
 pub use transport::SimTransport;

@@ -17,6 +17,7 @@ use super::commands::HarmonyOs;
 use super::faults::{FaultSpec, FaultState};
 use super::hdc_argv::{self, HdcCommand};
 use super::latency::{Cost, Latency};
+use super::output::SimOutput;
 use super::phone::{Phone, PhoneProfile};
 use super::shell::{self, DeviceCtx, Sink};
 
@@ -53,27 +54,6 @@ impl Default for SimOptions {
             state_dir: None,
             emulator: false,
         }
-    }
-}
-
-/// What one hdc invocation printed. Real hdc exits 0 even on failure; so does the simulator.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SimOutput {
-    pub stdout: Vec<u8>,
-    pub exit: i32,
-}
-
-impl SimOutput {
-    fn text(s: impl Into<String>) -> Self {
-        Self {
-            stdout: s.into().into_bytes(),
-            exit: 0,
-        }
-    }
-
-    /// stdout as text (lossy).
-    pub fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
     }
 }
 
