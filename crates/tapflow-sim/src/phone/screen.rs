@@ -4,7 +4,6 @@
 
 use super::loader::{IME_BUNDLE, SCENEBOARD};
 use super::logs::sys;
-
 use super::nodes::{
     Metrics, WIN_DESKTOP, WIN_IME, WIN_NAV_BAR, WIN_STATUS_BAR, Window, WindowKind, window_name,
 };
