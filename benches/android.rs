@@ -203,7 +203,7 @@ fn login_comparison() {
     {
         let tmp = tempfile::tempdir().expect("tmp");
         let (provider, serials) =
-            tapflow::cli::run_cmd::sim_provider(1, None, 1, Latency::Realistic, tmp.path())
+            tapflow::sim_provider::sim_provider(1, None, 1, Latency::Realistic, tmp.path())
                 .expect("hdc sim");
         let runs: Vec<(Cost, Duration)> = (0..REPS)
             .map(|_| run_login(&plan, &engine, provider.clone(), &serials[0]))

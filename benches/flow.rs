@@ -109,7 +109,7 @@ impl Rig {
     fn new() -> Self {
         let tmp = tempfile::tempdir().expect("tmp");
         let (provider, serials) =
-            tapflow::cli::run_cmd::sim_provider(1, None, 1, Latency::None, tmp.path())
+            tapflow::sim_provider::sim_provider(1, None, 1, Latency::None, tmp.path())
                 .expect("sim provider");
         let config = ToolConfig {
             screenshots_dir: tmp.path().join("shots"),

@@ -10,8 +10,7 @@
 //! Kept short for a shared 2-core machine: 10 samples, 2 s measurement.
 //! Run: `cargo bench --bench tools -- --quick` (figures in docs/benchmarks.md, "## Tools").
 
-#[path = "../crates/tapflow-tools/tests/common/sim_provider.rs"]
-mod sim_provider;
+use tapflow::sim_provider;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};

@@ -10,6 +10,8 @@
 //!   [`session`] runs a plan with its reporters.
 //! - [`mcp`] serves the tools over stdio and HTTP; [`project`] reads `tapflow.toml` and flow files.
 //! - [`cli`] is the only module that reads the environment; nothing imports it.
+//! - `sim_provider` (the `sim` feature) is the one provider of simulated devices, for the CLI's
+//!   `--sim N`, the tests and the benchmarks.
 
 pub mod cli;
 pub mod mcp;
@@ -17,3 +19,5 @@ pub mod project;
 pub mod report;
 pub mod run;
 pub mod session;
+#[cfg(feature = "sim")]
+pub mod sim_provider;

@@ -22,8 +22,7 @@ use tapflow_device::{
 };
 use tapflow_sim::{Latency, SimOptions, SimTransport, Simulator};
 
-pub(crate) const DEMO_BUNDLE: &str = "com.tapflow.demo";
-pub(crate) const DEMO_ABILITY: &str = "EntryAbility";
+use crate::sim_provider::{DEMO_ABILITY, DEMO_BUNDLE};
 
 /// Arguments of `tapflow sim demo`.
 #[derive(Debug, Clone, Args)]

@@ -29,7 +29,7 @@ pub struct DevicesArgs {
     #[arg(long, value_name = "HOST:PORT", env = "HARMONYOS_HDC_SERVER")]
     pub hdc_server: Option<String>,
     /// List N simulated devices (in-process; no phone needed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", hide = cfg!(not(feature = "sim")))]
     pub sim: Option<usize>,
     /// Only this device (a serial or connect key, as `run --device` takes it); exit 4 when no
     /// platform lists it.
@@ -215,12 +215,16 @@ fn table(rows: &[DeviceRow]) -> String {
 
 pub fn run(args: DevicesArgs, program: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     let listings = match args.sim {
+        #[cfg(not(feature = "sim"))]
+        Some(_) => return super::sim_feature::without_sim("tapflow devices", "--sim"),
+        #[cfg(feature = "sim")]
         Some(0) => {
             eprintln!("tapflow devices: --sim needs at least one device");
             return exit::USAGE;
         }
         // The simulated phones only (no adb server is started for them).
-        Some(n) => vec![collect(&crate::cli::run_cmd::sim_client(
+        #[cfg(feature = "sim")]
+        Some(n) => vec![collect(&crate::sim_provider::sim_client(
             std::sync::Arc::new(tapflow_sim::Simulator::new(tapflow_sim::SimOptions {
                 devices: n,
                 latency: tapflow_sim::Latency::None,

@@ -22,7 +22,7 @@ use tapflow_tools::{DeviceProvider, DeviceRoute};
 #[derive(Debug, clap::Args)]
 pub struct InspectArgs {
     /// Inspect a simulated device (in-process, with the demo app open; no phone needed).
-    #[arg(long, value_name = "N", conflicts_with = "device")]
+    #[arg(long, value_name = "N", conflicts_with = "device", hide = cfg!(not(feature = "sim")))]
     pub sim: Option<usize>,
     /// The device to inspect (default: the only connected one).
     #[arg(long, short = 'd', value_name = "SERIAL")]
@@ -48,15 +48,18 @@ pub fn run(args: InspectArgs, hdc: Option<PathBuf>) -> i32 {
         }
     };
     let (provider, device): (Arc<dyn DeviceProvider>, Option<String>) = match args.sim {
-        Some(n) => match crate::cli::run_cmd::sim_with_demo(n, &crate::cli::setup::cwd()) {
+        #[cfg(feature = "sim")]
+        Some(n) => match crate::sim_provider::sim_with_demo(n, &crate::cli::setup::cwd()) {
             Ok((p, serial)) => (p, Some(serial)),
             Err(e) => {
                 eprintln!("tapflow inspect: {e}");
                 return exit::USAGE;
             }
         },
+        #[cfg(not(feature = "sim"))]
+        Some(_) => return super::sim_feature::without_sim("tapflow inspect", "--sim"),
         None => (
-            crate::cli::tools_cmd::provider(hdc, &config),
+            super::providers::provider(hdc, &config),
             args.device.clone(),
         ),
     };

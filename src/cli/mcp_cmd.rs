@@ -15,7 +15,6 @@ use super::exit;
 use crate::mcp::McpOptions;
 use crate::mcp::call::Core;
 use crate::mcp::http::HttpOptions;
-use tapflow_sim::Latency;
 use tapflow_tools::ToolContext;
 
 /// Arguments of `tapflow mcp`.
@@ -36,25 +35,24 @@ pub struct McpArgs {
     #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
     pub allow_origins: Vec<String>,
     /// Serve N in-process simulated devices (to try it out; no phone needed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", hide = cfg!(not(feature = "sim")))]
     pub sim: Option<usize>,
     /// Faults the simulated devices inject (as in `tapflow sim`).
-    #[arg(long, value_name = "SPEC", requires = "sim")]
+    #[arg(long, value_name = "SPEC", requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub sim_faults: Option<String>,
     /// Seed of the simulated devices (serials, faults).
-    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub sim_seed: u64,
     /// Simulated device time: `realistic` (default) or `none`.
     #[arg(
         long,
         value_name = "MODE",
         default_value = "realistic",
-        requires = "sim"
-    )]
-    pub sim_latency: Latency,
+        requires = "sim", hide = cfg!(not(feature = "sim")))]
+    pub sim_latency: super::sim_feature::SimLatency,
     /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
     /// (through the real `adb` on a private server).
-    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub platform: super::platform::Platform,
     /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …) must
     /// carry `approval: {approved, approved_by, reason, expires_at?}`.
@@ -83,7 +81,6 @@ pub struct McpArgs {
 
 /// `tapflow mcp`.
 pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
-    let cwd = super::setup::cwd();
     // The environment, ./tapflow.toml and the --allow-root flags give the allowed roots.
     let config = match super::setup::load(None, &args.allow_roots) {
         Ok((_, c)) => c,
@@ -93,8 +90,10 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         }
     };
     // Holds the simulated Android devices and their private adb server while the server runs.
+    #[cfg(feature = "sim")]
     let mut android_session = None;
     let provider = match args.sim {
+        #[cfg(feature = "sim")]
         Some(n) if args.platform == super::platform::Platform::Android => {
             match super::android_sim::AndroidSimSession::start(
                 n,
@@ -114,12 +113,13 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
                 }
             }
         }
-        Some(n) => match super::run_cmd::sim_provider(
+        #[cfg(feature = "sim")]
+        Some(n) => match crate::sim_provider::sim_provider(
             n,
             args.sim_faults.as_deref(),
             args.sim_seed,
             args.sim_latency,
-            &cwd,
+            &super::setup::cwd(),
         ) {
             Ok((p, _)) => p,
             Err(e) => {
@@ -127,7 +127,9 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
                 return exit::USAGE;
             }
         },
-        None => super::tools_cmd::provider_for(hdc, adb, &config),
+        #[cfg(not(feature = "sim"))]
+        Some(_) => return super::sim_feature::without_sim("tapflow mcp", "--sim"),
+        None => super::providers::provider_for(hdc, adb, &config),
     };
     let options = McpOptions {
         require_approval: args.require_approval,
@@ -202,6 +204,7 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     });
     // Tool calls still running on the blocking pool are abandoned with the process.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    #[cfg(feature = "sim")]
     drop(android_session);
     match outcome {
         Ok(()) => exit::SUCCESS,

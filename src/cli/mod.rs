@@ -2,7 +2,9 @@
 //! config files once, at start-up, into a typed configuration passed down; nothing else in the
 //! crate calls `std::env`.
 
+#[cfg(feature = "sim")]
 pub mod android_sim;
+#[cfg(feature = "sim")]
 pub mod demo_cmd;
 pub mod devices_cmd;
 pub mod flow_cmd;
@@ -11,10 +13,13 @@ mod interrupt;
 pub mod logging;
 pub mod mcp_cmd;
 pub mod platform;
+pub mod providers;
 pub mod report_cmd;
 pub mod run_cmd;
 pub mod setup;
+#[cfg(feature = "sim")]
 pub mod sim_cmd;
+pub mod sim_feature;
 pub mod term;
 pub mod tools_cmd;
 
@@ -76,7 +81,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run and control the simulated devices (HarmonyOS through hdc, Android through adb).
+    #[cfg(feature = "sim")]
     Sim(sim_cmd::SimArgs),
+    /// Not in this build (built without the `sim` feature): says so.
+    #[cfg(not(feature = "sim"))]
+    #[command(hide = true, disable_help_flag = true)]
+    Sim(sim_feature::NoSimArgs),
     /// Check flow files: report every error at once, with file:line:col.
     Validate(flow_cmd::ValidateArgs),
     /// Print the compiled plan of flow files (steps, arguments, deadlines, devices).
@@ -110,12 +120,15 @@ pub fn main() -> i32 {
         }
     };
     // The simulator's hdc client answers as hdc does, on stdout and stderr: no log lines there.
+    #[cfg(feature = "sim")]
     let hdc_client = matches!(
         &cli.command,
         Command::Sim(sim_cmd::SimArgs {
             command: sim_cmd::SimCommand::Hdc(_)
         })
     );
+    #[cfg(not(feature = "sim"))]
+    let hdc_client = false;
     if !hdc_client {
         logging::install(
             cli.verbose,
@@ -125,7 +138,10 @@ pub fn main() -> i32 {
     }
     term::init_color(cli.color, std::env::var_os("NO_COLOR"));
     match cli.command {
+        #[cfg(feature = "sim")]
         Command::Sim(args) => sim_cmd::run(args, cli.adb),
+        #[cfg(not(feature = "sim"))]
+        Command::Sim(_) => sim_feature::without_sim("tapflow sim", "the simulator"),
         Command::Validate(args) => flow_cmd::run_validate(args),
         Command::Plan(args) => flow_cmd::run_plan(args),
         Command::Run(args) => run_cmd::run(*args, cli.hdc, cli.adb),

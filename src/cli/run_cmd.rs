@@ -10,7 +10,6 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use clap::Args;
 
@@ -23,19 +22,18 @@ use super::exit;
 use super::flow_cmd::{
     Format, load_project, parse_env, print_diagnostics, read_flows, tapflow_environment,
 };
+use super::providers::provider_for;
 use super::setup;
 use crate::run::schedule::Expected;
 use crate::run::{
     self, CancelToken, DeviceChoice, Masker, RunOptions, RunResult, Shard, Status, TagFilter,
 };
+#[cfg(feature = "sim")]
+use crate::sim_provider::sim_provider;
 use crate::{report, session};
 use tapflow_core::plan::PlanOptions;
-use tapflow_device::hdc::{HdcClient, HdcConfig};
-use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 use tapflow_tools::RegistryCatalog;
-use tapflow_tools::hdc_provider::HdcProvider;
-use tapflow_tools::provider::CachingProvider;
-use tapflow_tools::{DeviceProvider, Engine, ToolConfig, ToolContext};
+use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
 /// Arguments of `tapflow run`.
 #[derive(Debug, Args)]
@@ -50,25 +48,24 @@ pub struct RunArgs {
     #[arg(long, conflicts_with_all = ["devices", "sim"])]
     pub all_devices: bool,
     /// Run on N simulated devices, in-process (nothing else to start).
-    #[arg(long, value_name = "N", conflicts_with = "devices")]
+    #[arg(long, value_name = "N", conflicts_with = "devices", hide = cfg!(not(feature = "sim")))]
     pub sim: Option<usize>,
     /// Faults the simulated devices inject (as in `tapflow sim`).
-    #[arg(long, value_name = "SPEC", requires = "sim")]
+    #[arg(long, value_name = "SPEC", requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub sim_faults: Option<String>,
     /// Seed of the simulated devices (serials, faults).
-    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub sim_seed: u64,
     /// Simulated device time: `realistic` (default) or `none`.
     #[arg(
         long,
         value_name = "MODE",
         default_value = "realistic",
-        requires = "sim"
-    )]
-    pub sim_latency: Latency,
+        requires = "sim", hide = cfg!(not(feature = "sim")))]
+    pub sim_latency: super::sim_feature::SimLatency,
     /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
     /// (through the real `adb` on a private server).
-    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub platform: super::platform::Platform,
     /// Run every flow on every device (default: split the flows across the devices).
     #[arg(long)]
@@ -235,8 +232,10 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         }
     };
     // Holds the simulated Android devices and their private adb server for the whole run.
+    #[cfg(feature = "sim")]
     let mut android_session = None;
     let (provider, choice) = match args.sim {
+        #[cfg(feature = "sim")]
         Some(n) if args.platform == super::platform::Platform::Android => {
             match super::android_sim::AndroidSimSession::start(
                 n,
@@ -256,6 +255,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
                 }
             }
         }
+        #[cfg(feature = "sim")]
         Some(n) => match sim_provider(
             n,
             args.sim_faults.as_deref(),
@@ -269,6 +269,8 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
                 return exit::USAGE;
             }
         },
+        #[cfg(not(feature = "sim"))]
+        Some(_) => return super::sim_feature::without_sim("tapflow run", "--sim"),
         None => {
             let choice = if args.all_devices {
                 DeviceChoice::All
@@ -279,7 +281,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
             } else {
                 DeviceChoice::Auto
             };
-            (super::tools_cmd::provider_for(hdc, adb, &config), choice)
+            (provider_for(hdc, adb, &config), choice)
         }
     };
     let run_id = run::new_run_id();
@@ -346,6 +348,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     if args.github_summary {
         github_outputs(result, reported.written.html.as_deref(), &masker);
     }
+    #[cfg(feature = "sim")]
     drop(android_session);
     if let Some(code) = nothing_ran(result, &args) {
         return code;
@@ -518,69 +521,4 @@ fn previous_durations(config: &ToolConfig, this_run: &str) -> Expected {
         Ok((_, bytes)) => Expected::from_result_json(&String::from_utf8_lossy(&bytes)),
         Err(_) => Expected::default(),
     }
-}
-
-/// N simulated devices, the first with the demo app open (its login page), for one-off
-/// commands that take `--sim` (`tool`, `inspect`): returns the provider and that device's
-/// serial.
-pub fn sim_with_demo(n: usize, cwd: &Path) -> Result<(Arc<dyn DeviceProvider>, String), String> {
-    let (provider, serials) = sim_provider(n, None, 1, Latency::None, cwd)?;
-    let serial = serials.into_iter().next().ok_or("no simulated device")?;
-    let route = tapflow_tools::DeviceRoute {
-        device_id: Some(serial.clone()),
-        hdc_server: None,
-    };
-    let dev = provider.resolve(&route).map_err(|e| e.to_string())?;
-    dev.start_app(
-        super::demo_cmd::DEMO_BUNDLE,
-        super::demo_cmd::DEMO_ABILITY,
-        None,
-    )
-    .map_err(|e| format!("the demo app did not start: {e}"))?;
-    Ok((provider, serial))
-}
-
-/// The real hdc backend over an in-process simulator (`--sim N` of `run`, `tool`, `devices`,
-/// `inspect`).
-pub fn sim_client(sim: Arc<Simulator>, cwd: &Path) -> HdcClient {
-    HdcClient::new(HdcConfig::default(), Arc::new(SimTransport::new(sim, cwd)))
-}
-
-/// N in-process simulated devices behind one simulated hdc server, reached through the real
-/// hdc backend (`SimTransport` → `HdcClient`), so every step goes through the same argv,
-/// quoting and parsers as with a phone. Returns the provider and the devices' serials.
-pub fn sim_provider(
-    n: usize,
-    faults: Option<&str>,
-    seed: u64,
-    latency: Latency,
-    cwd: &Path,
-) -> Result<(Arc<dyn DeviceProvider>, Vec<String>), String> {
-    if n == 0 {
-        return Err("--sim needs at least one device".into());
-    }
-    let faults = match faults {
-        Some(spec) => FaultSpec::parse(spec).map_err(|e| format!("--sim-faults: {e}"))?,
-        None => FaultSpec::none(),
-    };
-    let sim = Arc::new(Simulator::new(SimOptions {
-        devices: n,
-        seed,
-        latency,
-        faults,
-        ..SimOptions::default()
-    }));
-    let serials = sim.serials();
-    let transport = Arc::new(SimTransport::new(sim, cwd));
-    let mut config = HdcConfig::default();
-    if latency == Latency::None {
-        // No simulated time at all: the pause before resending an undelivered command (which
-        // waits for a real device's handshake) has nothing to wait for.
-        config.transient_retry.backoff = Duration::ZERO;
-    }
-    let client = HdcClient::new(config, transport);
-    let inner: Arc<dyn DeviceProvider> = Arc::new(HdcProvider(client));
-    // A run resolves each device once; steps then reuse it (no `list targets` per step).
-    let cached = CachingProvider::new(inner, Duration::from_secs(3600));
-    Ok((Arc::new(cached), serials))
 }

@@ -2,27 +2,21 @@
 //! `tools/list` carries; Markdown = the reference in docs/tools.md); `tapflow tool NAME 'JSON'`
 //! calls one tool and prints its whole envelope (exit 0 when ok, 1 when not).
 //!
-//! The environment and `./tapflow.toml` are read here, once, into a [`ToolConfig`]. Devices come from the hdc
-//! backend when one is built in; until then every device call fails with a clear
-//! `UNSUPPORTED` error (tools that need no device still work).
+//! The environment and `./tapflow.toml` are read here, once, into a
+//! [`ToolConfig`](tapflow_tools::ToolConfig). Devices come from the hdc and adb backends
+//! ([`super::providers`]), or with `--sim N` from simulated ones (the `sim` feature).
 
 use std::io::Read;
 use std::path::PathBuf;
 
-use std::sync::Arc;
-use tapflow_device::adb::AdbClient;
-use tapflow_device::hdc::{HdcClient, HdcConfig};
-use tapflow_tools::adb_provider::AdbProvider;
-use tapflow_tools::hdc_provider::HdcProvider;
-use tapflow_tools::platforms_provider::PlatformsProvider;
-use tapflow_tools::provider::CachingProvider;
-
 use serde_json::Value;
 
-use tapflow_sim::Latency;
-
+use super::providers::provider_for;
 use crate::cli::exit;
-use tapflow_tools::{DeviceProvider, Engine, Envelope, ToolConfig, ToolContext, ToolError};
+use tapflow_tools::{Engine, Envelope, ToolContext, ToolError};
+
+#[cfg(feature = "sim")]
+use crate::sim_provider::{DEMO_ABILITY, sim_provider, start_demo};
 
 /// Arguments of `tapflow tools`.
 #[derive(Debug, clap::Args)]
@@ -44,17 +38,17 @@ pub struct ToolArgs {
     pub args: Option<String>,
     /// Call it on a simulated device (in-process, with the demo app open on its login page; no
     /// phone needed).
-    #[arg(long, value_name = "N", conflicts_with = "device")]
+    #[arg(long, value_name = "N", conflicts_with = "device", hide = cfg!(not(feature = "sim")))]
     pub sim: Option<usize>,
     /// Platform of the simulated device: `harmonyos` (through hdc, the default) or `android`
     /// (through the real `adb` on a private server, stopped after the call).
-    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim")]
+    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub platform: super::platform::Platform,
     /// Faults the simulated device injects (as in `tapflow sim`, docs/sim.md).
-    #[arg(long, value_name = "SPEC", requires = "sim")]
+    #[arg(long, value_name = "SPEC", requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub sim_faults: Option<String>,
     /// Seed of the simulated device (serial, faults).
-    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim")]
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub sim_seed: u64,
     /// The device to call it on (sets `device_id` unless the arguments give one).
     #[arg(long, short = 'd', value_name = "SERIAL")]
@@ -102,15 +96,18 @@ pub fn call(args: ToolArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         }
     };
     // Holds the simulated Android device and its private adb server until the call is done.
+    #[cfg(feature = "sim")]
     let mut android_session = None;
+    #[cfg(feature = "sim")]
     let faults = args.sim_faults.as_deref();
     let (provider, device) = match args.sim {
+        #[cfg(feature = "sim")]
         Some(n) if args.platform == super::platform::Platform::Android => {
             match super::android_sim::AndroidSimSession::start(
                 n,
                 faults,
                 args.sim_seed,
-                Latency::None,
+                tapflow_sim::Latency::None,
                 adb,
             )
             .and_then(|session| {
@@ -128,14 +125,16 @@ pub fn call(args: ToolArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
                 }
             }
         }
+        #[cfg(feature = "sim")]
         Some(n) => {
             let cwd = crate::cli::setup::cwd();
-            match crate::cli::run_cmd::sim_provider(n, faults, args.sim_seed, Latency::None, &cwd)
-                .and_then(|(p, serials)| {
+            match sim_provider(n, faults, args.sim_seed, tapflow_sim::Latency::None, &cwd).and_then(
+                |(p, serials)| {
                     let serial = serials.into_iter().next().ok_or("no simulated device")?;
-                    start_demo(&p, &serial, super::demo_cmd::DEMO_ABILITY)?;
+                    start_demo(&p, &serial, DEMO_ABILITY)?;
                     Ok((p, serial))
-                }) {
+                },
+            ) {
                 Ok((p, serial)) => (p, Some(serial)),
                 Err(e) => {
                     eprintln!("tapflow tool: {e}");
@@ -143,6 +142,8 @@ pub fn call(args: ToolArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
                 }
             }
         }
+        #[cfg(not(feature = "sim"))]
+        Some(_) => return super::sim_feature::without_sim("tapflow tool", "--sim"),
         None => (provider_for(hdc, adb, &config), args.device.clone()),
     };
     let ctx = ToolContext::new(provider, config);
@@ -160,27 +161,13 @@ pub fn call(args: ToolArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         "{}",
         serde_json::to_string_pretty(&envelope.to_value()).unwrap_or_default()
     );
+    #[cfg(feature = "sim")]
     drop(android_session);
     if envelope.ok() {
         exit::SUCCESS
     } else {
         exit::FAILURE
     }
-}
-
-/// Opens the demo app on the simulated device `serial` (its login page).
-fn start_demo(
-    provider: &Arc<dyn DeviceProvider>,
-    serial: &str,
-    ability: &str,
-) -> Result<(), String> {
-    let route = tapflow_tools::DeviceRoute {
-        device_id: Some(serial.to_string()),
-        hdc_server: None,
-    };
-    let dev = provider.resolve(&route).map_err(|e| e.to_string())?;
-    dev.start_app(super::demo_cmd::DEMO_BUNDLE, ability, None)
-        .map_err(|e| format!("the demo app did not start: {e}"))
 }
 
 fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
@@ -196,39 +183,4 @@ fn parse_args(given: Option<&str>) -> Result<Value, ToolError> {
         Some(s) => s.to_string(),
     };
     tapflow_tools::decode::parse_arguments(&text)
-}
-
-/// The device provider for CLI calls: [`provider_for`] with `adb` from `PATH`.
-pub fn provider(hdc: Option<PathBuf>, config: &ToolConfig) -> Arc<dyn DeviceProvider> {
-    provider_for(hdc, None, config)
-}
-
-/// The device provider for CLI calls: HarmonyOS devices through the `hdc` executable
-/// (`--hdc PATH` or `TAPFLOW_HDC`, default `hdc` on PATH, with `HARMONYOS_HDC_SERVER` as the
-/// default route server) and Android devices through the `adb` executable (`--adb PATH` or
-/// `TAPFLOW_ADB`, default `adb` on PATH; adb's own `ANDROID_ADB_SERVER_PORT` picks its server),
-/// merged: a device id of either kind resolves. Devices are resolved once per route for the
-/// duration of the command.
-pub fn provider_for(
-    hdc: Option<PathBuf>,
-    adb: Option<PathBuf>,
-    config: &ToolConfig,
-) -> Arc<dyn DeviceProvider> {
-    let hdc_config = HdcConfig {
-        program: hdc.unwrap_or_else(|| PathBuf::from("hdc")),
-        default_server: config.default_hdc_server.clone(),
-        ..HdcConfig::default()
-    };
-    let hdc: Arc<dyn DeviceProvider> = Arc::new(HdcProvider(HdcClient::with_process(hdc_config)));
-    let adb: Arc<dyn DeviceProvider> = Arc::new(AdbProvider(AdbClient::with_process(
-        super::platform::adb_config(adb),
-    )));
-    let inner = Arc::new(PlatformsProvider::new(vec![
-        (tapflow_device::Platform::Harmonyos, hdc),
-        (tapflow_device::Platform::Android, adb),
-    ]));
-    Arc::new(CachingProvider::new(
-        inner,
-        std::time::Duration::from_secs(60),
-    ))
 }

@@ -14,7 +14,7 @@ use tapflow::mcp::{McpOptions, TapflowMcp};
 use tapflow_sim::{FaultSpec, Latency, SimOptions, Simulator};
 use tapflow_tools::{ToolConfig, ToolContext};
 
-pub use super::sim_provider::SimProvider;
+pub use tapflow::sim_provider::SimProvider;
 
 pub const DEMO: &str = "com.tapflow.demo";
 

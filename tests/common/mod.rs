@@ -18,5 +18,3 @@ pub mod mixed_run;
 #[path = "../../crates/tapflow-sim/tests/common/shapes.rs"]
 pub mod shapes;
 pub mod sim_daemon;
-#[path = "../../crates/tapflow-tools/tests/common/sim_provider.rs"]
-pub mod sim_provider;

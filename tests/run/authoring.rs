@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use tapflow::cli::run_cmd::sim_provider;
 use tapflow::run::{self, DeviceChoice, FlowResult, RunOptions, RunResult, Status};
+use tapflow::sim_provider::sim_provider;
 use tapflow_core::flow::SourceFile;
 use tapflow_core::plan::{Compiled, Plan, PlanOptions, SourceLoader, compile};
 use tapflow_sim::Latency;

@@ -6,9 +6,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use tapflow::cli::run_cmd::sim_provider;
 use tapflow::run::schedule::Expected;
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
+use tapflow::sim_provider::sim_provider;
 use tapflow_core::flow::SourceFile;
 use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile};
 use tapflow_sim::Latency;

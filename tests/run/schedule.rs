@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use tapflow::cli::run_cmd::sim_provider;
 use tapflow::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
+use tapflow::sim_provider::sim_provider;
 use tapflow_core::flow::SourceFile;
 use tapflow_core::plan::{MapLoader, Plan, PlanOptions, compile};
 use tapflow_device::{Cost, Device, DeviceError, Target};

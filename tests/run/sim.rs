@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use tapflow::cli::run_cmd::sim_provider;
 use tapflow::run::{self, DeviceChoice, RunOptions, RunResult, Status};
+use tapflow::sim_provider::sim_provider;
 use tapflow_core::flow::SourceFile;
 use tapflow_core::plan::{Plan, PlanOptions, SourceLoader, compile};
 use tapflow_sim::Latency;

@@ -5,7 +5,9 @@
 //! - [`simulator`] — N devices behind one simulated hdc server: client argv, device selection,
 //!   connect errors, `list targets`, faults and latency; [`transfer`] does file send/recv and
 //!   install/uninstall.
-//! - [`shell`] — the device's `sh -c` subset; [`commands`] — the device programs and their texts.
+//! - [`shell`] — the device's `sh -c` subset, shared by every platform: parser, executor, the
+//!   programs every platform has (`echo`, `cat`, `ls`, `rm`, …); [`commands`] — the HarmonyOS
+//!   programs and their texts, the table the HarmonyOS shell runs.
 //! - [`faults`] / [`latency`] — deterministic fault injection and simulated device time.
 //! - [`transport`] — the in-process `Transport` for the hdc backend.
 //! - [`daemon`] — the executable mode: a background server on a Unix socket and the `hdc` script.
@@ -21,6 +23,7 @@ pub mod daemon;
 pub mod faults;
 pub mod hdc_argv;
 pub mod latency;
+pub mod output;
 pub mod phone;
 pub mod shell;
 pub mod simulator;
@@ -29,5 +32,6 @@ pub mod transport;
 
 pub use faults::FaultSpec;
 pub use latency::Latency;
-pub use simulator::{SimOptions, SimOutput, Simulator};
+pub use output::SimOutput;
+pub use simulator::{SimOptions, Simulator};
 pub use transport::SimTransport;

@@ -13,9 +13,11 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::commands::HarmonyOs;
 use super::faults::{FaultSpec, FaultState};
 use super::hdc_argv::{self, HdcCommand};
 use super::latency::{Cost, Latency};
+use super::output::SimOutput;
 use super::phone::{Phone, PhoneProfile};
 use super::shell::{self, DeviceCtx, Sink};
 
@@ -52,27 +54,6 @@ impl Default for SimOptions {
             state_dir: None,
             emulator: false,
         }
-    }
-}
-
-/// What one hdc invocation printed. Real hdc exits 0 even on failure; so does the simulator.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SimOutput {
-    pub stdout: Vec<u8>,
-    pub exit: i32,
-}
-
-impl SimOutput {
-    fn text(s: impl Into<String>) -> Self {
-        Self {
-            stdout: s.into().into_bytes(),
-            exit: 0,
-        }
-    }
-
-    /// stdout as text (lossy).
-    pub fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
     }
 }
 
@@ -279,7 +260,13 @@ impl Simulator {
                         );
                     }
                 }
-                let mut ctx = DeviceCtx::new(&dev.phone, &dev.faults, self.opts.latency, dev.boot);
+                let mut ctx = DeviceCtx::new(
+                    &dev.phone,
+                    &dev.faults,
+                    self.opts.latency,
+                    dev.boot,
+                    &HarmonyOs,
+                );
                 if let Some(s) = sink {
                     ctx.sink = Some(s);
                 }

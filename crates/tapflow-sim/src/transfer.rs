@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use super::latency::{Cost, Latency};
+use super::output::SimOutput;
 use super::shell::DeviceCtx;
-use super::shell::exec::absolute;
-use super::simulator::SimOutput;
+use super::shell::absolute;
 
 fn out(s: String) -> SimOutput {
     SimOutput {

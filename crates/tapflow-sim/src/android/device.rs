@@ -5,13 +5,14 @@
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
+use super::commands::Android;
 use super::profile::AndroidProfile;
 use super::state::AndroidState;
 use crate::faults::{FaultSpec, FaultState};
 use crate::latency::Latency;
 use crate::phone::loader_apps;
 use crate::phone::{Phone, model::AppSpec};
-use crate::shell::{self, DeviceCtx, Programs};
+use crate::shell::{self, DeviceCtx};
 
 /// Android's system packages (embedded).
 pub const APPS_YAML: &str = include_str!("apps.yaml");
@@ -106,10 +107,9 @@ impl AndroidDevice {
     /// Runs `script` with the device's `sh -c` and the Android programs. With `split_stderr`
     /// stderr is returned apart (shell protocol v2); otherwise merged into `out`.
     pub fn run(&self, script: &str, split_stderr: bool) -> ShellRun {
-        let mut ctx = DeviceCtx::new(&self.phone, &self.faults, self.latency, self.boot);
-        ctx.programs = Programs::Android;
+        let mut ctx = DeviceCtx::new(&self.phone, &self.faults, self.latency, self.boot, &Android);
         ctx.split_stderr = split_stderr;
-        ctx.android = Some(&self.state);
+        ctx.platform = Some(&self.state);
         let status = shell::run_script(&mut ctx, script);
         ShellRun {
             out: std::mem::take(&mut ctx.out),
@@ -117,23 +117,6 @@ impl AndroidDevice {
             status,
             spent: ctx.spent,
         }
-    }
-}
-
-/// The activity class of an app's ability: its name when qualified, else `<package>.<name>`.
-pub fn activity_class(package: &str, ability: &str) -> String {
-    if ability.contains('.') {
-        ability.to_string()
-    } else {
-        format!("{package}.{ability}")
-    }
-}
-
-/// A class relative to its package, as Android prints components (`com.x/.Main`).
-pub fn short_class(package: &str, class: &str) -> String {
-    match class.strip_prefix(package) {
-        Some(rest) if rest.starts_with('.') => rest.to_string(),
-        _ => class.to_string(),
     }
 }
 
@@ -162,11 +145,5 @@ mod tests {
         }
         assert!(!names.iter().any(|n| n.starts_with("com.huawei")));
         assert_eq!(p.screen_size(), (1080, 2400));
-        assert_eq!(
-            activity_class("com.x", "EntryAbility"),
-            "com.x.EntryAbility"
-        );
-        assert_eq!(short_class("com.x", "com.x.EntryAbility"), ".EntryAbility");
-        assert_eq!(short_class("com.x", "org.y.Z"), "org.y.Z");
     }
 }

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use chrono::{DateTime, Datelike, Local, NaiveDateTime};
 use regex::Regex;
 
-use super::device::{activity_class, short_class};
+use super::component::{activity_class, short_class};
 use crate::phone::{LogRecord, Phone};
 
 /// Pids of the Android system processes that log.

@@ -13,6 +13,7 @@
 pub mod adbd;
 pub mod apk;
 pub mod commands;
+pub mod component;
 pub mod daemon;
 pub mod device;
 pub mod farm;

@@ -3,8 +3,10 @@
 //! broadcasts are typed.
 
 use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
 
 use super::profile::AndroidProfile;
+use crate::shell::DeviceCtx;
 
 /// The stock keyboard.
 pub const LATIN_IME: &str = "com.android.inputmethod.latin/.LatinIME";
@@ -101,4 +103,14 @@ impl AndroidState {
             _ => false,
         }
     }
+}
+
+/// The Android state of the device a shell runs on (`AndroidDevice::run` puts it in the
+/// context's platform slot), for the Android programs.
+pub(crate) fn state<'a>(ctx: &DeviceCtx<'a>) -> MutexGuard<'a, AndroidState> {
+    ctx.platform
+        .and_then(|p| p.downcast_ref::<Mutex<AndroidState>>())
+        .expect("Android programs run with the Android state")
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
 }

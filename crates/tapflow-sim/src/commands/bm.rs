@@ -1,8 +1,8 @@
 //! `bm` (bundle manager): `dump -a`, `dump -n <bundle>`, `clean -n <bundle> -d|-c`.
 
-use super::CmdResult;
 use super::getopt::{Getopt, HasArg, LongOpt, Opt};
 use crate::latency::Cost;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
@@ -220,7 +220,7 @@ fn install(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     let Some(path) = path else {
         return CmdResult::fail_out("error: you must specify a bundle path with '-p'.\n", 1);
     };
-    let path = crate::shell::exec::absolute(&path);
+    let path = crate::shell::absolute(&path);
     let mut phone = ctx.phone();
     let haps: Vec<Vec<u8>> = if phone.fs.is_file(&path) {
         phone

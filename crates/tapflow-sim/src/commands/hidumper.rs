@@ -2,9 +2,9 @@
 //! window list (`'-a'`, HarmonyOS NEXT table) and window detail (`'-w <id>'`), RenderService
 //! `screen`, PowerManagerService `-s`. Output starts with hidumper's banners, as on a device.
 
-use super::CmdResult;
 use crate::latency::Cost;
 use crate::phone::WindowRow;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 /// hidumper's two banner lines before a service's own output. The dash counts follow the real

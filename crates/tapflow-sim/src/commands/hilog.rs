@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use regex::Regex;
 
-use super::CmdResult;
 use crate::latency::Cost;
 use crate::phone::LogRecord;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 /// A list filter: `a,b,c` keeps those, `^a,b` drops them.

@@ -4,10 +4,10 @@
 //! path), `list <uri|all>` (CSV) and `delete <uri|all>`. Screen recordings are found and fetched
 //! this way: `mediatool query x.mp4 -u`, then `mediatool recv <uri> /data/local/tmp`.
 
-use super::CmdResult;
 use crate::phone::media::{MediaAsset, table_of};
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
-use crate::shell::exec::absolute;
+use crate::shell::absolute;
 
 const FAIL: &str = "[FAIL]";
 

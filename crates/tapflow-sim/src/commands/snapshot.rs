@@ -1,10 +1,10 @@
 //! `snapshot_display [-i displayId] [-f file.jpeg] [-w width] [-h height] [-t jpeg]`: a JPEG of
 //! the current screen written into the phone's file system, with snapshot_display's lines.
 
-use super::CmdResult;
 use crate::latency::Cost;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
-use crate::shell::exec::absolute;
+use crate::shell::absolute;
 use tapflow_device::model::ImageFormat;
 
 pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {

@@ -8,12 +8,12 @@
 
 use std::time::Duration;
 
-use super::CmdResult;
 use crate::faults::DumpFault;
 use crate::latency::Cost;
 use crate::phone::{KeyPress, LayoutOptions};
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
-use crate::shell::exec::absolute;
+use crate::shell::absolute;
 use tapflow_device::model::ImageFormat;
 
 /// The uitest version reported by `uitest --version`.

@@ -2,7 +2,7 @@
 //! long taps, swipes (list scrolling, the home gesture). Keys and text live in `keys`.
 
 use super::logs::sys;
-use super::screen::{ScreenNode, Window, WindowKind};
+use super::nodes::{ScreenNode, Window, WindowKind};
 use super::{Phone, launcher};
 use std::time::SystemTime;
 use tapflow_device::model::Point;

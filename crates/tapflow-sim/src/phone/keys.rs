@@ -2,7 +2,7 @@
 //! into the focused field (key by key for short ASCII, pasted otherwise, as uitest does).
 
 use super::logs::sys;
-use super::screen::{ScreenNode, WindowKind};
+use super::nodes::{ScreenNode, WindowKind};
 use super::{KeyPress, Phone, keycode};
 use std::time::SystemTime;
 

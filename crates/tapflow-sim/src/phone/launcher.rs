@@ -2,7 +2,7 @@
 //! navigation bar, the soft keyboard, and the default page of apps installed without a page spec.
 
 use super::Phone;
-use super::screen::{Metrics, ScreenNode};
+use super::nodes::{Metrics, ScreenNode};
 use chrono::{DateTime, Local};
 use tapflow_device::model::Bounds;
 

@@ -9,7 +9,7 @@
 //! window nodes); a password field's `text` is one `•` per character, never the value; `-a` adds `extraAttrs` with accessibility details;
 //! `-e uniqueId` adds `uniqueId` (window id × 100000 + accessibility id).
 
-use super::screen::{ScreenNode, Window, WindowKind};
+use super::nodes::{ScreenNode, Window, WindowKind};
 use super::{LayoutOptions, Phone};
 use serde_json::{Map, Value, json};
 use tapflow_device::model::Bounds;

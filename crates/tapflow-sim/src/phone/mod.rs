@@ -17,6 +17,7 @@ mod keys;
 mod launcher;
 mod layout;
 mod loader;
+mod nodes;
 /// Loading apps described as data (the demo app, app lists), for other platforms' phones.
 pub mod loader_apps {
     pub use super::loader::{DEMO_YAML, parse_app, parse_apps, validate};
@@ -45,11 +46,11 @@ pub use abilities::Started;
 pub use error::{PhoneError, codes};
 pub use keys::KEY_BY_KEY_MAX;
 pub use logs::LogRecord;
+pub use nodes::{Metrics, ScreenNode, Window, WindowKind};
 pub use platform::InstalledView;
 pub use procfs::ProcInfo;
 pub use profile::PhoneProfile;
 pub use records::{AbilityRecords, ExtensionRow, PendingWantRow, ProcessRow};
-pub use screen::{Metrics, ScreenNode, Window, WindowKind};
 pub use types::{KeyPress, LayoutOptions, MissionRow, WindowRow, keycode};
 pub use vfs::Vfs;
 pub use want::{Want, WantParam};

@@ -8,7 +8,7 @@
 //! the whole spec, hidden items included, so an element keeps its id while a list scrolls.
 
 use super::model::{Action, ElementSpec, Size, expand};
-use super::screen::{Metrics, ScreenNode};
+use super::nodes::{Metrics, ScreenNode};
 use super::state::AppProcess;
 use tapflow_device::model::Bounds;
 

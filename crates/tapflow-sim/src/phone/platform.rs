@@ -5,7 +5,7 @@
 use super::error::{PhoneError, codes};
 use super::logs::sys;
 use super::model::AppSpec;
-use super::screen::Window;
+use super::nodes::Window;
 use super::{Phone, PhoneProfile};
 use std::time::SystemTime;
 

@@ -1,7 +1,7 @@
 //! The window manager's view (`hidumper -s WindowManagerService -a '-a'`): visible windows
 //! consistent with the layout dump (same ids, pids, rects), background app windows, the focus.
 
-use super::screen::{WIN_DESKTOP, WindowKind, window_name};
+use super::nodes::{WIN_DESKTOP, WindowKind, window_name};
 use super::{Phone, WindowRow};
 use tapflow_device::model::Bounds;
 

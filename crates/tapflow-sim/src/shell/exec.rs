@@ -1,97 +1,15 @@
-//! Runs a parsed `sh -c` script against one simulated device.
+//! Runs a parsed `sh -c` script against one simulated device, with the program table the
+//! device's platform put in its [`DeviceCtx`].
 //!
 //! Output is what `hdc shell` shows: stdout and stderr merged (the daemon has no pty and merges
 //! both), unless a redirection sends them elsewhere. Each simple command locks the phone only
 //! while it runs, so a streaming `hilog` never blocks other clients of the same device.
 
-use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::SystemTime;
 
+use super::ctx::{CmdResult, DeviceCtx, absolute};
 use super::parse::{self, Connector, Redirect, SimpleCommand};
-use crate::commands::{self, CmdResult};
-use crate::faults::FaultState;
-use crate::latency::{Cost, Latency};
-use crate::phone::Phone;
-
-/// Receives streamed output; returns false when the reader has gone (client killed).
-pub type Sink<'s> = &'s mut dyn FnMut(&[u8]) -> bool;
-
-/// Which device programs a shell runs: the HarmonyOS set (`uitest`, `aa`, `bm`, `hilog`, …,
-/// [`commands::run`]) or the Android set (`input`, `uiautomator`, `am`, `pm`, `logcat`, …,
-/// [`crate::android::commands::run`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Programs {
-    #[default]
-    HarmonyOs,
-    Android,
-}
-
-/// Everything a device command needs: the device, its faults, the latency model, the time spent.
-pub struct DeviceCtx<'a> {
-    pub phone: &'a Mutex<Phone>,
-    pub faults: &'a Mutex<FaultState>,
-    pub latency: Latency,
-    /// When the device booted (uitest's default file names count microseconds from it).
-    pub boot: Instant,
-    /// Device time accumulated by the commands run so far (slept by the caller at the end).
-    pub spent: Duration,
-    /// Where streamed output goes (`hilog` without `-x`); `None` in buffered mode.
-    pub sink: Option<Sink<'a>>,
-    /// Output already produced (flushed to the sink before streaming starts).
-    pub out: Vec<u8>,
-    /// The device programs this shell runs.
-    pub programs: Programs,
-    /// Keep stderr apart in [`DeviceCtx::err`] (adb's shell protocol v2); otherwise it is merged
-    /// into `out`, as `hdc shell` and adb's v1 `shell:` / `exec:` show it.
-    pub split_stderr: bool,
-    pub err: Vec<u8>,
-    /// The Android device's own state (input methods, settings, properties) when the shell
-    /// runs the Android programs.
-    pub android: Option<&'a Mutex<crate::android::state::AndroidState>>,
-}
-
-impl<'a> DeviceCtx<'a> {
-    pub fn new(
-        phone: &'a Mutex<Phone>,
-        faults: &'a Mutex<FaultState>,
-        latency: Latency,
-        boot: Instant,
-    ) -> Self {
-        Self {
-            phone,
-            faults,
-            latency,
-            boot,
-            spent: Duration::ZERO,
-            sink: None,
-            out: Vec::new(),
-            programs: Programs::HarmonyOs,
-            split_stderr: false,
-            err: Vec::new(),
-            android: None,
-        }
-    }
-
-    /// Locks the phone and applies every transition due by now.
-    pub fn phone(&self) -> MutexGuard<'a, Phone> {
-        let mut p = self.phone.lock().unwrap_or_else(|e| e.into_inner());
-        p.tick(SystemTime::now());
-        p
-    }
-
-    pub fn faults(&self) -> MutexGuard<'a, FaultState> {
-        self.faults.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    pub fn spend(&mut self, cost: Cost) {
-        self.spent += self.latency.cost(cost);
-    }
-
-    /// Microseconds since boot, for uitest's default file names.
-    pub fn micros(&self) -> u128 {
-        self.boot.elapsed().as_micros()
-    }
-}
+use crate::latency::Cost;
 
 /// Where one file descriptor of a command goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,22 +108,25 @@ fn run_simple(ctx: &mut DeviceCtx<'_>, cmd: &SimpleCommand, last: i32) -> Flow {
     if argv.is_empty() {
         return Flow::Continue(0);
     }
-    // Streaming `hilog` writes straight to the reader, so its fd 1 must be the output.
-    if ctx.programs == Programs::HarmonyOs && commands::hilog::is_streaming(&argv) {
+    let programs = ctx.programs;
+    // A streaming program (`hilog`) writes straight to the reader, so its fd 1 must be the
+    // output.
+    if programs.is_streaming(&argv) {
         if fds[0] != Target::Out {
+            let name = argv[0].rsplit('/').next().unwrap_or(&argv[0]);
             ctx.out.extend_from_slice(
-                b"sh: redirecting a streaming hilog is not supported by the simulated device\n",
+                format!(
+                    "sh: redirecting a streaming {name} is not supported by the simulated device\n"
+                )
+                .as_bytes(),
             );
             return Flow::Continue(2);
         }
-        let status = commands::hilog::stream(ctx, &argv);
+        let status = programs.stream(ctx, &argv);
         return Flow::Stop(status);
     }
     ctx.spend(Cost::Builtin);
-    let CmdResult { out, err, status } = match ctx.programs {
-        Programs::HarmonyOs => commands::run(ctx, &argv),
-        Programs::Android => crate::android::commands::run(ctx, &argv),
-    };
+    let CmdResult { out, err, status } = programs.run(ctx, &argv);
     write_to(ctx, &fds[0], out);
     write_to(ctx, &fds[1], err);
     // A running screen recording sees what the command changed on screen.
@@ -228,15 +149,6 @@ fn write_to(ctx: &mut DeviceCtx<'_>, target: &Target, bytes: Vec<u8>) {
             cur.extend_from_slice(&bytes);
             phone.fs.write(path, cur);
         }
-    }
-}
-
-/// Device paths are relative to `/` (the hdc shell's working directory).
-pub fn absolute(path: &str) -> String {
-    if path.starts_with('/') {
-        path.to_string()
-    } else {
-        format!("/{path}")
     }
 }
 

@@ -10,4 +10,3 @@ pub mod fake_device;
 /// The fake HarmonyOS SDK's harness for `build_app` (the fake tools are beside it).
 #[path = "../fake-sdk/harness.rs"]
 pub mod harness;
-pub mod sim_provider;

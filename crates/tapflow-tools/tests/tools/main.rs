@@ -1,4 +1,5 @@
-//! The tool engine on fake and simulated devices, and `build_app` over the fake SDK.
+//! The tool engine on fake devices, and `build_app` over the fake SDK (the tools on the
+//! simulated phone, through the one `SimProvider`, are the root package's `tests/tools`).
 //! One module per former test file.
 
 #[path = "../common/mod.rs"]
@@ -9,10 +10,5 @@ mod build_app;
 mod build_app_hnp;
 mod build_app_hsp;
 mod build_app_tool;
-mod contract;
 mod host_paths;
-mod input_text;
 mod props;
-mod sim_contract;
-mod sim_faults;
-mod tidy;

@@ -7,78 +7,17 @@
 //! `offline` and reconnects by itself), `disconnect-after` takes the device off the network
 //! for good ([`super::server`]).
 
-use std::collections::HashMap;
-use std::io::Write;
-use std::net::{Shutdown, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
-use std::sync::mpsc::{Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::channel;
 
+use super::ctl::ServerCtl;
+use super::link::{Event, Shared};
 use super::packet::*;
-use super::server::ServerCtl;
 use super::services;
-use super::stream::{Event, Stream};
+use super::stream::Stream;
 use crate::android::AndroidDevice;
-
-/// What the connection's threads share.
-pub struct Shared {
-    writer: Mutex<TcpStream>,
-    device: Arc<AndroidDevice>,
-    streams: Mutex<HashMap<u32, Sender<Event>>>,
-    next_id: AtomicU32,
-    max_data: AtomicUsize,
-    features: Vec<String>,
-    alive: AtomicBool,
-}
-
-impl Shared {
-    /// Writes one message (header and payload in one call); a failed write ends the connection.
-    pub fn send(&self, p: &Packet) {
-        if !self.alive.load(Ordering::SeqCst) {
-            return;
-        }
-        let bytes = p.encode();
-        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        if w.write_all(&bytes).is_err() {
-            self.alive.store(false, Ordering::SeqCst);
-            let _ = w.shutdown(Shutdown::Both);
-        }
-        tracing::trace!(target: "tapflow::sim::adbd", cmd = %p.name(), arg0 = p.arg0, arg1 = p.arg1, len = p.data.len(), "D>H");
-    }
-
-    pub fn max_data(&self) -> usize {
-        self.max_data.load(Ordering::SeqCst)
-    }
-
-    pub fn device(&self) -> &Arc<AndroidDevice> {
-        &self.device
-    }
-
-    pub fn has_feature(&self, f: &str) -> bool {
-        self.features.iter().any(|x| x == f)
-    }
-
-    pub(super) fn unregister(&self, id: u32) {
-        self.lock_streams().remove(&id);
-    }
-
-    fn lock_streams(&self) -> std::sync::MutexGuard<'_, HashMap<u32, Sender<Event>>> {
-        self.streams.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn forward(&self, id: u32, e: Event) {
-        if let Some(tx) = self.lock_streams().get(&id) {
-            let _ = tx.send(e);
-        }
-    }
-
-    /// Ends the connection at once (a dropped cable, a device going away).
-    pub fn cut(&self) {
-        self.alive.store(false, Ordering::SeqCst);
-        let w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = w.shutdown(Shutdown::Both);
-    }
-}
 
 /// The device's CNXN banner: `device::ro.product.name=…;ro.product.model=…;
 /// ro.product.device=…;features=…` (no value may hold `:`, `;` or `=`).
@@ -105,15 +44,7 @@ pub fn serve(
     let Ok(writer) = stream.try_clone() else {
         return;
     };
-    let shared = Arc::new(Shared {
-        writer: Mutex::new(writer),
-        device,
-        streams: Mutex::new(HashMap::new()),
-        next_id: AtomicU32::new(1),
-        max_data: AtomicUsize::new(MAX_DATA as usize),
-        features,
-        alive: AtomicBool::new(true),
-    });
+    let shared = Arc::new(Shared::new(writer, device, features));
     ctl.register(shared.clone());
     let mut reader = stream;
     let mut connected = false;
@@ -128,7 +59,7 @@ pub fn serve(
                 // Accept any host maxdata; never send more than either side can take.
                 let max = p.arg1.clamp(4096, MAX_DATA) as usize;
                 shared.max_data.store(max, Ordering::SeqCst);
-                let b = banner(&shared.device, &shared.features);
+                let b = banner(shared.device(), &shared.features);
                 shared.send(&Packet::new(A_CNXN, VERSION, MAX_DATA, b.into_bytes()));
                 connected = true;
             }
@@ -171,7 +102,7 @@ fn open(shared: &Arc<Shared>, ctl: &Arc<ServerCtl>, p: Packet) {
     shared.lock_streams().insert(local, tx);
     let stream = Stream::new(local, remote, rx, shared.clone());
     let (admitted, refused, dropped) = {
-        let mut f = shared.device.faults();
+        let mut f = shared.device().faults();
         let admitted = f.admit_command();
         let refused = admitted && f.transient_fail();
         let dropped = admitted && !refused && f.drop_connection();

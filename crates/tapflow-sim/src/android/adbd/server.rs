@@ -5,61 +5,14 @@
 //! it `offline` and its reconnects are refused.
 
 use std::io;
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 
-use super::conn::{self, Shared};
+use super::conn;
+use super::ctl::ServerCtl;
 use crate::android::AndroidDevice;
-
-/// Control shared by the listener and the connections.
-pub struct ServerCtl {
-    conns: Mutex<Vec<Arc<Shared>>>,
-    stop: AtomicBool,
-    offline: AtomicBool,
-    addr: SocketAddr,
-}
-
-impl ServerCtl {
-    pub(super) fn register(&self, s: Arc<Shared>) {
-        self.lock().push(s);
-    }
-
-    pub(super) fn unregister(&self, s: &Arc<Shared>) {
-        self.lock().retain(|x| !Arc::ptr_eq(x, s));
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Shared>>> {
-        self.conns.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Takes the device off the network: every connection is cut and the port closes.
-    pub fn go_offline(&self) {
-        self.offline.store(true, Ordering::SeqCst);
-        for c in self.lock().iter() {
-            c.cut();
-        }
-        // Wake the blocked `accept` so the listener is dropped.
-        let _ = TcpStream::connect(self.addr);
-    }
-
-    /// Cuts the current connections without closing the port (a dropped link: the host
-    /// reconnects by itself).
-    pub fn drop_connections(&self) {
-        for c in self.lock().iter() {
-            c.cut();
-        }
-    }
-
-    pub fn is_offline(&self) -> bool {
-        self.offline.load(Ordering::SeqCst)
-    }
-
-    pub fn connections(&self) -> usize {
-        self.lock().len()
-    }
-}
 
 /// A running device listener.
 pub struct DeviceServer {
@@ -73,12 +26,7 @@ impl DeviceServer {
     pub fn start(device: Arc<AndroidDevice>, features: Vec<String>, port: u16) -> io::Result<Self> {
         let listener = TcpListener::bind(("127.0.0.1", port))?;
         let addr = listener.local_addr()?;
-        let ctl = Arc::new(ServerCtl {
-            conns: Mutex::new(Vec::new()),
-            stop: AtomicBool::new(false),
-            offline: AtomicBool::new(false),
-            addr,
-        });
+        let ctl = Arc::new(ServerCtl::new(addr));
         let c = ctl.clone();
         let thread = std::thread::Builder::new()
             .name(format!("adbd-{}", addr.port()))

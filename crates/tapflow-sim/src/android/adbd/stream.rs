@@ -9,16 +9,8 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::conn::Shared;
+use super::link::{Event, Shared};
 use super::packet::{A_CLSE, A_OKAY, A_WRTE, Packet};
-
-/// What the connection's reader forwards to a stream.
-#[derive(Debug)]
-pub enum Event {
-    Data(Vec<u8>),
-    Okay,
-    Close,
-}
 
 /// The host went away (CLSE, connection lost, or no OKAY within the deadline).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

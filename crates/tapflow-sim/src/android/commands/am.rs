@@ -4,12 +4,13 @@ use std::time::SystemTime;
 
 use base64::Engine;
 
-use super::{CmdResult, state};
-use crate::android::device::{activity_class, short_class};
+use crate::android::component::{activity_class, short_class};
 use crate::android::state::ADB_KEYBOARD_IME;
+use crate::android::state::state;
 use crate::latency::Cost;
 use crate::phone::model::AbilityKind;
 use crate::phone::{KeyPress, Phone, codes};
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 /// The ability of `package` whose activity class is `class` (`.X` relative to the package).

@@ -1,11 +1,12 @@
 //! `dumpsys window [displays|windows]`, `dumpsys power`, `dumpsys package PKG`.
 
-use super::{CmdResult, state};
 use crate::android::commands::am::launcher_of;
 use crate::android::commands::pm::dumpsys_package;
-use crate::android::device::{activity_class, short_class};
+use crate::android::component::{activity_class, short_class};
+use crate::android::state::state;
 use crate::android::views::LAUNCHER;
 use crate::latency::Cost;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 const LAUNCHER_ACTIVITY: &str = "com.android.launcher3.uioverlay.QuickstepLauncher";

@@ -6,9 +6,9 @@
 
 use std::time::{Duration, SystemTime};
 
-use super::CmdResult;
 use crate::latency::Cost;
 use crate::phone::{KeyPress, keycode};
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 fn java(what: &str, exception: &str) -> CmdResult {

@@ -8,9 +8,9 @@
 use chrono::Local;
 use regex::Regex;
 
-use super::CmdResult;
 use crate::android::logcat::{Buffer, Line, parse_since, render};
 use crate::latency::Cost;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 fn prio(c: char) -> u8 {

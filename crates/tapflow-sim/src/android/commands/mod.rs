@@ -2,9 +2,9 @@
 //! (`docs/reference/adb.md`, AOSP `InputShellCommand`, `PackageManagerShellCommand`, `Am`,
 //! `monkey`, `logcat`, uiautomator's `DumpCommand`).
 //!
-//! [`run`] dispatches one expanded argv (`argv[0]` may be a full path such as
-//! `/system/bin/input`). Toybox-like builtins are shared with the HarmonyOS phone
-//! (`crate::commands::{basic, files}`). An unknown program answers
+//! [`Android`] is the table the shared shell ([`crate::shell`]) runs: it dispatches one
+//! expanded argv (`argv[0]` may be a full path such as `/system/bin/input`); the programs every
+//! platform has come from [`crate::shell::builtins`]. An unknown program answers
 //! `/system/bin/sh: <cmd>: inaccessible or not found` with status 127, so a client relying on
 //! something outside the simulated subset fails loudly.
 
@@ -18,32 +18,24 @@ mod ui;
 
 pub use ui::writable as ui_writable;
 
-use crate::commands::{CmdResult, basic, files};
-use crate::shell::DeviceCtx;
+use crate::shell::{CmdResult, DeviceCtx, Programs, builtins};
 
-use super::state::AndroidState;
+/// The Android program set. The Android programs find the device's own state in the
+/// context's platform slot (`crate::android::state::state`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Android;
 
-/// The Android state of the device a shell runs on (set by `AndroidDevice::run`).
-pub(crate) fn state<'a>(ctx: &DeviceCtx<'a>) -> std::sync::MutexGuard<'a, AndroidState> {
-    ctx.android
-        .expect("Android programs run with the Android state")
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
+impl Programs for Android {
+    fn run(&self, ctx: &mut DeviceCtx<'_>, argv: &[String]) -> CmdResult {
+        run(ctx, argv)
+    }
 }
 
 /// Runs one device program.
-pub fn run(ctx: &mut DeviceCtx<'_>, argv: &[String]) -> CmdResult {
+fn run(ctx: &mut DeviceCtx<'_>, argv: &[String]) -> CmdResult {
     let name = argv[0].rsplit('/').next().unwrap_or(&argv[0]);
     let args = &argv[1..];
     match name {
-        "echo" => basic::echo(args),
-        "printf" => basic::printf(args),
-        "true" => CmdResult::ok(Vec::new()),
-        "false" => CmdResult::fail_out(Vec::new(), 1),
-        "sleep" => basic::sleep(ctx, args),
-        "cat" => files::cat(ctx, args),
-        "ls" => files::ls(ctx, args),
-        "rm" => files::rm(ctx, args),
         "pidof" => system::pidof(ctx, args),
         "mkdir" => system::mkdir(ctx, args),
         "export" => CmdResult::ok(Vec::new()),
@@ -66,9 +58,11 @@ pub fn run(ctx: &mut DeviceCtx<'_>, argv: &[String]) -> CmdResult {
         "cmd" => pm::cmd(ctx, args),
         "dumpsys" => dumpsys::run(ctx, args),
         "logcat" => logcat::run(ctx, args),
-        other => CmdResult::fail_err(
-            format!("/system/bin/sh: {other}: inaccessible or not found\n"),
-            127,
-        ),
+        other => builtins::run(ctx, other, args).unwrap_or_else(|| {
+            CmdResult::fail_err(
+                format!("/system/bin/sh: {other}: inaccessible or not found\n"),
+                127,
+            )
+        }),
     }
 }

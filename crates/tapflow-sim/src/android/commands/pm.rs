@@ -6,16 +6,16 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
-use super::CmdResult;
 use crate::android::apk::{InstallFailure, parse_apk};
 use crate::android::commands::am::launcher_of;
-use crate::android::device::{activity_class, short_class};
+use crate::android::component::{activity_class, short_class};
 use crate::android::logcat::android_uid;
 use crate::latency::Cost;
 use crate::phone::Phone;
 use crate::phone::model::AbilityKind;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
-use crate::shell::exec::absolute;
+use crate::shell::absolute;
 
 /// Install flags (`-r` is the default on modern Android and accepted; `-t` allows test-only
 /// packages; `-d` allows a downgrade).

@@ -1,8 +1,9 @@
 //! System builtins: `getprop`, `settings`, `ime`, `pidof`, `mkdir`.
 
-use super::{CmdResult, state};
+use crate::android::state::state;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
-use crate::shell::exec::absolute;
+use crate::shell::absolute;
 
 /// `getprop [KEY]`: one value (empty line when unknown), or every `[key]: [value]`.
 pub fn getprop(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {

@@ -1,11 +1,12 @@
 //! The screen: `uiautomator dump`, `screencap`, `wm size|density`.
 
-use super::{CmdResult, state};
+use crate::android::state::state;
 use crate::android::views;
 use crate::faults::DumpFault;
 use crate::latency::Cost;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
-use crate::shell::exec::absolute;
+use crate::shell::absolute;
 use tapflow_device::model::ImageFormat;
 
 /// Where the shell user may write (`/sdcard` and the temporary directory).

@@ -6,9 +6,9 @@
 //! `-a` all of them.
 
 use super::texts;
-use crate::commands::CmdResult;
 use crate::latency::Cost;
 use crate::phone::{AbilityRecords, ExtensionRow, MissionRow, PendingWantRow, ProcessRow};
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {

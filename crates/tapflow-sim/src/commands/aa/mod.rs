@@ -5,8 +5,8 @@ pub mod dump;
 pub mod start;
 pub mod texts;
 
-use super::CmdResult;
 use crate::latency::Cost;
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 pub fn run(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {

@@ -17,10 +17,10 @@
 //! Its parameters reach the started ability, whose actions read them as `${want.KEY}`.
 
 use super::texts;
-use crate::commands::CmdResult;
 use crate::commands::getopt::{Getopt, HasArg, LongOpt, Opt};
 use crate::latency::Cost;
 use crate::phone::{Want, WantParam};
+use crate::shell::CmdResult;
 use crate::shell::DeviceCtx;
 
 const SHORT: &str = "ch:d:a:b:e:t:p:s:m:u:A:U:CDESNR";

@@ -1,9 +1,7 @@
 //! toybox-like `cat`, `ls [-l] [-a]` and `rm [-f] [-r]` over the phone's file system, plus
 //! `/proc/<pid>/cmdline`, `status` and `stat` of running processes.
 
-use super::CmdResult;
-use crate::shell::DeviceCtx;
-use crate::shell::exec::absolute;
+use crate::shell::{CmdResult, DeviceCtx, absolute};
 
 /// Splits `-xyz` flags (until `--` or the first operand) from operands.
 fn split_flags<'a>(

@@ -1,7 +1,7 @@
-//! Small device builtins: `echo`, `printf`, `sleep`, `param get`, `pidof`.
+//! The text builtins every platform has (toybox's): `echo`, `printf`, `sleep`.
 
-use super::CmdResult;
-use crate::shell::DeviceCtx;
+use crate::latency::Cost;
+use crate::shell::{CmdResult, DeviceCtx};
 
 /// `echo [-n] [-e] args…` (toybox: escapes only with `-e`).
 pub fn echo(args: &[String]) -> CmdResult {
@@ -123,86 +123,11 @@ pub fn sleep(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     let secs = args.first().and_then(|a| a.parse::<f64>().ok());
     match secs {
         Some(s) if s >= 0.0 && s.is_finite() && args.len() == 1 => {
-            ctx.spend(crate::latency::Cost::Wait(
-                std::time::Duration::from_secs_f64(s),
-            ));
+            ctx.spend(Cost::Wait(std::time::Duration::from_secs_f64(s)));
             CmdResult::ok(Vec::new())
         }
         _ => CmdResult::fail_err("sleep: Needs 1 argument\n", 1),
     }
-}
-
-/// `param get <key>` over the phone profile.
-pub fn param(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
-    match args {
-        [sub, key] if sub == "get" => {
-            let phone = ctx.phone();
-            let p = phone.profile();
-            let value = match key.as_str() {
-                "const.product.model" => Some(p.model.clone()),
-                "const.product.name" => Some(p.name.clone()),
-                "const.product.brand" | "const.product.manufacturer" => Some(p.brand.clone()),
-                "const.product.software.version" => Some(p.software_version.clone()),
-                "const.ohos.apiversion" => Some(p.api_level.to_string()),
-                "const.product.cpu.abilist" => Some(p.cpu_abi.clone()),
-                "const.product.devicetype" => Some(p.device_type.clone()),
-                "ro.serialno" | "ohos.boot.sn" => Some(p.serial.clone()),
-                _ => None,
-            };
-            match value {
-                Some(v) => CmdResult::ok(format!("{v}\n")),
-                None => CmdResult::fail_out(
-                    format!("Get parameter \"{key}\" fail! errNum is:106!\n"),
-                    1,
-                ),
-            }
-        }
-        _ => CmdResult::fail_out(
-            "Command list:\n    param ls [-r] [name]    --display system parameter\n    param get [name]        --get system parameter\n(the simulated device supports `param get <name>` only)\n",
-            1,
-        ),
-    }
-}
-
-/// `pidof <name>`: pids of running app processes, space separated.
-pub fn pidof(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
-    let phone = ctx.phone();
-    let pids: Vec<String> = args
-        .iter()
-        .filter_map(|b| phone.pid_of(b))
-        .map(|p| p.to_string())
-        .collect();
-    if pids.is_empty() {
-        CmdResult::fail_out(Vec::new(), 1)
-    } else {
-        CmdResult::ok(format!("{}\n", pids.join(" ")))
-    }
-}
-
-/// `power-shell wakeup|suspend`: turns the screen on or off (a Power key press when needed).
-pub fn power_shell(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
-    let want_awake = match args {
-        [a] if a == "wakeup" => true,
-        [a] if a == "suspend" => false,
-        _ => {
-            return CmdResult::fail_out(
-                "usage: power-shell <command> [<options>]\n(the simulated device supports wakeup and suspend)\n",
-                1,
-            );
-        }
-    };
-    let mut phone = ctx.phone();
-    if phone.power_awake() != want_awake {
-        phone.key_event(
-            &[crate::phone::KeyPress::Power],
-            std::time::SystemTime::now(),
-        );
-    }
-    CmdResult::ok(if want_awake {
-        "WakeupDevice is called\n"
-    } else {
-        "SuspendDevice is called\n"
-    })
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! real, or fast-forwarded through the phone's clock where a case does not test them.
 
 use crate::common::envelope;
-use crate::common::sim_provider;
+use tapflow::sim_provider;
 
 use std::collections::BTreeSet;
 use std::panic::AssertUnwindSafe;

@@ -2,7 +2,7 @@
 //! `src/tools/app_ops.rs`), on the in-process simulated phone (real hdc backend, no latency):
 //! sharing must not cost a device call more.
 
-use crate::common::sim_provider;
+use tapflow::sim_provider;
 
 use std::sync::Arc;
 

@@ -8,7 +8,7 @@
 //! counters (`disconnect-after=N`) and probabilities apply to the tool calls alone.
 
 use crate::common::envelope;
-use crate::common::sim_provider;
+use tapflow::sim_provider;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 
 use crate::common::envelope;
 use crate::common::fake_device;
-use crate::common::sim_provider;
+use tapflow::sim_provider;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -15,7 +15,7 @@
 //! `tests/common/fake_device.rs` has no focus or editing model, so it is not used here.)
 
 use crate::common::envelope;
-use crate::common::sim_provider;
+use tapflow::sim_provider;
 
 use std::collections::BTreeMap;
 use std::path::Path;
