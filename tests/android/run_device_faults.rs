@@ -3,7 +3,7 @@
 //! the real adb): slow UI dumps end in `DEVICE_UNRESPONSIVE` and exit 4; keys lost at random
 //! end in `INPUT_KEYS_LOST` and exit 4; a lost key that a retype recovers passes; a field that
 //! shows the same thing on every try keeps the tool's verdict (exit 1). (A bare tool call keeps
-//! the reference's contract, no settling and no retyping: `crates/tapflow-tools/tests/tools/sim_faults.rs`.)
+//! the reference's contract, no settling and no retyping: `tests/tools/sim_faults.rs`.)
 //! Wall-time bounds are hang guards.
 
 use crate::common::adb_env;

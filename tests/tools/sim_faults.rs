@@ -85,7 +85,7 @@ fn env(faults: &str) -> Env {
 /// Every code the project documents: the tools' table (`docs/tools.md`, "Error codes") and the
 /// device layer's (`docs/errors.md`).
 fn documented_codes() -> BTreeSet<String> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let root = env!("CARGO_MANIFEST_DIR");
     let tools = std::fs::read_to_string(format!("{root}/docs/tools.md")).unwrap();
     let tools = &tools[tools
         .find("## Error codes")
