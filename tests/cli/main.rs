@@ -7,6 +7,7 @@ mod common;
 
 mod authoring;
 mod docs_run;
+mod layers;
 mod logging;
 mod repo_standalone;
 mod roots;
