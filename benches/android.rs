@@ -28,7 +28,7 @@ use tapflow_sim::Latency;
 use tapflow_tools::RegistryCatalog;
 use tapflow_tools::{DeviceProvider, DeviceRoute, Engine, ToolConfig, ToolContext};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 const MAIN: &str = "com.tapflow.demo.EntryAbility";
 const REPS: usize = 3;
 

@@ -33,7 +33,7 @@ const LAYOUTS: &[&str] = &[
     "layout_ohauto_dayu200_locked_screen_no_window_compact.json",
 ];
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 fn layouts(c: &mut Criterion) {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/harmonyos/");

@@ -28,7 +28,7 @@ use tapflow_sim::Latency;
 use tapflow_tools::RegistryCatalog;
 use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 /// Flows in the large suite.
 const SUITE: usize = 200;
 /// Steps in the runner-overhead plan.

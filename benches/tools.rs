@@ -24,7 +24,7 @@ use tapflow_sim::phone::{KeyPress, keycode};
 use tapflow_sim::{FaultSpec, Latency};
 use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 const TEST_BUNDLE: &str = "com.example.bench";
 
 /// The screens cases start from.

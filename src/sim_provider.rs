@@ -26,10 +26,7 @@ use tapflow_tools::hdc_provider::HdcProvider;
 use tapflow_tools::provider::CachingProvider;
 use tapflow_tools::{DeviceProvider, DeviceRoute};
 
-/// The demo app every simulated phone has installed (its login page opens first).
-pub const DEMO_BUNDLE: &str = "com.tapflow.demo";
-/// The demo app's ability.
-pub const DEMO_ABILITY: &str = "EntryAbility";
+pub use tapflow_sim::{DEMO_ABILITY, DEMO_BUNDLE};
 
 /// The simulated device's hdc server plus the hdc backend in front of it.
 pub struct SimProvider {
@@ -236,16 +233,10 @@ pub fn hdc_provider_with_demo(cwd: &Path) -> Arc<HdcProvider> {
         latency: Latency::None,
         ..SimOptions::default()
     }));
-    let client = || {
-        HdcClient::new(
-            HdcConfig::default(),
-            Arc::new(SimTransport::new(sim.clone(), cwd)),
-        )
-    };
-    client()
+    sim_client(sim.clone(), cwd)
         .connect(HdcRoute::default())
         .expect("the simulated phone is connected")
         .start_app(DEMO_BUNDLE, DEMO_ABILITY, None)
         .expect("the demo app starts on a fresh simulated phone");
-    Arc::new(HdcProvider(client()))
+    Arc::new(HdcProvider(sim_client(sim, cwd)))
 }

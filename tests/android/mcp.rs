@@ -16,7 +16,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 struct Client {
     session: RunningService<RoleClient, ()>,

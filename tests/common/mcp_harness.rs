@@ -16,8 +16,6 @@ use tapflow_tools::{ToolConfig, ToolContext};
 
 pub use tapflow::sim_provider::SimProvider;
 
-pub const DEMO: &str = "com.tapflow.demo";
-
 pub struct Server {
     pub client: RunningService<RoleClient, ()>,
     pub provider: Arc<SimProvider>,

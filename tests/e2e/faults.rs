@@ -13,7 +13,7 @@ use tapflow_device::hdc::{HdcClient, HdcConfig, HdcDevice, HdcRoute, TransientRe
 use tapflow_device::{Device, DeviceError, DumpScope, TapKind, TextTarget, UiNode};
 use tapflow_sim::{FaultSpec, Latency, SimOptions, SimTransport, Simulator};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 /// Hang guard: no single operation below may take longer than this.
 const HANG_GUARD: Duration = Duration::from_secs(10);
 

@@ -8,7 +8,7 @@ use crate::common::sim_daemon;
 use shapes::{assert_same_shapes, shape};
 use sim_daemon::{SimDaemon, fixture};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 const RECORDER: &str = "com.huawei.hmos.screenrecorder";
 const RECORDER_ABILITY: &str = "com.huawei.hmos.screenrecorder.ServiceExtAbility";
 

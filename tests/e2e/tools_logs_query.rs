@@ -19,7 +19,7 @@ use tapflow_tools::{
     DeviceProvider, DeviceRoute, Engine, Envelope, NoBackend, ToolConfig, ToolContext,
 };
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 /// Any provider, counting how often a device is resolved.
 struct Counting {

@@ -7,10 +7,11 @@ use crate::common::mcp_harness;
 
 use std::time::{Duration, Instant};
 
-use mcp_harness::{DEMO, start};
+use mcp_harness::start;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Map, Value, json};
 use tapflow::mcp::McpOptions;
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 fn params(tool: &str, args: Value) -> CallToolRequestParams {
     let m: Map<String, Value> = args.as_object().unwrap().clone();

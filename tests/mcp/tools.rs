@@ -8,9 +8,10 @@ use crate::common::mcp_harness;
 
 use std::collections::BTreeSet;
 
-use mcp_harness::{DEMO, Server, start, validate};
+use mcp_harness::{Server, start, validate};
 use serde_json::{Value, json};
 use tapflow::mcp::McpOptions;
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 use tapflow_sim::phone::hap::{build_hap, module_json};
 
 /// A flow that logs in on the demo app (clean state first).

@@ -23,7 +23,7 @@ use tapflow_sim::phone::hap::{build_hap, module_json};
 use tapflow_sim::{FaultSpec, Latency};
 use tapflow_tools::{Engine, Envelope, ToolConfig, ToolContext};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 /// A fresh simulated phone, the engine, and a scratch directory.
 struct Env {

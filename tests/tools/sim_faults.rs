@@ -22,7 +22,7 @@ use tapflow_sim::phone::hap::{build_hap, module_json};
 use tapflow_sim::{FaultSpec, Latency, SimOptions, Simulator};
 use tapflow_tools::{Engine, Envelope, ToolConfig, ToolContext};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 struct Env {
     provider: Arc<SimProvider>,

@@ -12,7 +12,7 @@ use tapflow_device::Device;
 use tapflow_sim::{FaultSpec, Latency};
 use tapflow_tools::{Engine, ToolConfig, ToolContext};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 /// The engine over a fresh simulated phone with the demo app in front.
 struct Phone {

@@ -33,5 +33,6 @@ pub mod transport;
 pub use faults::FaultSpec;
 pub use latency::Latency;
 pub use output::SimOutput;
+pub use phone::{DEMO_ABILITY, DEMO_BUNDLE};
 pub use simulator::{SimOptions, Simulator};
 pub use transport::SimTransport;

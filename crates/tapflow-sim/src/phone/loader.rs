@@ -122,7 +122,7 @@ mod tests {
     #[test]
     fn demo_app_parses_with_contract_names() {
         let d = parse_app(DEMO_YAML).unwrap();
-        assert_eq!(d.bundle, "com.tapflow.demo");
+        assert_eq!(d.bundle, super::super::DEMO_BUNDLE);
         assert_eq!(d.label, "Tapflow Demo");
         assert_eq!(d.abilities[0].name, "EntryAbility");
         for p in [

@@ -55,6 +55,11 @@ pub use types::{KeyPress, LayoutOptions, MissionRow, WindowRow, keycode};
 pub use vfs::Vfs;
 pub use want::{Want, WantParam};
 
+/// The demo app's bundle name, installed on every simulated phone (its login page opens first).
+pub const DEMO_BUNDLE: &str = "com.tapflow.demo";
+/// The demo app's ability.
+pub const DEMO_ABILITY: &str = "EntryAbility";
+
 /// The demo app (`com.tapflow.demo`) as every phone installs it: its screens, actions and
 /// delays, for tools that reason about it (the login benchmark reads its login delay here).
 pub fn demo_app() -> model::AppSpec {
@@ -247,7 +252,7 @@ mod tests {
     #[test]
     fn boots_with_demo_and_launcher() {
         let p = Phone::new(PhoneProfile::default_for("SIM-0", 0));
-        assert!(p.bundles().iter().any(|b| b == "com.tapflow.demo"));
+        assert!(p.bundles().iter().any(|b| b == DEMO_BUNDLE));
         assert!(p.power_awake());
         assert_eq!(p.screen_size(), (1260, 2720));
         assert!(!p.hilog().is_empty());

@@ -14,7 +14,7 @@ use tapflow_device::{
 use tapflow_sim::Latency;
 use tapflow_sim::android::{AndroidFarm, FarmOptions};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 const MAIN: &str = "com.tapflow.demo.EntryAbility";
 
 struct Setup {

@@ -14,7 +14,7 @@ use tapflow_device::{Device, DeviceError, DumpScope, TapKind, TextTarget, UiNode
 use tapflow_sim::android::{AndroidFarm, FarmOptions};
 use tapflow_sim::{FaultSpec, Latency};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 const MAIN: &str = "com.tapflow.demo.EntryAbility";
 const HANG_GUARD: Duration = Duration::from_secs(30);
 

@@ -20,7 +20,7 @@ use tapflow_device::{
 };
 use tapflow_sim::{Latency, SimOptions, SimTransport, Simulator};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 fn by_id<'a>(root: &'a UiNode, id: &str) -> Option<&'a UiNode> {
     root.walk().find(|n| n.id() == id)

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 use tapflow_device::model::{ImageFormat, UiNode};
 use tapflow_sim::phone::{KeyPress, LayoutOptions, Phone, PhoneProfile, keycode};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 fn phone() -> (Phone, SystemTime) {
     (

@@ -18,7 +18,7 @@ use tapflow_sim::android::{AndroidFarm, FarmOptions};
 use tapflow_tools::adb_provider::AdbProvider;
 use tapflow_tools::{CachingProvider, DeviceProvider, Engine, Envelope, ToolConfig, ToolContext};
 
-const DEMO: &str = "com.tapflow.demo";
+use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 struct Env {
     _farm: AndroidFarm,
