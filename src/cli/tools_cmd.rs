@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::providers::provider_for;
 use crate::cli::exit;
-use tapflow_tools::{Engine, Envelope, ToolContext, ToolError};
+use tapflow_tools::{Engine, Envelope, Routing, ToolContext, ToolError};
 
 #[cfg(feature = "sim")]
 use crate::sim_provider::{DEMO_ABILITY, sim_provider, start_demo};
@@ -147,13 +147,18 @@ pub fn call(args: ToolArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         None => (provider_for(hdc, adb, &config), args.device.clone()),
     };
     let ctx = ToolContext::new(provider, config);
+    let engine = Engine::new();
+    // Only a tool that takes a device is routed to one (`build_app` runs on the host).
+    let routed = engine
+        .get(&args.name)
+        .is_none_or(|t| t.routing == Routing::Full);
     let envelope = match parse_args(args.args.as_deref()) {
         Ok(mut v) => {
-            if let (Some(d), Value::Object(o)) = (&device, &mut v) {
+            if let (true, Some(d), Value::Object(o)) = (routed, &device, &mut v) {
                 o.entry("device_id")
                     .or_insert_with(|| Value::String(d.clone()));
             }
-            Engine::new().call(&args.name, v, &ctx)
+            engine.call(&args.name, v, &ctx)
         }
         Err(e) => Envelope::new(&args.name, Err(e), 0),
     };

@@ -27,7 +27,8 @@ use crate::mcp::options::{Compiled, McpOptions};
 use crate::mcp::policy;
 use crate::mcp::progress::Reporter;
 use tapflow_tools::context::Signals;
-use tapflow_tools::{DeviceRoute, Engine, Envelope, Routing, ToolContext, ToolError};
+use tapflow_tools::registry::INCLUDE_COST;
+use tapflow_tools::{DeviceRoute, Digest, Engine, Envelope, Routing, ToolContext, ToolError};
 
 /// Everything a server session shares with the others (one per process).
 pub struct Core {
@@ -77,7 +78,7 @@ impl Core {
         let prepared = self.prepare(
             name,
             served.needs_approval,
-            served.levels,
+            served.digest,
             &mut args,
             &mut extra_meta,
         );
@@ -92,7 +93,7 @@ impl Core {
             }
         };
         if level == Level::Full {
-            args.insert("include_cost".into(), Value::Bool(true));
+            args.insert(INCLUDE_COST.into(), Value::Bool(true));
         }
 
         // The device lane (tools that take no device run at once, in parallel).
@@ -190,7 +191,7 @@ impl Core {
         &self,
         name: &str,
         needs_approval: bool,
-        takes_level: bool,
+        digest: Option<Digest>,
         args: &mut JsonObject,
         meta: &mut Map<String, Value>,
     ) -> Result<Level, ToolError> {
@@ -208,10 +209,9 @@ impl Core {
         )? {
             meta.insert("approval".into(), echo);
         }
-        if takes_level {
-            levels::take(args)
-        } else {
-            Ok(Level::Default)
+        match digest {
+            Some(d) => levels::take(args, d),
+            None => Ok(Level::Default),
         }
     }
 
@@ -280,11 +280,11 @@ pub fn finish(envelope: Envelope, extra_meta: Map<String, Value>, level: Level) 
     {
         meta.extend(extra_meta);
     }
-    if level == Level::Digest
+    if let Level::Digest(how) = level
         && envelope.ok()
         && let Some(result) = v.pointer_mut("/structuredContent/result")
     {
-        *result = levels::digest(&tool, result);
+        *result = levels::digest(how, result);
     }
     match serde_json::from_value::<CallToolResult>(v) {
         Ok(mut r) => {

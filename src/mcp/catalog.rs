@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::mcp::options::Compiled;
 use crate::mcp::{levels, policy};
-use tapflow_tools::{Engine, Routing};
+use tapflow_tools::{Digest, Engine, Routing};
 
 /// What the call path needs to know about a served tool.
 #[derive(Debug, Clone)]
@@ -20,7 +20,8 @@ pub struct Served {
     pub tool: Tool,
     pub needs_approval: bool,
     pub routing: Routing,
-    pub levels: bool,
+    /// How results are summed up (`response_level: digest`), for tools that take a level.
+    pub digest: Option<Digest>,
 }
 
 /// The served tools, by name, in list order.
@@ -37,7 +38,7 @@ impl Catalog {
             if !filter.serves(def.name) {
                 continue;
             }
-            let levels = levels::applies_to(def.name);
+            let takes_level = def.digest.is_some();
             if let Some(props) = entry
                 .pointer_mut("/inputSchema/properties")
                 .and_then(Value::as_object_mut)
@@ -45,11 +46,11 @@ impl Catalog {
                 if def.policy.needs_approval {
                     props.insert(policy::APPROVAL.into(), policy::approval_schema());
                 }
-                if levels {
+                if takes_level {
                     props.insert(levels::PARAM.into(), levels::param_schema());
                 }
             }
-            if levels
+            if takes_level
                 && let Some(any) = entry
                     .pointer_mut("/outputSchema/properties/result/anyOf")
                     .and_then(Value::as_array_mut)
@@ -65,7 +66,7 @@ impl Catalog {
                     tool,
                     needs_approval: def.policy.needs_approval,
                     routing: def.routing,
-                    levels,
+                    digest: def.digest,
                 },
             );
         }

@@ -13,8 +13,8 @@ use tapflow_device::ui::handle_of;
 use tapflow_device::ui::matching::{Match, window_nodes};
 use tapflow_device::ui::selector::{Selector, TextMatch};
 use tapflow_device::ui::windows::foreground_app;
-use tapflow_tools::ToolError;
 use tapflow_tools::target::describe_all;
+use tapflow_tools::{Digest, ToolError};
 
 /// The argument name (stripped before the engine sees the arguments).
 pub const PARAM: &str = "response_level";
@@ -24,34 +24,19 @@ pub const DIGEST_ITEMS: usize = 25;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
-    Digest,
+    /// The result summed up as its tool declares ([`Digest`]).
+    Digest(Digest),
     Default,
     Full,
 }
 
-/// The list field each list tool's digest summarises (`get_ui_tree` is handled as a tree).
-fn list_field(tool: &str) -> Option<&'static str> {
-    Some(match tool {
-        "find_elements" => "elements",
-        "list_windows" => "windows",
-        "list_devices" => "devices",
-        "query_package" => "packages",
-        "logs_query" => "items",
-        _ => return None,
-    })
-}
-
-/// Whether `tool` takes `response_level`.
-pub fn applies_to(tool: &str) -> bool {
-    tool == "get_ui_tree" || list_field(tool).is_some()
-}
-
-/// Reads (and removes) `response_level` from the arguments.
-pub fn take(args: &mut Map<String, Value>) -> Result<Level, ToolError> {
+/// Reads (and removes) `response_level` from the arguments of a tool whose results are summed
+/// up as `digest` says.
+pub fn take(args: &mut Map<String, Value>, digest: Digest) -> Result<Level, ToolError> {
     match args.remove(PARAM) {
         None | Some(Value::Null) => Ok(Level::Default),
         Some(Value::String(s)) => match s.as_str() {
-            "digest" => Ok(Level::Digest),
+            "digest" => Ok(Level::Digest(digest)),
             "default" => Ok(Level::Default),
             "full" => Ok(Level::Full),
             other => Err(bad(&format!(
@@ -95,11 +80,11 @@ pub fn digest_schema() -> Value {
 }
 
 /// Turns a tool's result into its digest.
-pub fn digest(tool: &str, result: &Value) -> Value {
-    if tool == "get_ui_tree" {
-        return tree_digest(result);
-    }
-    let field = list_field(tool).unwrap_or("items");
+pub fn digest(how: Digest, result: &Value) -> Value {
+    let (field, keep) = match how {
+        Digest::Tree => return tree_digest(result),
+        Digest::List { field, keep } => (field, keep),
+    };
     let items: Vec<Value> = result
         .get(field)
         .and_then(Value::as_array)
@@ -109,7 +94,7 @@ pub fn digest(tool: &str, result: &Value) -> Value {
     let first: Vec<Value> = items
         .into_iter()
         .take(DIGEST_ITEMS)
-        .map(|v| compact_entry(tool, v))
+        .map(|v| compact_entry(keep, v))
         .collect();
     json!({
         "response_level": "digest",
@@ -119,21 +104,10 @@ pub fn digest(tool: &str, result: &Value) -> Value {
     })
 }
 
-/// A find_elements entry without its less useful flags.
-fn compact_entry(tool: &str, v: Value) -> Value {
-    if tool != "find_elements" {
-        return v;
-    }
-    let keep = [
-        "element_handle",
-        "text",
-        "type",
-        "id",
-        "center",
-        "bundle_name",
-    ];
+/// An entry with only the fields its tool keeps in a digest.
+fn compact_entry(keep: &[&str], v: Value) -> Value {
     match v {
-        Value::Object(o) => Value::Object(
+        Value::Object(o) if !keep.is_empty() => Value::Object(
             o.into_iter()
                 .filter(|(k, _)| keep.contains(&k.as_str()))
                 .collect(),
@@ -247,21 +221,35 @@ mod tests {
     #[test]
     fn levels_parse_and_reject() {
         let mut a = Map::new();
-        assert_eq!(take(&mut a).unwrap(), Level::Default);
+        assert_eq!(take(&mut a, Digest::Tree).unwrap(), Level::Default);
         a.insert(PARAM.into(), json!("digest"));
-        assert_eq!(take(&mut a).unwrap(), Level::Digest);
+        assert_eq!(
+            take(&mut a, Digest::Tree).unwrap(),
+            Level::Digest(Digest::Tree)
+        );
         assert!(a.is_empty());
         a.insert(PARAM.into(), json!("tiny"));
-        assert_eq!(take(&mut a).unwrap_err().code, "INVALID_PARAM");
+        assert_eq!(
+            take(&mut a, Digest::Tree).unwrap_err().code,
+            "INVALID_PARAM"
+        );
         a.insert(PARAM.into(), json!(3));
-        assert_eq!(take(&mut a).unwrap_err().code, "INVALID_PARAM");
+        assert_eq!(
+            take(&mut a, Digest::Tree).unwrap_err().code,
+            "INVALID_PARAM"
+        );
     }
 
     #[test]
     fn list_digest_keeps_counts_and_the_first_entries() {
-        let items: Vec<Value> = (0..40).map(|i| json!({"n": i})).collect();
-        let d = digest("list_windows", &json!({"windows": items, "count": 40}));
-        assert_eq!(d["counts"]["windows"], 40);
+        let items: Vec<Value> = (0..40).map(|i| json!({"n": i, "x": 1})).collect();
+        let how = Digest::List {
+            field: "rows",
+            keep: &["n"],
+        };
+        let d = digest(how, &json!({"rows": items, "count": 40}));
+        assert_eq!(d["first"][3], json!({"n": 3}));
+        assert_eq!(d["counts"]["rows"], 40);
         assert_eq!(d["first"].as_array().unwrap().len(), DIGEST_ITEMS);
         assert_eq!(d["omitted"], 40 - DIGEST_ITEMS);
         let schema = digest_schema();

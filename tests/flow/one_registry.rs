@@ -20,7 +20,8 @@ use tapflow_core::plan::flow_schema::flow_schema;
 use tapflow_core::plan::{MapLoader, PlanOptions, compile};
 use tapflow_tools::RegistryCatalog;
 use tapflow_tools::{
-    Call, Engine, Hints, Policy, Tool, ToolConfig, ToolDef, ToolError, registry::ROUTING_PARAMS,
+    Call, Engine, FlowHooks, Hints, Policy, Tool, ToolConfig, ToolDef, ToolError,
+    registry::ROUTING_PARAMS,
 };
 
 // ---- the dummy tool: everything it is, in one place --------------------------------------
@@ -54,8 +55,11 @@ impl Tool for Beep {
     const DESCRIPTION: &'static str = "Play a tone on the device a few times.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
-    const SHORTHAND: Option<&'static str> = Some("tone");
-    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("playSound", "")];
+    const FLOW: FlowHooks<BeepParams> = FlowHooks {
+        shorthand: Some("tone"),
+        known_as: &[("playSound", "")],
+        ..FlowHooks::NONE
+    };
     type Params = BeepParams;
     type Output = BeepOutput;
 
@@ -224,11 +228,6 @@ const USES: &[(&str, &str, &str)] = &[
         "`tapflow inspect` prints selectors to paste into flows",
     ),
     (
-        "src/run/exec/step_files.rs",
-        "screenshot local_path",
-        "flow-level behaviour (docs/flow-format.md): a flow's relative screenshot path lands in the run's artifacts and is listed as evidence",
-    ),
-    (
         "src/run/evidence.rs",
         "screenshot",
         "an evidence kind (a file name part), not a tool call",
@@ -239,30 +238,17 @@ const USES: &[(&str, &str, &str)] = &[
         "an evidence kind shown inline in the HTML report, not a tool call",
     ),
     (
-        "src/run/exec/tool.rs",
-        "logs_query start_time end_time time_expr input_file input_files include_cost",
-        "flow-level behaviours (docs/flow-format.md): logs_query's window defaults to the flow's own \
-         time span unless the step names one or reads host files; every flow step asks for its cost",
-    ),
-    (
         "src/cli/demo_cmd.rs",
         "screenshot",
         "a demo step's label, printed as it runs",
     ),
-    // The MCP server's (issue 13, landed after this list was made single): which tools have a
-    // `response_level` digest and how each result is digested, and its busy-wait budget and
-    // `full` level. Candidates for tool declarations (`Tool::digest`, the budget from
-    // `Engine::budget_ms`); listed here so nothing else joins them.
     (
         "src/mcp/levels.rs",
-        "find_elements get_ui_tree list_devices list_windows logs_query query_package bundle_name element_handle",
-        "MCP response levels (digests of list/tree results)",
+        "element_handle",
+        "a tree digest's entries have find_elements' shape: the handle a tool takes back",
     ),
-    (
-        "src/mcp/call.rs",
-        "include_cost timeout_ms",
-        "MCP `full` level (adds include_cost) and a call's busy-wait budget",
-    ),
+    // The MCP server's busy-wait budget (a candidate for `Engine::budget_ms`).
+    ("src/mcp/call.rs", "timeout_ms", "a call's busy-wait budget"),
 ];
 
 /// Every Rust source file of the workspace's crates (not their tests or benches).

@@ -8,6 +8,7 @@ mod authoring;
 mod balance;
 mod cli;
 mod engine;
+mod flow_level;
 mod infra;
 mod round_trips;
 mod schedule;

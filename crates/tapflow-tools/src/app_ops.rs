@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::context::Call;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
 use crate::registry::Tool;
 use tapflow_device::{Device, DeviceResult};
@@ -86,7 +87,10 @@ impl<O: BundleOp> Tool for BundleTool<O> {
     const POLICY: Policy = O::POLICY;
     const HINTS: Hints = O::HINTS;
     const REQUIRED: &'static [&'static str] = &["bundle_name"];
-    const SHORTHAND: Option<&'static str> = Some("bundle_name");
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("bundle_name"),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = O::Output;
 

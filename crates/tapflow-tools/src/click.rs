@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::context::Call;
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::gesture::dispatch;
 use crate::policy::{Hints, Policy};
 use crate::registry::Tool;
@@ -127,20 +128,20 @@ impl Tool for Click {
             ("count", tapflow_core::codes::INVALID_CLICK_COUNT),
         ],
     };
-    const WAITS_FOR_TARGET: bool = true;
-    const SHORTHAND: Option<&'static str> = Some("text");
-    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[
-        ("tapOn", ""),
-        ("tap", ""),
-        ("doubleTapOn", "with `count: 2`"),
-    ];
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        waits_for_target: true,
+        shorthand: Some("text"),
+        known_as: &[
+            ("tapOn", ""),
+            ("tap", ""),
+            ("doubleTapOn", "with `count: 2`"),
+        ],
+        // Flows: a target found by criteria or handle is looked up on the screen first.
+        looks_first: |p| p.x.is_none() || p.y.is_none(),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
-
-    /// Flows: a target found by criteria or handle is looked up on the screen first.
-    fn looks_first(p: &Params) -> bool {
-        p.x.is_none() || p.y.is_none()
-    }
 
     fn check(p: &Params) -> Result<(), ToolError> {
         tap_kind(p.count)?;

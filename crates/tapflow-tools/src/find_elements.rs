@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::context::Call;
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
-use crate::registry::Tool;
+use crate::registry::{Digest, Tool};
 use crate::search::require_criteria;
 use crate::target::{ElementInfo, SearchArgs, describe_all, pick_one};
 use tapflow_device::ui::selector::{Selector, TextMatch};
@@ -72,7 +73,21 @@ impl Tool for FindElements {
         value: &[("match_mode", tapflow_core::codes::INVALID_MATCH_MODE)],
         wrong_type: &[],
     };
-    const SHORTHAND: Option<&'static str> = Some("text");
+    const DIGEST: Option<Digest> = Some(Digest::List {
+        field: "elements",
+        keep: &[
+            "element_handle",
+            "text",
+            "type",
+            "id",
+            "center",
+            "bundle_name",
+        ],
+    });
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("text"),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 use crate::app_ops::given_bundle;
 use crate::context::Call;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
-use crate::registry::Tool;
+use crate::registry::{Digest, Tool};
 use tapflow_device::model::{UiNode, WindowInfo};
 use tapflow_device::ui::matching::{same_bundle, window_nodes};
 use tapflow_device::ui::windows::foreground_flags;
@@ -62,7 +63,11 @@ impl Tool for GetUiTree {
     const DESCRIPTION: &'static str = "Fetch the UI layout tree of the whole screen, or of one window validated by bundle_name / window_id. Trees can be large: use response_level=digest first (counts and the first actionable elements with handles), `default` for the whole tree. Use `find_elements` when you know what you are looking for, `list_windows` for the window table only.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
-    const SHORTHAND: Option<&'static str> = Some("bundle_name");
+    const DIGEST: Option<Digest> = Some(Digest::Tree);
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("bundle_name"),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

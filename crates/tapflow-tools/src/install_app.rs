@@ -11,6 +11,7 @@ use serde_json::json;
 
 use crate::context::Call;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy, Risk};
 use crate::presets;
 use crate::registry::Tool;
@@ -70,7 +71,10 @@ impl Tool for InstallApp {
     };
     const HINTS: Hints = presets::IDEMPOTENT;
     const REQUIRED: &'static [&'static str] = &["hap_path"];
-    const SHORTHAND: Option<&'static str> = Some("hap_path");
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("hap_path"),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

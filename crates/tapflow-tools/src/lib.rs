@@ -16,6 +16,7 @@ pub mod context;
 pub mod coords;
 pub mod decode;
 pub mod envelope;
+pub mod flow_hooks;
 pub mod platforms_provider;
 pub mod policy;
 pub mod presets;
@@ -53,9 +54,10 @@ pub mod wait_for_stable;
 pub use config::ToolConfig;
 pub use context::{Call, DeviceProvider, DeviceRoute, NoBackend, ToolContext};
 pub use envelope::{Envelope, ToolError};
+pub use flow_hooks::{FlowDef, FlowHooks};
 pub use policy::{Hints, Policy, Risk};
 pub use provider::CachingProvider;
-pub use registry::{Checked, Engine, Routing, Tool, ToolDef};
+pub use registry::{Checked, Digest, Engine, Routing, Tool, ToolDef};
 pub use registry_catalog::RegistryCatalog;
 
 /// Every tool built into this module, in the order `tools/list` shows them.

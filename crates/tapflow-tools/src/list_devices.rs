@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::context::{Call, DeviceRoute};
 use crate::envelope::ToolError;
 use crate::policy::{Hints, Policy};
-use crate::registry::{Routing, Tool};
+use crate::registry::{Digest, Routing, Tool};
 use tapflow_device::model::{DeviceInfo, TargetState};
 
 pub struct ListDevices;
@@ -43,6 +43,10 @@ impl Tool for ListDevices {
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const ROUTING: Routing = Routing::ServerOnly;
+    const DIGEST: Option<Digest> = Some(Digest::List {
+        field: "devices",
+        keep: &[],
+    });
     type Params = Params;
     type Output = Output;
 

@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::app_ops::given_bundle;
 use crate::context::Call;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
-use crate::registry::Tool;
+use crate::registry::{Digest, Tool};
 use tapflow_device::model::Bounds;
 use tapflow_device::ui::matching::same_bundle;
 use tapflow_device::ui::windows::{foreground_flags, is_app_window};
@@ -59,7 +60,14 @@ impl Tool for ListWindows {
     const DESCRIPTION: &'static str = "List the device's windows with z-order, bounds and which application window is in the foreground (filter with bundle_name). Use it to check which app is in front or to get a window_id for `get_ui_tree` / `find_elements`; use `get_ui_tree` for the elements inside a window.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
-    const SHORTHAND: Option<&'static str> = Some("bundle_name");
+    const DIGEST: Option<Digest> = Some(Digest::List {
+        field: "windows",
+        keep: &[],
+    });
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("bundle_name"),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

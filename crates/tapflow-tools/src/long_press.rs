@@ -9,6 +9,7 @@ use crate::click::tap;
 use crate::context::Call;
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
 use crate::registry::Tool;
 use crate::search::search_args;
@@ -85,16 +86,16 @@ impl Tool for LongPress {
             tapflow_core::codes::INVALID_ELEMENT_HANDLE,
         )],
     };
-    const WAITS_FOR_TARGET: bool = true;
-    const SHORTHAND: Option<&'static str> = Some("text");
-    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("longPressOn", "")];
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        waits_for_target: true,
+        shorthand: Some("text"),
+        known_as: &[("longPressOn", "")],
+        // Flows: a target found by criteria or handle is looked up on the screen first.
+        looks_first: |p| p.x.is_none() || p.y.is_none(),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
-
-    /// Flows: a target found by criteria or handle is looked up on the screen first.
-    fn looks_first(p: &Params) -> bool {
-        p.x.is_none() || p.y.is_none()
-    }
 
     fn check(p: &Params) -> Result<(), ToolError> {
         target(p).map(drop)

@@ -12,7 +12,7 @@ use crate::context::Call;
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
 use crate::policy::{Hints, Policy};
-use crate::registry::Tool;
+use crate::registry::{Digest, Tool};
 use tapflow_device::model::{AbilityInfo, ModuleInfo, PackageInfo};
 
 pub struct QueryPackage;
@@ -190,6 +190,10 @@ impl Tool for QueryPackage {
         value: &[("info_type", tapflow_core::codes::INVALID_INFO_TYPE)],
         wrong_type: &[("info_type", tapflow_core::codes::INVALID_INFO_TYPE)],
     };
+    const DIGEST: Option<Digest> = Some(Digest::List {
+        field: "packages",
+        keep: &[],
+    });
     type Params = Params;
     type Output = Output;
 

@@ -70,10 +70,11 @@ fn tool(out: &mut String, t: &ToolDef) {
         .collect();
     out.push_str(&format!("\nResult fields: {}.\n", fields.join(", ")));
     let mut flows = Vec::new();
-    if let Some(p) = t.shorthand {
+    if let Some(p) = t.flow.shorthand {
         flows.push(format!("a bare value fills `{p}` (`{}: …`)", t.name));
     }
     let others: Vec<String> = t
+        .flow
         .known_as
         .iter()
         .map(|(n, note)| match *note {

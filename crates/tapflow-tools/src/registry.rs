@@ -1,5 +1,5 @@
 //! The tool registry and the engine: every tool is one [`Tool`] implementation, erased into a
-//! [`ToolDef`] (name, schemas, policy, flow shorthand, device-free rules, time budget, runner).
+//! [`ToolDef`] (name, schemas, policy, flow hooks, device-free rules, time budget, runner).
 //! [`Engine::call`] is the single entry point the flow runner, the MCP server and the CLI use:
 //! decode → the tool's device-free rules ([`Engine::check`]) → run → envelope. `tapflow validate`
 //! runs exactly [`Engine::check`] too (through `RegistryCatalog`), so a flow that validates
@@ -21,6 +21,7 @@ use crate::config::ToolConfig;
 use crate::context::Call;
 use crate::decode::{self, FieldCodes};
 use crate::envelope::{ToolError, structured_schema};
+use crate::flow_hooks::{FlowDef, FlowHooks};
 use crate::policy::{Hints, Policy};
 pub use engine::{Checked, Engine};
 use schema::{add_common_inputs, add_common_outputs};
@@ -35,6 +36,19 @@ pub enum Routing {
     ServerOnly,
     /// `device_id` and `hdc_server`.
     Full,
+}
+
+/// How a result too big for a model's context is summed up (MCP `response_level: digest`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Digest {
+    /// The result is a UI tree: counts, the first actionable elements with their handles.
+    Tree,
+    /// The result lists its entries in `field`: the count and the first entries, each with only
+    /// the `keep` fields (all of them when `keep` is empty).
+    List {
+        field: &'static str,
+        keep: &'static [&'static str],
+    },
 }
 
 /// One tool: parameters, result, what it may do, and how it runs.
@@ -55,30 +69,13 @@ pub trait Tool: 'static {
     /// Parameters the contract marks required (published in the schema; the tool reports
     /// their absence with the contract's own code).
     const REQUIRED: &'static [&'static str] = &[];
-    /// Flows only: the parameter a bare scalar fills (`click: Login` → `text`). Bare tool
-    /// calls (MCP, `tapflow tool`) always name their parameters.
-    const SHORTHAND: Option<&'static str> = None;
-    /// Flows only: what other test runners call this step, with a note on how to write it
-    /// here (empty = just this tool), for the "unknown step" hint: `("tapOn", "")`,
-    /// `("doubleTapOn", "with `count: 2`")` ("tapflow calls this `click` (with `count: 2`)").
-    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[];
-    /// Flows only: defaults that differ from a bare call's, as `(parameter, JSON value)`;
-    /// `docs/flow-format.md` ("Flow-level behaviours") says which and why. The plan shows them.
-    const FLOW_DEFAULTS: &'static [(&'static str, &'static str)] = &[];
-    /// Flows only: the tool acts on one element (search criteria or a handle) and reports a
-    /// missing one (`ELEMENT_NOT_FOUND`) before it touches the device, so a flow step may call
-    /// it again until the element appears (implicit wait, `wait:`).
-    const WAITS_FOR_TARGET: bool = false;
+    /// How its result is summed up for a model (`None`: it is small already).
+    const DIGEST: Option<Digest> = None;
+    /// What a flow step may do beyond the bare call ([`FlowHooks`]; nothing by default).
+    const FLOW: FlowHooks<Self::Params> = FlowHooks::NONE;
 
     type Params: DeserializeOwned + JsonSchema;
     type Output: Serialize + JsonSchema;
-
-    /// Flows only: whether a call with these parameters starts by looking at the screen (a
-    /// target found by criteria or handle, a wait, a find). The step before it then brings the
-    /// screen back with its last action, in the same round trip (`tools::context::carry`).
-    fn looks_first(_params: &Self::Params) -> bool {
-        false
-    }
 
     /// The tool's device-free argument rules (one mode only, conditional requirements, ranges,
     /// key names, file extensions, …), on decoded parameters. [`Engine::call`] runs them before
@@ -103,15 +100,16 @@ pub trait Tool: 'static {
 
 type Runner =
     Box<dyn Fn(Map<String, Value>, &mut Call<'_>) -> Result<Value, ToolError> + Send + Sync>;
-type Looks = Box<dyn Fn(&Map<String, Value>) -> bool + Send + Sync>;
 type Checker = Box<dyn Fn(&Map<String, Value>) -> Result<(), ToolError> + Send + Sync>;
 type Budget = Box<dyn Fn(&Map<String, Value>, &ToolConfig) -> Option<u64> + Send + Sync>;
 
 /// The parameters the registry adds to every device tool: the route (chosen by whoever runs
 /// the call; a flow never sets them).
 pub const ROUTING_PARAMS: &[&str] = &["device_id", "hdc_server"];
+/// The opt-in extra every tool takes: its cost accounting in the result.
+pub const INCLUDE_COST: &str = "include_cost";
 /// The opt-in extras the registry adds (`include_cost` everywhere, `verify` on UI actions).
-pub const EXTRA_PARAMS: &[&str] = &["include_cost", "verify"];
+pub const EXTRA_PARAMS: &[&str] = &[INCLUDE_COST, "verify"];
 
 /// A tool with its types erased, as the registry holds it.
 pub struct ToolDef {
@@ -122,18 +120,13 @@ pub struct ToolDef {
     pub hints: Hints,
     pub routing: Routing,
     pub verify: bool,
-    /// Flows only: the parameter a bare scalar fills.
-    pub shorthand: Option<&'static str>,
-    /// Flows only: other runners' names for this step, with a note.
-    pub known_as: &'static [(&'static str, &'static str)],
-    /// Flows only: steps of this tool wait for their element ([`Tool::WAITS_FOR_TARGET`]).
-    pub waits_for_target: bool,
+    /// How its result is summed up for a model ([`Tool::DIGEST`]).
+    pub digest: Option<Digest>,
+    /// What a flow step may do beyond the bare call.
+    pub flow: FlowDef,
     codes: FieldCodes,
     input_schema: Value,
     result_schema: Value,
-    /// Flows only: [`Tool::FLOW_DEFAULTS`], parsed.
-    flow_defaults: Map<String, Value>,
-    looks_first: Looks,
     check: Checker,
     budget: Budget,
     run: Runner,
@@ -145,26 +138,7 @@ impl ToolDef {
         add_common_inputs(&mut input, T::ROUTING, T::VERIFY, T::REQUIRED);
         let mut result = result_schema_of::<T::Output>();
         add_common_outputs(&mut result, T::VERIFY);
-        if let Some(p) = T::SHORTHAND {
-            assert!(
-                input["properties"].get(p).is_some(),
-                "{}: shorthand `{p}` is not a parameter",
-                T::NAME
-            );
-        }
-        let flow_defaults = T::FLOW_DEFAULTS
-            .iter()
-            .map(|(k, v)| {
-                assert!(
-                    input["properties"].get(*k).is_some(),
-                    "{}: flow default `{k}` is not a parameter",
-                    T::NAME
-                );
-                let v: Value = serde_json::from_str(v)
-                    .unwrap_or_else(|e| panic!("{}: flow default `{k}`: {e}", T::NAME));
-                (k.to_string(), v)
-            })
-            .collect();
+        let flow = FlowDef::of::<T>(&input);
         ToolDef {
             name: T::NAME,
             title: T::TITLE,
@@ -173,18 +147,11 @@ impl ToolDef {
             hints: T::HINTS,
             routing: T::ROUTING,
             verify: T::VERIFY,
-            shorthand: T::SHORTHAND,
-            waits_for_target: T::WAITS_FOR_TARGET,
-            known_as: T::KNOWN_AS,
+            digest: T::DIGEST,
+            flow,
             codes: T::CODES,
             input_schema: input,
             result_schema: result,
-            flow_defaults,
-            looks_first: Box::new(|map| {
-                decode::deserialize::<T::Params>(map.clone())
-                    .map(|p| T::looks_first(&p))
-                    .unwrap_or(false)
-            }),
             check: Box::new(|map| T::check(&decode::deserialize(map.clone())?)),
             budget: Box::new(|map, config| {
                 let params: T::Params = decode::deserialize(map.clone()).ok()?;
@@ -206,21 +173,6 @@ impl ToolDef {
     /// The published input schema (JSON Schema 2020-12, no `$ref`).
     pub fn input_schema(&self) -> &Value {
         &self.input_schema
-    }
-
-    /// Flows only: the defaults that differ from a bare call's ([`Tool::FLOW_DEFAULTS`]).
-    pub fn flow_defaults(&self) -> &Map<String, Value> {
-        &self.flow_defaults
-    }
-
-    /// Flows only: whether a step with these arguments (as the plan has them) starts by
-    /// looking at the screen ([`Tool::looks_first`]). Arguments known only at run time
-    /// (`{{ … }}` where a number is expected) count as not looking.
-    pub fn looks_first(&self, args: &Value) -> bool {
-        match args {
-            Value::Object(map) => (self.looks_first)(map),
-            _ => false,
-        }
     }
 
     /// The schema of `structuredContent.result` on success.

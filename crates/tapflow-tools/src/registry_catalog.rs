@@ -131,7 +131,7 @@ impl ToolCatalog for RegistryCatalog {
         }
         // A flow step's own defaults where they differ from a bare call's.
         if let Some(def) = self.engine.get(tool) {
-            for (k, v) in def.flow_defaults() {
+            for (k, v) in def.flow.defaults() {
                 out.insert(k.clone(), v.clone());
             }
         }
@@ -139,7 +139,7 @@ impl ToolCatalog for RegistryCatalog {
     }
 
     fn scalar_shorthand(&self, tool: &str) -> Option<&str> {
-        self.engine.get(tool).and_then(|t| t.shorthand)
+        self.engine.get(tool).and_then(|t| t.flow.shorthand)
     }
 
     fn description(&self, tool: &str) -> Option<&str> {
@@ -148,7 +148,8 @@ impl ToolCatalog for RegistryCatalog {
 
     fn known_as(&self, name: &str) -> Option<(&str, &str)> {
         self.engine.tools().find_map(|t| {
-            t.known_as
+            t.flow
+                .known_as
                 .iter()
                 .find(|(other, _)| *other == name)
                 .map(|(_, note)| (t.name, *note))
@@ -158,7 +159,7 @@ impl ToolCatalog for RegistryCatalog {
     fn known_as_of(&self, tool: &str) -> Vec<(&str, &str)> {
         self.engine
             .get(tool)
-            .map(|t| t.known_as.to_vec())
+            .map(|t| t.flow.known_as.to_vec())
             .unwrap_or_default()
     }
 
@@ -176,7 +177,9 @@ impl ToolCatalog for RegistryCatalog {
     }
 
     fn waits_for_target(&self, tool: &str) -> bool {
-        self.engine.get(tool).is_some_and(|t| t.waits_for_target)
+        self.engine
+            .get(tool)
+            .is_some_and(|t| t.flow.waits_for_target)
     }
 
     fn run_level_params(&self) -> Vec<&str> {
@@ -323,8 +326,8 @@ mod tests {
     fn shorthands_and_other_names_are_the_tools_declarations() {
         let c = cat();
         for t in Engine::new().tools() {
-            assert_eq!(c.scalar_shorthand(t.name), t.shorthand);
-            for (other, note) in t.known_as {
+            assert_eq!(c.scalar_shorthand(t.name), t.flow.shorthand);
+            for (other, note) in t.flow.known_as {
                 assert_eq!(c.known_as(other), Some((t.name, *note)));
             }
         }

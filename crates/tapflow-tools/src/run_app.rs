@@ -21,6 +21,7 @@ use crate::app_ops::bundle_to_send;
 use crate::config::ToolConfig;
 use crate::context::{Call, sleep_within};
 use crate::envelope::{ToolError, is_infrastructure};
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
 use crate::query_package::main_ability_candidates;
 use crate::registry::Tool;
@@ -118,9 +119,11 @@ impl Tool for RunApp {
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const REQUIRED: &'static [&'static str] = &["bundle_name"];
-    const SHORTHAND: Option<&'static str> = Some("bundle_name");
-    const KNOWN_AS: &'static [(&'static str, &'static str)] =
-        &[("launchApp", "or `clean_state: true` on the flow")];
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("bundle_name"),
+        known_as: &[("launchApp", "or `clean_state: true` on the flow")],
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

@@ -16,6 +16,7 @@ use serde_json::json;
 use crate::context::Call;
 use crate::coords::all_or_none;
 use crate::envelope::ToolError;
+use crate::flow_hooks::{FlowHooks, StepFile};
 use crate::policy::{Hints, Policy};
 use crate::presets;
 use crate::registry::Tool;
@@ -166,8 +167,16 @@ impl Tool for Screenshot {
     const DESCRIPTION: &'static str = "Take a full-screen or region screenshot and save it as a PNG or JPEG file on the host (`local_path`, default a new file in the screenshots directory). Use it for evidence a human will look at; to reason about the screen use `get_ui_tree` or `find_elements`, which return text and handles.";
     const POLICY: Policy = presets::READ_TO_HOST_FILE;
     const HINTS: Hints = presets::IDEMPOTENT;
-    const SHORTHAND: Option<&'static str> = Some("local_path");
-    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("takeScreenshot", "")];
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("local_path"),
+        known_as: &[("takeScreenshot", "")],
+        // A relative path lands in the run's artifacts and is listed as the step's evidence.
+        step_file: Some(StepFile {
+            param: "local_path",
+            evidence: "screenshot",
+        }),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

@@ -16,6 +16,7 @@ use serde_json::json;
 use crate::context::Call;
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::gesture::dispatch;
 use crate::policy::{Hints, Policy};
 use crate::registry::Tool;
@@ -138,7 +139,10 @@ impl Tool for ScrollUntilVisible {
         ],
         wrong_type: &[],
     };
-    const SHORTHAND: Option<&'static str> = Some("text");
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("text"),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

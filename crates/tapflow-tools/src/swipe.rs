@@ -12,6 +12,7 @@ use crate::context::Call;
 use crate::coords::four;
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::gesture::{default_speed, dispatch};
 use crate::policy::{Hints, Policy};
 use crate::registry::Tool;
@@ -133,8 +134,11 @@ impl Tool for Swipe {
         value: &[("direction", tapflow_core::codes::INVALID_DIRECTION)],
         wrong_type: &[],
     };
-    const SHORTHAND: Option<&'static str> = Some("direction");
-    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("scroll", "")];
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("direction"),
+        known_as: &[("scroll", "")],
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

@@ -26,6 +26,7 @@ use serde_json::json;
 use crate::context::{Call, sleep_within};
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
 use crate::registry::Tool;
 use crate::search::require_criteria;
@@ -194,18 +195,18 @@ impl Tool for WaitForElement {
             ("interval_ms", tapflow_core::codes::INVALID_INTERVAL),
         ],
     };
-    const SHORTHAND: Option<&'static str> = Some("text");
-    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("extendedWaitUntil", "")];
-    /// Flows poll back to back without the second confirmation (`docs/flow-format.md`,
-    /// "Flow-level behaviours"): the next step re-observes before it acts.
-    const FLOW_DEFAULTS: &'static [(&'static str, &'static str)] = &[("interval_ms", "0")];
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("text"),
+        known_as: &[("extendedWaitUntil", "")],
+        // Flows poll back to back without the second confirmation (`docs/flow-format.md`,
+        // "Flow-level behaviours"): the next step re-observes before it acts.
+        defaults: &[("interval_ms", "0")],
+        // Flows: starts by looking at the screen.
+        looks_first: |_p| true,
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
-
-    /// Flows: starts by looking at the screen.
-    fn looks_first(_p: &Params) -> bool {
-        true
-    }
 
     fn check(p: &Params) -> Result<(), ToolError> {
         selector(p).map(drop)

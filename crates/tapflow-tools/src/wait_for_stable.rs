@@ -13,6 +13,7 @@ use serde_json::json;
 
 use crate::context::{Call, sleep_within};
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
 use crate::registry::Tool;
 use tapflow_device::model::UiNode;
@@ -73,7 +74,10 @@ impl Tool for WaitForStable {
     const DESCRIPTION: &'static str = "Wait until the UI tree stays unchanged for a quiet window (within a deadline) and report what changed since the call began. Use it after an action that animates or loads before reading the screen; use `wait_for_element` when you know which element should appear or disappear.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
-    const SHORTHAND: Option<&'static str> = Some("bundle_name");
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("bundle_name"),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

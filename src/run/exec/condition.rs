@@ -64,7 +64,7 @@ impl FlowRun<'_, '_> {
             if let Some(fd) = self.flow_deadline() {
                 deadline = deadline.min(fd);
             }
-            let args = self.with_device(args);
+            let args = self.route_to(ASSERT_TOOL, args);
             let token = self.token();
             match self
                 .dev

@@ -11,12 +11,8 @@ use serde_json::{Value, json};
 mod blocks;
 mod condition;
 mod crash_cause;
-mod implicit_wait;
-mod lost_keys;
-mod password;
-mod step_files;
+mod flow_level;
 mod tool;
-mod typed_secret;
 mod unresponsive;
 
 use crate::run::cancel::CancelToken;
@@ -354,7 +350,7 @@ impl FlowRun<'_, '_> {
                     .caller
                     .engine()
                     .get(tool)
-                    .and_then(|t| t.shorthand)
+                    .and_then(|t| t.flow.shorthand)
                     .and_then(|k| args.get(k).filter(|v| !v.is_null()))
                     .or_else(|| args.as_object()?.values().find(|v| v.is_string()));
                 match main {
@@ -443,21 +439,6 @@ impl FlowRun<'_, '_> {
             out.push(r);
         }
         (out, outcome)
-    }
-
-    /// Flow-level behaviour: whether `step` starts by looking at the screen (a plain tool step
-    /// whose tool says so for these arguments), so the step before it should bring the screen
-    /// back with its last action (see `tools::context::carry`).
-    fn looks_first(&self, step: &PlanStep) -> bool {
-        match &step.action {
-            Action::Tool { tool, args } if step.when.is_none() => self
-                .dev
-                .caller
-                .engine()
-                .get(tool)
-                .is_some_and(|t| t.looks_first(args)),
-            _ => false,
-        }
     }
 
     /// The flow source around a failed step's line (masked), when the text is known.
@@ -581,13 +562,6 @@ impl FlowRun<'_, '_> {
                 self.fp.timeout_ms
             ),
         )
-    }
-
-    fn with_device(&self, mut args: Value) -> Value {
-        if let Value::Object(o) = &mut args {
-            o.insert("device_id".into(), Value::String(self.dev.serial.clone()));
-        }
-        args
     }
 }
 

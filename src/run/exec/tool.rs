@@ -1,12 +1,13 @@
-//! One tool step: its attempts (each under its deadline, via `Engine::call`), retries with
-//! their cancellable delay, `expect:` checks, kept results, masking of what is recorded, the
+//! One tool step: its attempts (each under its deadline, sent with what a flow adds by
+//! `flow_level`), retries with their cancellable delay, `expect:` checks, kept results, masking of what is recorded, the
 //! target's bounds, and evidence when it finally fails.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{FlowRun, codes, location, ms, now_rfc3339, password, typed_secret};
+use super::flow_level::Attempt as Sending;
+use super::{FlowRun, codes, location, ms, now_rfc3339};
 use crate::run::events::RunEvent;
 use crate::run::evidence::{StepRef, StepWindow};
 use crate::run::result::*;
@@ -51,10 +52,9 @@ impl FlowRun<'_, '_> {
         started: Instant,
         r: &mut StepResult,
     ) {
-        let with_window = self.flow_log_window(tool, args);
-        let args = with_window.as_ref().unwrap_or(args);
-        let in_run = self.step_file(tool, args);
-        let args = in_run.as_ref().unwrap_or(args);
+        let hooks = self.hooks(tool);
+        let as_meant = self.flow_args(&hooks, args);
+        let args = as_meant.as_ref().unwrap_or(args);
         r.args = Some(match self.vars.resolve(self.fp, args, false) {
             Ok(v) => self.masker.value(&v),
             Err(_) => self.masker.value(args),
@@ -86,37 +86,13 @@ impl FlowRun<'_, '_> {
             if flow_bound {
                 deadline = self.flow_deadline();
             }
-            // The runner asks every tool for its cost (reports show round trips per step); a
-            // step that asked itself keeps it in its result.
-            let asked_cost = real.get("include_cost").and_then(Value::as_bool) == Some(true);
-            let mut real = real;
-            if let Value::Object(o) = &mut real {
-                o.insert("include_cost".into(), Value::Bool(true));
-            }
-            self.dev.caller.next_looks_at_screen(self.next_looks);
-            let sent = self.with_device(real);
-            let first = self.call_waiting(step, tool, sent.clone(), deadline, &token);
-            let mut outcome = self.retype_lost_keys(step, tool, &sent, deadline, &token, first);
-            typed_secret::redact(&self.masker, tool, &sent, &mut outcome);
-            if let CallOutcome::Done(env) = &mut outcome {
-                let is_err = env.structured.error.is_some();
-                let holder = env.structured.payload_mut();
-                let cost = if asked_cost {
-                    holder.get("cost").cloned()
-                } else {
-                    holder.as_object_mut().and_then(|o| o.remove("cost"))
-                };
-                if holder.as_object().is_some_and(|o| o.is_empty()) && is_err {
-                    *holder = Value::Null;
-                }
-                if let Some(c) = cost {
-                    let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
-                    let total = r.cost.get_or_insert_with(StepCost::default);
-                    total.device_round_trips += n("device_round_trips");
-                    total.ui_dumps += n("ui_dumps");
-                }
-            }
-            let outcome = password::accept_masked(tool, outcome);
+            let sending = Sending {
+                step,
+                tool,
+                deadline,
+                token: &token,
+            };
+            let outcome = self.flow_call(&hooks, &sending, real, &mut r.cost);
             let mut attempt = Attempt {
                 number: n,
                 status: Status::Passed,
@@ -262,7 +238,7 @@ impl FlowRun<'_, '_> {
             && let Some(e) = r
                 .result
                 .as_ref()
-                .and_then(|v| self.step_file_evidence(tool, v))
+                .and_then(|v| self.flow_evidence(&hooks, v))
         {
             r.evidence.push(e);
         }
@@ -289,35 +265,6 @@ impl FlowRun<'_, '_> {
                 &self.masker,
             );
         }
-    }
-
-    /// Flow-level default (docs/run.md, "Evidence is about this run"): a `logs_query` step that
-    /// reads the device and names no time window reads from the flow's start, not the whole
-    /// buffer, so lines logged by earlier runs are never taken for this run's. A step that
-    /// sets `start_time`, `end_time`, `seconds` or `time_expr` keeps its own window; a bare
-    /// tool call (MCP, `tapflow tool`) keeps the reference's defaults.
-    fn flow_log_window(&self, tool: &str, args: &Value) -> Option<Value> {
-        const WINDOW: [&str; 4] = ["start_time", "end_time", "seconds", "time_expr"];
-        const HOST_SOURCES: [&str; 3] = ["logs", "input_file", "input_files"];
-        if tool != "logs_query" {
-            return None;
-        }
-        let o = args.as_object()?;
-        let set = |k: &&str| o.get(*k).is_some_and(|v| !v.is_null());
-        if WINDOW.iter().any(set) || HOST_SOURCES.iter().any(set) {
-            return None;
-        }
-        let mut o = o.clone();
-        o.insert(
-            "start_time".into(),
-            // Milliseconds: a flow that starts in the same second another one logged stays apart.
-            Value::String(
-                self.started_local
-                    .format("%Y-%m-%d %H:%M:%S%.3f")
-                    .to_string(),
-            ),
-        );
-        Some(Value::Object(o))
     }
 
     /// The first `expect:` that does not hold, as an error.

@@ -23,6 +23,7 @@ pub mod field;
 pub mod focus;
 pub mod lost_keys;
 pub mod poll;
+mod reading;
 pub mod strategy;
 pub mod verify;
 
@@ -33,6 +34,7 @@ use serde_json::{Map, Value, json};
 use crate::context::Call;
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
 use crate::registry::Tool;
 use crate::target::{ElementInfo, Resolved, SearchArgs, TargetMode, choose_mode, resolve};
@@ -205,16 +207,19 @@ impl Tool for InputText {
             tapflow_core::codes::INVALID_ELEMENT_HANDLE,
         )],
     };
-    const WAITS_FOR_TARGET: bool = true;
-    const SHORTHAND: Option<&'static str> = Some("text");
-    const KNOWN_AS: &'static [(&'static str, &'static str)] = &[("inputText", ""), ("type", "")];
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        waits_for_target: true,
+        shorthand: Some("text"),
+        known_as: &[("inputText", ""), ("type", "")],
+        // Flows: handle and search modes look the field up on the screen first.
+        looks_first: |p| p.x.is_none() || p.y.is_none(),
+        // Lost keys are typed again, a masked field of the right length passes unverified,
+        // what the field showed of a secret is dotted out.
+        typing: Some(reading::TYPING),
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
-
-    /// Flows: handle and search modes look the field up on the screen first.
-    fn looks_first(p: &Params) -> bool {
-        p.x.is_none() || p.y.is_none()
-    }
 
     fn check(p: &Params) -> Result<(), ToolError> {
         checked(p).map(drop)

@@ -17,8 +17,9 @@ use crate::config::ToolConfig;
 use crate::context::Call;
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
+use crate::flow_hooks::{FlowHooks, LogWindow};
 use crate::policy::{Hints, Policy, Risk};
-use crate::registry::Tool;
+use crate::registry::{Digest, Tool};
 use tapflow_device::logs::query::{DEFAULT_MAX_CRASH_REPORTS, DEFAULT_MAX_FILE_BYTES};
 use tapflow_device::logs::{
     LogsError, LogsQueryParams, LogsQueryResult, NoDevice, QueryEnv, execute,
@@ -49,6 +50,20 @@ impl Tool for LogsQuery {
     const CODES: FieldCodes = FieldCodes {
         value: &[("mode", tapflow_core::codes::INVALID_QUERY_MODE)],
         wrong_type: &[],
+    };
+
+    const DIGEST: Option<Digest> = Some(Digest::List {
+        field: "items",
+        keep: &[],
+    });
+    const FLOW: FlowHooks<LogsQueryParams> = FlowHooks {
+        // A step that reads the device and sets no window reads from the flow's start.
+        log_window: Some(LogWindow {
+            start: "start_time",
+            window: &["start_time", "end_time", "seconds", "time_expr"],
+            host_sources: &["logs", "input_file", "input_files"],
+        }),
+        ..FlowHooks::NONE
     };
 
     type Params = LogsQueryParams;

@@ -17,6 +17,7 @@ use serde_json::json;
 use crate::context::Call;
 use crate::decode::FieldCodes;
 use crate::envelope::ToolError;
+use crate::flow_hooks::FlowHooks;
 use crate::policy::{Hints, Policy};
 use crate::registry::Tool;
 use tapflow_device::model::KeyInput;
@@ -182,9 +183,11 @@ impl Tool for PressKey {
         value: &[("modifiers", tapflow_core::codes::INVALID_MODIFIER)],
         wrong_type: &[("key", tapflow_core::codes::INVALID_KEY)],
     };
-    const SHORTHAND: Option<&'static str> = Some("key");
-    const KNOWN_AS: &'static [(&'static str, &'static str)] =
-        &[("pressKey", ""), ("back", "as `press_key: Back`")];
+    const FLOW: FlowHooks<Params> = FlowHooks {
+        shorthand: Some("key"),
+        known_as: &[("pressKey", ""), ("back", "as `press_key: Back`")],
+        ..FlowHooks::NONE
+    };
     type Params = Params;
     type Output = Output;
 

@@ -1,29 +1,23 @@
 //! What a field showed while a secret was typed into it is part of the secret: the value left
 //! after lost keys (`actual_text`), a value one try left for the next (`before_text`), the
 //! values of earlier tries (`retyped`). The masker knows whole secrets only, so for an
-//! `input_text` whose text carries a secret these values are replaced by as many `•` as they
+//! typing step whose text carries a secret these values are replaced by as many `•` as they
 //! have characters, in the result, the error's details and its message (docs/security.md).
 
 use serde_json::Value;
 
+use tapflow_tools::flow_hooks::Typing;
+
 use crate::run::mask::Masker;
 use crate::run::worker::CallOutcome;
-use tapflow_tools::Tool;
-use tapflow_tools::input_text::InputText;
-
-/// The fields of an `input_text` result (or error details) that hold what the field showed.
-const SHOWN: [&str; 2] = ["actual_text", "before_text"];
 
 fn dots(s: &str) -> String {
     "•".repeat(s.chars().count())
 }
 
 /// Redacts what the field showed when `args` (as sent) typed a secret (see the module doc).
-pub(super) fn redact(masker: &Masker, tool: &str, args: &Value, outcome: &mut CallOutcome) {
-    if tool != InputText::NAME {
-        return;
-    }
-    let Some(text) = args.get("text").and_then(Value::as_str) else {
+pub(super) fn redact(masker: &Masker, typing: &Typing, args: &Value, outcome: &mut CallOutcome) {
+    let Some(text) = args.get(typing.text).and_then(Value::as_str) else {
         return;
     };
     if masker.text(text) == text {
@@ -34,7 +28,7 @@ pub(super) fn redact(masker: &Masker, tool: &str, args: &Value, outcome: &mut Ca
     };
     let mut shown: Vec<String> = Vec::new();
     let payload = env.structured.payload_mut();
-    for k in SHOWN {
+    for k in typing.shown {
         if let Some(v) = payload.get_mut(k)
             && let Some(s) = v.as_str()
         {
@@ -67,6 +61,14 @@ mod tests {
     use serde_json::json;
     use tapflow_tools::envelope::{Envelope, ToolError};
 
+    const TYPING: Typing = Typing {
+        text: "words",
+        shown: &["actual_text", "before_text"],
+        reading: |_| None,
+        retype_args: |a, _| a.clone(),
+        masked: |_| None,
+    };
+
     #[test]
     fn parts_of_a_typed_secret_are_dotted_out() {
         let masker = Masker::new(["tok-abcdef"]);
@@ -77,13 +79,8 @@ mod tests {
             "showed \"tok-bcef\", \"tk-abef\"; last saw \"tk-abef\"",
         )
         .with_details(details);
-        let mut o = CallOutcome::Done(Box::new(Envelope::new(InputText::NAME, Err(err), 1)));
-        redact(
-            &masker,
-            InputText::NAME,
-            &json!({"text": "tok-abcdef"}),
-            &mut o,
-        );
+        let mut o = CallOutcome::Done(Box::new(Envelope::new("t", Err(err), 1)));
+        redact(&masker, &TYPING, &json!({"words": "tok-abcdef"}), &mut o);
         let CallOutcome::Done(env) = &o else { panic!() };
         let e = env.structured.error.as_ref().unwrap();
         assert_eq!(e.details["actual_text"], "•••••••");
@@ -99,8 +96,8 @@ mod tests {
         // Text without a secret keeps what the field showed.
         let err = ToolError::new(tapflow_core::codes::INTERNAL_ERROR, "m")
             .with_details(json!({"actual_text": "de"}));
-        let mut o = CallOutcome::Done(Box::new(Envelope::new(InputText::NAME, Err(err), 1)));
-        redact(&masker, InputText::NAME, &json!({"text": "demo"}), &mut o);
+        let mut o = CallOutcome::Done(Box::new(Envelope::new("t", Err(err), 1)));
+        redact(&masker, &TYPING, &json!({"words": "demo"}), &mut o);
         let CallOutcome::Done(env) = &o else { panic!() };
         assert_eq!(
             env.structured.error.as_ref().unwrap().details["actual_text"],

@@ -2,7 +2,7 @@
 //!
 //! Text typed key by key (`input_strategy: direct`: Android's `input text`, uitest's direct
 //! entry of digits) can lose keys on the way: the field then shows a subsequence of the text
-//! (`tools::input_text::lost_keys`), and in a flow the tool stops waiting for the missing keys
+//! (the tool's [`Typing::reading`] says so), and in a flow the tool stops waiting for the missing keys
 //! once that value has settled. The runner then types the text again, up to [`TRIES`] times
 //! in all, to tell the two causes apart:
 //!
@@ -19,63 +19,23 @@
 //! already holds part of the text. A bare tool call never gets here.
 
 use serde_json::{Value, json};
+use tapflow_tools::flow_hooks::Typing;
 
-use super::FlowRun;
-use super::implicit_wait::{add_cost, cost_of};
-use super::password;
-use crate::run::cancel::CancelToken;
+use super::{Attempt, FlowRun, cost, masked};
 use crate::run::worker::CallOutcome;
-use tapflow_core::plan::model::PlanStep;
-use tapflow_tools::Tool;
-use tapflow_tools::input_text::InputText;
-use tapflow_tools::input_text::lost_keys::shows_lost_keys;
-use tapflow_tools::input_text::strategy::Strategy;
 
 /// Tries in all (the step's own call included).
 pub const TRIES: usize = 3;
 
-/// What a failed `input_text` showed, when it shows lost keys.
-#[derive(Debug, Clone, PartialEq)]
-struct Lost {
-    seen: String,
-    expected: String,
-    append: bool,
-}
-
-fn lost_of(outcome: &CallOutcome) -> Option<Lost> {
+/// What a failed call showed in its field, when it shows lost keys.
+fn lost_of(
+    typing: &Typing,
+    outcome: &CallOutcome,
+) -> Option<tapflow_tools::flow_hooks::FieldReading> {
     let CallOutcome::Done(env) = outcome else {
         return None;
     };
-    let e = env.structured.error.as_ref()?;
-    if e.code != tapflow_core::codes::TEXT_VERIFICATION_TIMEOUT
-        && e.code != tapflow_core::codes::TEXT_NOT_READABLE
-    {
-        return None;
-    }
-    let d = &e.details;
-    let s = |k: &str| d.get(k).and_then(Value::as_str);
-    if s("input_strategy")? != Strategy::Direct.name() {
-        return None;
-    }
-    let expected = s("text")?;
-    let seen = s("actual_text")?;
-    shows_lost_keys(expected, seen, s("before_text")).then(|| Lost {
-        seen: seen.to_string(),
-        expected: expected.to_string(),
-        append: s("mode") == Some("append"),
-    })
-}
-
-/// The arguments of a retype: an `append` becomes a `replace` of the whole expected value.
-fn retype_args(args: &Value, lost: &Lost) -> Value {
-    let mut args = args.clone();
-    if lost.append
-        && let Value::Object(o) = &mut args
-    {
-        o.insert("mode".into(), "replace".into());
-        o.insert("text".into(), lost.expected.clone().into());
-    }
-    args
+    (typing.reading)(env.structured.error.as_ref()?).filter(|r| r.lost_keys)
 }
 
 /// Puts `key: value` into the envelope's result (passed) or error details (failed).
@@ -131,49 +91,40 @@ fn verdict(last: &mut CallOutcome, seen: &[String]) {
 }
 
 impl FlowRun<'_, '_> {
-    /// Types the text of an `input_text` step again when its first call lost keys (see the
-    /// module doc); any other outcome is returned as it is. `args`: the arguments as sent.
+    /// Types the text of a typing step again when its first call lost keys (see the module
+    /// doc); any other outcome is returned as it is. `args`: the arguments as sent.
     pub(super) fn retype_lost_keys(
         &mut self,
-        step: &PlanStep,
-        tool: &str,
+        at: &Attempt<'_>,
+        typing: &Typing,
         args: &Value,
-        deadline: Option<std::time::Instant>,
-        token: &CancelToken,
         first: CallOutcome,
     ) -> CallOutcome {
-        if tool != InputText::NAME {
-            return first;
-        }
-        let Some(lost) = lost_of(&first) else {
+        let Some(lost) = lost_of(typing, &first) else {
             return first;
         };
-        let again = retype_args(args, &lost);
+        let again = (typing.retype_args)(args, &lost);
         let mut seen = vec![lost.seen];
-        let mut earlier = cost_of(&first);
+        let mut earlier = cost::of(&first);
         let mut last = first;
         for _ in 1..TRIES {
-            let mut outcome = password::accept_masked(
-                tool,
-                self.call_waiting(step, tool, again.clone(), deadline, token),
-            );
-            match lost_of(&outcome) {
+            let mut outcome = masked::accept(at.tool, typing, self.call_waiting(at, again.clone()));
+            match lost_of(typing, &outcome) {
                 Some(l) => {
-                    let c = cost_of(&outcome);
-                    earlier = (earlier.0 + c.0, earlier.1 + c.1);
+                    earlier = cost::plus(earlier, cost::of(&outcome));
                     seen.push(l.seen);
                     last = outcome;
                 }
                 None => {
                     // Landed, or failed otherwise: that is the step's outcome.
-                    add_cost(&mut outcome, earlier);
+                    cost::add(&mut outcome, earlier);
                     note(&mut outcome, "retyped", json!(seen));
                     return outcome;
                 }
             }
         }
-        let mine = cost_of(&last);
-        add_cost(&mut last, (earlier.0 - mine.0, earlier.1 - mine.1));
+        let mine = cost::of(&last);
+        cost::add(&mut last, cost::minus(earlier, mine));
         verdict(&mut last, &seen);
         note(&mut last, "retyped", json!(seen));
         last
@@ -187,7 +138,7 @@ mod tests {
 
     fn failed(code: tapflow_core::codes::Code, details: Value) -> CallOutcome {
         CallOutcome::Done(Box::new(Envelope::new(
-            InputText::NAME,
+            "a_typing_tool",
             Err(
                 ToolError::new(code, "the field never showed exactly the expected value")
                     .with_details(details),
@@ -203,24 +154,15 @@ mod tests {
     }
 
     #[test]
-    fn only_direct_text_showing_lost_keys_is_retyped() {
+    fn only_what_the_tool_reads_as_lost_keys_is_retyped() {
+        let typing = tapflow_tools::Engine::new()
+            .tools()
+            .find_map(|t| t.flow.typing)
+            .expect("a tool types text");
         let t = tapflow_core::codes::TEXT_VERIFICATION_TIMEOUT;
-        assert!(lost_of(&failed(t, details("direct", "emo"))).is_some());
-        assert!(lost_of(&failed(t, details("direct", "Username"))).is_some());
-        assert!(lost_of(&failed(t, details("sentinel_paste", "emo"))).is_none());
-        assert!(lost_of(&failed(t, details("direct", "demox"))).is_none());
-        let other = tapflow_core::codes::INPUT_FOCUS_TIMEOUT;
-        assert!(lost_of(&failed(other, details("direct", "emo"))).is_none());
-        let mut d = details("direct", "de");
-        d["mode"] = "append".into();
-        d["text"] = "hello demo".into();
-        let l = lost_of(&failed(t, d)).unwrap();
-        let a = retype_args(
-            &json!({"element_id": "u", "mode": "append", "text": "demo"}),
-            &l,
-        );
-        assert_eq!(a["mode"], "replace");
-        assert_eq!(a["text"], "hello demo");
+        assert!(lost_of(&typing, &failed(t, details("direct", "emo"))).is_some());
+        assert!(lost_of(&typing, &failed(t, details("sentinel_paste", "emo"))).is_none());
+        assert!(lost_of(&typing, &CallOutcome::Cancelled).is_none());
     }
 
     #[test]
@@ -246,7 +188,7 @@ mod tests {
         assert!(e.message.contains("refuses these characters"));
 
         note(&mut o, "retyped", json!(["12"]));
-        add_cost(&mut o, (6, 4));
-        assert_eq!(cost_of(&o), (9, 6));
+        cost::add(&mut o, (6, 4));
+        assert_eq!(cost::of(&o), (9, 6));
     }
 }

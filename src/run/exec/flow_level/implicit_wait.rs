@@ -1,5 +1,5 @@
 //! Implicit waits, a flow-level behaviour: a step that acts on an element (a tool declaring
-//! [`tapflow_tools::Tool::WAITS_FOR_TARGET`]: click, long_press, input_text) and finds no such
+//! `waits_for_target` in its [`tapflow_tools::FlowHooks`]: click, long_press, input_text) and finds no such
 //! element yet calls its tool again until the element appears or the step's `wait_ms` passes.
 //!
 //! The tool's own dump is the poll: when the target is already there the first call acts on
@@ -12,10 +12,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::FlowRun;
-use crate::run::cancel::CancelToken;
+use super::{Attempt, FlowRun, cost};
 use crate::run::worker::CallOutcome;
-use tapflow_core::plan::model::PlanStep;
 
 /// Pause between two looks for a missing element (a cancellable wait, bounded by the wait's
 /// and the step's deadlines).
@@ -36,59 +34,12 @@ fn target_missing(outcome: &CallOutcome) -> bool {
     }
 }
 
-/// `(device_round_trips, ui_dumps)` an envelope reports (`cost`, in its result or error
-/// details).
-pub(super) fn cost_of(outcome: &CallOutcome) -> (u64, u64) {
-    let CallOutcome::Done(env) = outcome else {
-        return (0, 0);
-    };
-    let holder = env.structured.payload();
-    let n = |k: &str| {
-        holder
-            .get("cost")
-            .and_then(|c| c.get(k))
-            .and_then(Value::as_u64)
-            .unwrap_or(0)
-    };
-    (n("device_round_trips"), n("ui_dumps"))
-}
-
-fn add(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
-    (a.0 + b.0, a.1 + b.1)
-}
-
-fn sub(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
-    (a.0.saturating_sub(b.0), a.1.saturating_sub(b.1))
-}
-
-/// Adds `extra` to the cost the envelope reports (nothing when it reports none).
-pub(super) fn add_cost(outcome: &mut CallOutcome, extra: (u64, u64)) {
-    if extra == (0, 0) {
-        return;
-    }
-    let CallOutcome::Done(env) = outcome else {
-        return;
-    };
-    if let Some(Value::Object(c)) = env.structured.payload_mut().get_mut("cost") {
-        for (k, v) in [("device_round_trips", extra.0), ("ui_dumps", extra.1)] {
-            let now = c.get(k).and_then(Value::as_u64).unwrap_or(0);
-            c.insert(k.into(), (now + v).into());
-        }
-    }
-}
-
 impl FlowRun<'_, '_> {
-    /// Calls the step's tool, waiting up to `step.wait_ms` for its element; never past
-    /// `deadline`. A final `ELEMENT_NOT_FOUND` says how long it waited (`details.waited_ms`).
-    pub(super) fn call_waiting(
-        &mut self,
-        step: &PlanStep,
-        tool: &str,
-        args: Value,
-        deadline: Option<Instant>,
-        token: &CancelToken,
-    ) -> CallOutcome {
+    /// Calls the step's tool, waiting up to `step.wait_ms` for its element; never past the
+    /// attempt's deadline. A final `ELEMENT_NOT_FOUND` says how long it waited (`details.waited_ms`).
+    pub(super) fn call_waiting(&mut self, at: &Attempt<'_>, args: Value) -> CallOutcome {
         let started = Instant::now();
+        let (step, tool, deadline, token) = (at.step, at.tool, at.deadline, at.token);
         let mut wait_until = started + Duration::from_millis(step.wait_ms);
         if let Some(d) = deadline {
             wait_until = wait_until.min(d);
@@ -99,13 +50,13 @@ impl FlowRun<'_, '_> {
         loop {
             let mut outcome = self.dev.caller.call(tool, args.clone(), deadline, token);
             if step.wait_ms == 0 || !target_missing(&outcome) {
-                add_cost(&mut outcome, spent);
+                cost::add(&mut outcome, spent);
                 return outcome;
             }
-            spent = add(spent, cost_of(&outcome));
+            spent = cost::plus(spent, cost::of(&outcome));
             if Instant::now() >= wait_until {
-                let earlier = sub(spent, cost_of(&outcome));
-                add_cost(&mut outcome, earlier);
+                let earlier = cost::minus(spent, cost::of(&outcome));
+                cost::add(&mut outcome, earlier);
                 if let CallOutcome::Done(env) = &mut outcome
                     && let Some(e) = env.structured.error.as_mut()
                 {
