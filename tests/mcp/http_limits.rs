@@ -9,7 +9,7 @@ use crate::http_proc::{
 };
 
 use std::io::Write;
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -136,8 +136,13 @@ fn the_connection_cap_stays_below_the_open_file_limit() {
     // `accept` failed with EMFILE and every later client waited in the backlog unanswered.
     let s = start("-n 1024", &["--http-header-timeout", "10s"]);
     let own = format!("127.0.0.1:{}", port(&s.addr));
+    let addr: SocketAddr = s.addr.parse().unwrap();
     let mut idle: Vec<TcpStream> = (0..1100)
-        .map(|i| TcpStream::connect(&s.addr).unwrap_or_else(|e| panic!("connection {i}: {e}")))
+        .map(|i| {
+            TcpStream::connect_timeout(&addr, GUARD).unwrap_or_else(|e| {
+                panic!("connection {i}: {e} (the server stopped accepting connections)")
+            })
+        })
         .collect();
     // The cap is 1 024 − 256 kept − 32 refusal slots: the first 736 (accepted in order) are
     // held; the rest are refused (503 after a 2 s read, or closed at once when all refusal

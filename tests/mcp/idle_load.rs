@@ -9,7 +9,7 @@
 use crate::common::mcp_proc::{python, repo, run};
 use crate::http_proc::{is_closed_now, raise_own_nofile, rss_kib, start};
 
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -35,8 +35,13 @@ fn a_client_is_served_while_two_thousand_idle_connections_are_held() {
     let base_fds = open_fds(pid);
     let rss_before = rss_kib(pid);
     let started = Instant::now();
+    let addr: SocketAddr = s.addr.parse().unwrap();
     let idle: Vec<TcpStream> = (0..IDLE)
-        .map(|i| TcpStream::connect(&s.addr).unwrap_or_else(|e| panic!("connection {i}: {e}")))
+        .map(|i| {
+            TcpStream::connect_timeout(&addr, Duration::from_secs(10)).unwrap_or_else(|e| {
+                panic!("connection {i}: {e} (the server stopped accepting connections)")
+            })
+        })
         .collect();
     let connected = started.elapsed();
     // Wait until the server has accepted them all (Linux: its descriptor count).
