@@ -117,11 +117,13 @@ pub async fn check(gate: BodyGate, req: Request, next: Next) -> Response {
             ));
         }
     };
+    // rmcp creates a session for an `initialize` that names none.
+    let creates_session = !parts.headers.contains_key("mcp-session-id")
+        && matches!(
+            &message,
+            ClientJsonRpcMessage::Request(r) if matches!(r.request, ClientRequest::InitializeRequest(_))
+        );
     let req = Request::from_parts(parts, Body::from(bytes));
-    let creates_session = matches!(
-        &message,
-        ClientJsonRpcMessage::Request(r) if matches!(r.request, ClientRequest::InitializeRequest(_))
-    );
     if !creates_session {
         return next.run(req).await;
     }

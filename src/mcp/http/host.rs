@@ -72,43 +72,51 @@ impl AllowedHosts {
     }
 }
 
-fn refuse(status: StatusCode, why: &str) -> Response {
-    (
-        status,
-        format!("{}: {why}", status.canonical_reason().unwrap_or("Refused")),
-    )
-        .into_response()
+/// Why a request is refused: 400 for a malformed target or `Host`, 403 for a foreign one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal {
+    pub status: StatusCode,
+    pub why: &'static str,
 }
 
-/// Checks the request target and `Host` of `req`; `Err` is the response to send instead.
-#[allow(clippy::result_large_err)]
-pub fn check(req: &Request, allowed: &AllowedHosts) -> Result<(), Response> {
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let reason = self.status.canonical_reason().unwrap_or("Refused");
+        (self.status, format!("{reason}: {}", self.why)).into_response()
+    }
+}
+
+fn bad(why: &'static str) -> Refusal {
+    Refusal {
+        status: StatusCode::BAD_REQUEST,
+        why,
+    }
+}
+
+/// Checks the request target and `Host` of `req`.
+pub fn check(req: &Request, allowed: &AllowedHosts) -> Result<(), Refusal> {
     let uri = req.uri();
     if uri.scheme().is_some() || uri.authority().is_some() || !uri.path().starts_with('/') {
-        return Err(refuse(
-            StatusCode::BAD_REQUEST,
+        return Err(bad(
             "the request target must be a path (`POST /mcp HTTP/1.1` with a Host header), not an absolute URI or `*`",
         ));
     }
     let mut hosts = req.headers().get_all(header::HOST).iter();
     let Some(value) = hosts.next() else {
-        return Err(refuse(
-            StatusCode::BAD_REQUEST,
-            "the Host header is missing",
-        ));
+        return Err(bad("the Host header is missing"));
     };
     if hosts.next().is_some() {
-        return Err(refuse(StatusCode::BAD_REQUEST, "more than one Host header"));
+        return Err(bad("more than one Host header"));
     }
     let value = value
         .to_str()
-        .map_err(|_| refuse(StatusCode::BAD_REQUEST, "the Host header is not ASCII"))?;
-    let host = parse_authority(value).map_err(|why| refuse(StatusCode::BAD_REQUEST, why))?;
+        .map_err(|_| bad("the Host header is not ASCII"))?;
+    let host = parse_authority(value).map_err(bad)?;
     if !allowed.allows(&host) {
-        return Err(refuse(
-            StatusCode::FORBIDDEN,
-            "this Host is not one of the server's names (DNS rebinding protection; add it with --allow-host)",
-        ));
+        return Err(Refusal {
+            status: StatusCode::FORBIDDEN,
+            why: "this Host is not one of the server's names (DNS rebinding protection; add it with --allow-host)",
+        });
     }
     Ok(())
 }
@@ -136,7 +144,7 @@ mod tests {
         let req = b.body(Body::empty()).unwrap();
         match check(&req, &allowed()) {
             Ok(()) => 200,
-            Err(r) => r.status().as_u16(),
+            Err(r) => r.status.as_u16(),
         }
     }
 

@@ -31,6 +31,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::Request;
 use axum::middleware::{self, Next};
+use axum::response::IntoResponse;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 use crate::mcp::TapflowMcp;
@@ -151,7 +152,7 @@ fn router(
             async move {
                 match checked {
                     Ok(()) => next.run(req).await,
-                    Err(refusal) => refusal,
+                    Err(refusal) => refusal.into_response(),
                 }
             }
         })),
