@@ -77,6 +77,8 @@ pub struct McpArgs {
     /// milliseconds or a duration (`1m`).
     #[arg(long, value_name = "DURATION", default_value = "60000", value_parser = super::duration_arg)]
     pub busy_wait_ms: u64,
+    #[command(flatten)]
+    pub http_limits: HttpLimitArgs,
 }
 
 /// `tapflow mcp`.
@@ -167,8 +169,9 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
                 token,
                 allow_hosts: args.allow_hosts.clone(),
                 allow_origins: args.allow_origins.clone(),
+                limits: args.http_limits.limits(),
             };
-            if let Err(e) = crate::mcp::http::check_exposure(&opts) {
+            if let Err(e) = crate::mcp::http::prepare(&opts) {
                 eprintln!("tapflow mcp: {e}");
                 return exit::USAGE;
             }
@@ -211,6 +214,36 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         Err(e) => {
             eprintln!("tapflow mcp: {e}");
             exit::INFRA
+        }
+    }
+}
+
+/// `tapflow mcp --http`'s connection and session limits (docs/mcp.md, "HTTP limits").
+#[derive(Debug, Args)]
+pub struct HttpLimitArgs {
+    /// HTTP: connections served at once; beyond, 503 with Retry-After. Default: 4096, or
+    /// less if the open-file limit (raised to its hard value at start-up) leaves less.
+    #[arg(long, value_name = "N", requires = "http")]
+    pub http_max_connections: Option<usize>,
+    /// HTTP: a connection must send a complete request head within this long of opening or
+    /// of its previous response (also the keep-alive idle timeout), and a body within as long.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = super::duration_arg, requires = "http")]
+    pub http_header_timeout: u64,
+    /// HTTP: sessions (handshake-era clients) alive at once; beyond, 503 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = crate::mcp::http::limits::DEFAULT_MAX_SESSIONS, requires = "http")]
+    pub http_max_sessions: usize,
+    /// HTTP: a session with no traffic for this long is closed.
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::duration_arg, requires = "http")]
+    pub http_session_idle_timeout: u64,
+}
+
+impl HttpLimitArgs {
+    fn limits(&self) -> crate::mcp::http::HttpLimits {
+        crate::mcp::http::HttpLimits {
+            max_connections: self.http_max_connections,
+            header_timeout: std::time::Duration::from_millis(self.http_header_timeout),
+            max_sessions: self.http_max_sessions,
+            session_idle: std::time::Duration::from_millis(self.http_session_idle_timeout),
         }
     }
 }

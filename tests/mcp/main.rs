@@ -4,7 +4,12 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod http_limits;
+mod http_proc;
 mod http_security;
+mod http_sessions;
+mod http_strict;
+mod idle_load;
 mod inspector;
 mod lanes;
 mod load;

@@ -1,32 +1,45 @@
 //! Streamable HTTP: rmcp's [`StreamableHttpService`] mounted at `/mcp` behind axum, with the
-//! DNS-rebinding and access rules of `docs/mcp.md`:
+//! access rules and limits of `docs/mcp.md`. From the outside in:
 //!
-//! - `Host` must name this server (`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`, plus
-//!   `--allow-host`); anything else → 403 (rmcp's check);
-//! - a present `Origin` must be one of `http://127.0.0.1:PORT`, `http://localhost:PORT`,
-//!   `http://[::1]:PORT` or `--allow-origin`; anything else → 403 (rmcp checks `Origin` only
-//!   when configured, so it is configured here, always);
-//! - with a token (`--token-file`), every request needs `Authorization: Bearer <token>` → else
-//!   401 with `WWW-Authenticate: Bearer`;
-//! - a bind address that is not loopback is refused unless a token is set.
+//! - the connection ([`listen`]): a header read / keep-alive idle timeout and a connection cap
+//!   (503 + `Retry-After` beyond it), below the open-file limit ([`limits`]);
+//! - the request line and `Host` ([`host`]): origin-form target, exactly one `Host` naming an
+//!   authority only, one of `127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT` (plus
+//!   `--allow-host`) → else 400 / 403;
+//! - with a token (`--token-file`), `Authorization: Bearer <token>` ([`auth`]) → else 401;
+//! - a JSON body ([`body`]): size and time limits, JSON-RPC `-32700` / `-32600` for a body that
+//!   is not JSON / not JSON-RPC, a session slot for an `initialize` ([`sessions`]: capped,
+//!   expiring when idle) → else 503 + `Retry-After`;
+//! - rmcp: a present `Origin` must be one of `http://127.0.0.1:PORT`, `http://localhost:PORT`,
+//!   `http://[::1]:PORT` or `--allow-origin` → else 403 (rmcp checks `Origin` only when
+//!   configured, so it is configured here, always); it checks `Host` again.
 //!
-//! Both protocol eras are served on the one endpoint: handshake-era clients get sessions
-//! (`Mcp-Session-Id`), 2026-07-28 clients are stateless (rmcp decides per request).
+//! A bind address that is not loopback is refused unless a token is set. Both protocol eras
+//! are served on the one endpoint: handshake-era clients get sessions (`Mcp-Session-Id`),
+//! 2026-07-28 clients are stateless (rmcp decides per request).
+
+pub mod auth;
+pub mod body;
+pub mod host;
+pub mod limits;
+pub mod listen;
+pub mod sessions;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::Request;
-use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use axum::response::IntoResponse;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use sha2::{Digest, Sha256};
 
 use crate::mcp::TapflowMcp;
 use crate::mcp::call::Core;
+use body::BodyGate;
+use host::AllowedHosts;
+pub use limits::HttpLimits;
+use sessions::CappedSessions;
 
 /// How the HTTP listener is set up.
 #[derive(Debug, Clone)]
@@ -38,6 +51,8 @@ pub struct HttpOptions {
     pub allow_hosts: Vec<String>,
     /// Extra `Origin` values accepted (`scheme://host[:port]`, `:*` = any port).
     pub allow_origins: Vec<String>,
+    /// Connection and session limits.
+    pub limits: HttpLimits,
 }
 
 /// Refuses a setup that would expose the device to the network without authentication.
@@ -52,6 +67,15 @@ pub fn check_exposure(opts: &HttpOptions) -> Result<(), String> {
         return Err("the token file is empty".into());
     }
     Ok(())
+}
+
+/// Everything decided before the listener opens: the exposure rule, the `--allow-host`
+/// entries, and the limits against the open-file limit, whose soft value is first raised to
+/// the hard one (a process-wide change, made once per server). Returns the connection cap.
+pub fn prepare(opts: &HttpOptions) -> Result<usize, String> {
+    check_exposure(opts)?;
+    AllowedHosts::new(&opts.allow_hosts)?;
+    opts.limits.connection_cap(limits::raise_nofile())
 }
 
 /// The `Host` values accepted for a server bound to `bound` (its actual port).
@@ -81,56 +105,58 @@ pub fn allowed_origins(bound: SocketAddr, extra: &[String]) -> Vec<String> {
     v
 }
 
-/// The axum app for a listener bound to `bound`.
-pub fn router(core: Arc<Core>, opts: &HttpOptions, bound: SocketAddr) -> Router {
-    let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(allowed_hosts(bound, &opts.allow_hosts))
+/// The axum app for a listener bound to `bound`: rmcp inside the layers of the module docs.
+fn router(
+    core: Arc<Core>,
+    opts: &HttpOptions,
+    bound: SocketAddr,
+    config: StreamableHttpServerConfig,
+) -> Result<Router, String> {
+    let hosts = allowed_hosts(bound, &opts.allow_hosts);
+    let allowed = AllowedHosts::new(&hosts)?;
+    let sessions = Arc::new(CappedSessions::new(
+        opts.limits.max_sessions,
+        opts.limits.session_idle,
+    ));
+    let config = config
+        .with_allowed_hosts(hosts)
         .with_allowed_origins(allowed_origins(bound, &opts.allow_origins))
-        .enforce_origin_validation();
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(limits::MAX_BODY_BYTES);
     let service = StreamableHttpService::new(
         move || Ok(TapflowMcp::new(core.clone())),
-        LocalSessionManager::default().into(),
+        sessions.clone(),
         config,
     );
-    let app = Router::new().nest_service("/mcp", service);
-    match &opts.token {
-        None => app,
-        Some(token) => {
-            let want: Arc<[u8]> = Sha256::digest(token.trim().as_bytes()).to_vec().into();
-            app.layer(middleware::from_fn(move |req: Request, next: Next| {
-                let want = want.clone();
-                async move { bearer(req, next, &want).await }
-            }))
-        }
+    let gate = BodyGate {
+        sessions,
+        timeout: opts.limits.header_timeout,
+        max_sessions: opts.limits.max_sessions,
+    };
+    // Layers run outside in, the last added first: Host, then the token, then the body.
+    let mut app = Router::new()
+        .nest_service("/mcp", service)
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            body::check(gate.clone(), req, next)
+        }));
+    if let Some(token) = &opts.token {
+        let want: Arc<[u8]> = auth::digest(token).into();
+        app = app.layer(middleware::from_fn(move |req: Request, next: Next| {
+            let want = want.clone();
+            async move { auth::bearer(req, next, &want).await }
+        }));
     }
-}
-
-/// Lets a request through only with the right bearer token. The comparison is of SHA-256
-/// digests, so its timing says nothing about the token.
-async fn bearer(req: Request, next: Next, want: &[u8]) -> Response {
-    let given = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| {
-            let (scheme, rest) = v.split_once(' ')?;
-            scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
-        });
-    match given {
-        Some(t) if Sha256::digest(t.as_bytes()).as_slice() == want => next.run(req).await,
-        _ => {
-            let mut r = (
-                StatusCode::UNAUTHORIZED,
-                "Unauthorized: this MCP server needs `Authorization: Bearer <token>` (the content of its --token-file)",
-            )
-                .into_response();
-            r.headers_mut().insert(
-                header::WWW_AUTHENTICATE,
-                HeaderValue::from_static("Bearer realm=\"tapflow-mcp\""),
-            );
-            r
-        }
-    }
+    Ok(
+        app.layer(middleware::from_fn(move |req: Request, next: Next| {
+            let checked = host::check(&req, &allowed);
+            async move {
+                match checked {
+                    Ok(()) => next.run(req).await,
+                    Err(refusal) => refusal.into_response(),
+                }
+            }
+        })),
+    )
 }
 
 /// Binds and serves until `shutdown` resolves. `on_bound` hears the actual address (port 0
@@ -141,19 +167,23 @@ pub async fn serve(
     on_bound: impl FnOnce(SocketAddr),
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    check_exposure(&opts)?;
-    let listener = tokio::net::TcpListener::bind(opts.bind)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", opts.bind))?;
+    let max_connections = prepare(&opts)?;
+    let listener =
+        listen::bind(opts.bind).map_err(|e| format!("cannot listen on {}: {e}", opts.bind))?;
     let bound = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let app = router(core, &opts, bound);
+    let config = StreamableHttpServerConfig::default();
+    let stop = config.cancellation_token.clone();
+    let app = router(core, &opts, bound, config)?;
+    let conn_limits = listen::ConnLimits {
+        max_connections,
+        header_timeout: opts.limits.header_timeout,
+        retry_after_secs: opts.limits.connection_retry_after_secs(),
+    };
     on_bound(bound);
-    axum::serve(listener, app.into_make_service())
-        .with_graceful_shutdown(shutdown)
-        .await
-        .map_err(|e| format!("HTTP server failed: {e}"))
+    listen::serve(listener, app, conn_limits, shutdown, move || stop.cancel()).await;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -166,6 +196,7 @@ mod tests {
             token: token.map(str::to_string),
             allow_hosts: Vec::new(),
             allow_origins: Vec::new(),
+            limits: HttpLimits::default(),
         }
     }
 
