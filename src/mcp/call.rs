@@ -26,6 +26,7 @@ use crate::mcp::levels::{self, Level};
 use crate::mcp::options::{Compiled, McpOptions};
 use crate::mcp::policy;
 use crate::mcp::progress::Reporter;
+use crate::mcp::text;
 use tapflow_tools::context::Signals;
 use tapflow_tools::registry::INCLUDE_COST;
 use tapflow_tools::{DeviceRoute, Digest, Engine, Envelope, Routing, ToolContext, ToolError};
@@ -89,6 +90,7 @@ impl Core {
                     Envelope::new(name, Err(e), 0),
                     extra_meta,
                     Level::Default,
+                    served.headline,
                 ));
             }
         };
@@ -103,7 +105,12 @@ impl Core {
             let key = match self.lane_key(&route).await {
                 Ok(k) => k,
                 Err(e) => {
-                    return Ok(finish(Envelope::new(name, Err(e), 0), extra_meta, level));
+                    return Ok(finish(
+                        Envelope::new(name, Err(e), 0),
+                        extra_meta,
+                        level,
+                        served.headline,
+                    ));
                 }
             };
             let mut t = self.lanes.arrive(&key);
@@ -121,11 +128,11 @@ impl Core {
                         format!("device `{key}` stayed busy with earlier calls for {} ms (this call's wait budget); try again or raise timeout_ms", budget.as_millis()),
                     )
                     .with_details(json!({ "device": key, "calls_ahead": t.ahead(), "waited_ms": queued.elapsed().as_millis() as u64 }));
-                    return Ok(finish(Envelope::new(name, Err(e), 0), extra_meta, level));
+                    return Ok(finish(Envelope::new(name, Err(e), 0), extra_meta, level, served.headline));
                 }
                 _ = rctx.ct.cancelled() => {
                     let e = tapflow_tools::context::cancelled();
-                    return Ok(finish(Envelope::new(name, Err(e), 0), extra_meta, level));
+                    return Ok(finish(Envelope::new(name, Err(e), 0), extra_meta, level, served.headline));
                 }
             }
             extra_meta.insert(
@@ -183,7 +190,7 @@ impl Core {
                 envelope.structured.meta.duration_ms,
             );
         }
-        Ok(finish(envelope, extra_meta, level))
+        Ok(finish(envelope, extra_meta, level, served.headline))
     }
 
     /// Takes out and checks the MCP-only arguments; the level to shape the result with.
@@ -271,7 +278,12 @@ impl Core {
 }
 
 /// The envelope as MCP carries it, with the server's additions to `meta` and the level applied.
-pub fn finish(envelope: Envelope, extra_meta: Map<String, Value>, level: Level) -> CallToolResult {
+pub fn finish(
+    envelope: Envelope,
+    extra_meta: Map<String, Value>,
+    level: Level,
+    headline: fn(&Value) -> Option<String>,
+) -> CallToolResult {
     let tool = envelope.structured.tool.clone();
     let mut v = envelope.to_value();
     if let Some(meta) = v
@@ -285,6 +297,11 @@ pub fn finish(envelope: Envelope, extra_meta: Map<String, Value>, level: Level) 
         && let Some(result) = v.pointer_mut("/structuredContent/result")
     {
         *result = levels::digest(how, result);
+    }
+    // The words and JSON a model that reads only `content` sees.
+    if let Some(structured) = v.get("structuredContent") {
+        let text = text::render(&tool, structured, headline);
+        v["content"] = json!([{ "type": "text", "text": text }]);
     }
     match serde_json::from_value::<CallToolResult>(v) {
         Ok(mut r) => {

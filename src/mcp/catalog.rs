@@ -22,6 +22,8 @@ pub struct Served {
     pub routing: Routing,
     /// How results are summed up (`response_level: digest`), for tools that take a level.
     pub digest: Option<Digest>,
+    /// The tool's outcome in words, for the text block.
+    pub headline: fn(&Value) -> Option<String>,
 }
 
 /// The served tools, by name, in list order.
@@ -67,6 +69,7 @@ impl Catalog {
                     needs_approval: def.policy.needs_approval,
                     routing: def.routing,
                     digest: def.digest,
+                    headline: def.headline,
                 },
             );
         }

@@ -20,6 +20,7 @@ pub mod policy;
 pub mod progress;
 pub mod server;
 pub mod stdio;
+pub mod text;
 
 pub use options::McpOptions;
 pub use server::TapflowMcp;

@@ -13,5 +13,6 @@ mod idle_load;
 mod inspector;
 mod lanes;
 mod load;
+mod model_text;
 mod python;
 mod tools;

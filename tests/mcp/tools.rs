@@ -1,7 +1,7 @@
 //! Every tool over MCP, with the rmcp client in-process, on the simulated device: tools/list
 //! carries schemas, titles, annotations and the policy in `_meta`; each call returns the
 //! reference envelope as structuredContent (validated against the tool's outputSchema) plus a
-//! short text block, isError mirrors `ok`; JSON-RPC errors only for unknown tools; the policy
+//! text block (the outcome line, then the result), isError mirrors `ok`; JSON-RPC errors only for unknown tools; the policy
 //! (approval, tool and device allowlists) and response levels.
 
 use crate::common::mcp_harness;
@@ -118,8 +118,12 @@ async fn every_tool_answers_with_the_reference_envelope() {
             "{name} {args}: {:#}",
             r.structured_content.unwrap()
         );
+        // The text block: the outcome line with the reference's prefix, then the result.
         let text = r.content[0].as_text().unwrap().text.clone();
-        assert_eq!(text, format!("{name}: ok"), "the short text block");
+        let (line, json) = text.split_once('\n').expect("two parts");
+        assert!(line.starts_with(&format!("{name}: ok")), "{line}");
+        let sc = r.structured_content.clone().unwrap();
+        assert_eq!(serde_json::from_str::<Value>(json).unwrap(), sc["result"]);
         called.insert(name);
     }
     let found = s

@@ -3,6 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::context::Call;
 use crate::decode::FieldCodes;
@@ -90,6 +91,15 @@ impl Tool for FindElements {
     };
     type Params = Params;
     type Output = Output;
+
+    fn headline(result: &Value) -> Option<String> {
+        let n = result.get("count")?.as_u64()?;
+        Some(match n {
+            0 => "no element found".into(),
+            1 => "1 element found".into(),
+            n => format!("{n} elements found"),
+        })
+    }
 
     fn check(p: &Params) -> Result<(), ToolError> {
         criteria(p).map(drop)

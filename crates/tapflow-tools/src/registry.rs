@@ -96,6 +96,13 @@ pub trait Tool: 'static {
     }
 
     fn run(params: Self::Params, call: &mut Call<'_>) -> Result<Self::Output, ToolError>;
+
+    /// The outcome of a successful call in a few words, from its result as serialised
+    /// (`3 elements found`), for a model that reads only the text of an MCP result; `None`:
+    /// the generic words (what `verified` says).
+    fn headline(_result: &Value) -> Option<String> {
+        None
+    }
 }
 
 type Runner =
@@ -122,6 +129,8 @@ pub struct ToolDef {
     pub verify: bool,
     /// How its result is summed up for a model ([`Tool::DIGEST`]).
     pub digest: Option<Digest>,
+    /// Its outcome in words ([`Tool::headline`]).
+    pub headline: fn(&Value) -> Option<String>,
     /// What a flow step may do beyond the bare call.
     pub flow: FlowDef,
     codes: FieldCodes,
@@ -148,6 +157,7 @@ impl ToolDef {
             routing: T::ROUTING,
             verify: T::VERIFY,
             digest: T::DIGEST,
+            headline: T::headline,
             flow,
             codes: T::CODES,
             input_schema: input,

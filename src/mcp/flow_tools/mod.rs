@@ -5,6 +5,7 @@
 //! report paths). Host paths obey the host-path policy ([`tapflow_device::hostfs::PathPolicy`]) with the
 //! server's roots.
 
+mod headline;
 mod run;
 
 use std::collections::BTreeMap;
@@ -171,6 +172,10 @@ impl Tool for ValidateFlow {
     type Params = FlowSource;
     type Output = Validated;
 
+    fn headline(result: &Value) -> Option<String> {
+        headline::diagnostics(result)
+    }
+
     fn run(p: FlowSource, call: &mut Call<'_>) -> Result<Validated, ToolError> {
         let c = compile(&p, call.config())?;
         let (errors, warnings, diagnostics, omitted) = diagnostics(&c);
@@ -209,6 +214,10 @@ impl Tool for PlanFlow {
     const ROUTING: Routing = Routing::None;
     type Params = FlowSource;
     type Output = Planned;
+
+    fn headline(result: &Value) -> Option<String> {
+        headline::diagnostics(result)
+    }
 
     fn run(p: FlowSource, call: &mut Call<'_>) -> Result<Planned, ToolError> {
         let c = compile(&p, call.config())?;

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::{FlowSource, MAX_RESULT_BYTES, compile, diagnostics, policy, step_engine};
+use super::{FlowSource, MAX_RESULT_BYTES, compile, diagnostics, headline, policy, step_engine};
 use crate::report::Outputs;
 use crate::run::mask::Masker;
 use crate::run::{self, DeviceChoice, EventSink, RunEvent, RunOptions, RunResult, Status};
@@ -148,6 +148,10 @@ impl Tool for RunFlow {
     type Params = FlowSource;
     type Output = RunSummary;
 
+    fn headline(result: &Value) -> Option<String> {
+        headline::run(result)
+    }
+
     fn run(p: FlowSource, call: &mut Call<'_>) -> Result<RunSummary, ToolError> {
         let compiled = compile(&p, call.config())?;
         let (errors, _, diags, _) = diagnostics(&compiled);
@@ -224,6 +228,10 @@ impl Tool for GetRun {
     const REQUIRED: &'static [&'static str] = &["run_id"];
     type Params = GetRunParams;
     type Output = RunSummary;
+
+    fn headline(result: &Value) -> Option<String> {
+        headline::run(result)
+    }
 
     fn run(p: GetRunParams, call: &mut Call<'_>) -> Result<RunSummary, ToolError> {
         let id = p.run_id.trim();
