@@ -6,13 +6,16 @@
 //! What is shown: `RUST_LOG` when it is set (`tracing_subscriber::EnvFilter` syntax), otherwise
 //! the `-v` count: none = warnings, `-v` = tapflow's debug events (the hdc calls), `-vv` =
 //! tapflow's trace events and the dependencies' debug events. `--log-format json` writes one
-//! JSON object per line. Typed text never reaches a log in clear (the hdc backend logs its
-//! length only); see `docs/logging.md`.
+//! JSON object per line. Every line, whatever its format or origin, goes through one gate
+//! ([`super::log_gate`]): masked with every secret the process's runs registered, and inert for
+//! CI (no device text starts a line); see `docs/logging.md`.
 
 use std::io::IsTerminal;
 
 use clap::ValueEnum;
 use tracing_subscriber::EnvFilter;
+
+use super::log_gate::LogGate;
 
 /// `--log-format`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
@@ -51,14 +54,17 @@ pub fn filter(verbose: u8, rust_log: Option<&str>) -> (EnvFilter, Option<String>
 /// Installs the subscriber for the whole process (once, at start-up).
 pub fn install(verbose: u8, format: LogFormat, rust_log: Option<&str>) {
     let (filter, problem) = filter(verbose, rust_log);
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
     let installed = match format {
         LogFormat::Text => builder
+            .with_writer(LogGate { json: false })
             .with_ansi(std::io::stderr().is_terminal())
             .try_init(),
-        LogFormat::Json => builder.json().with_ansi(false).try_init(),
+        LogFormat::Json => builder
+            .with_writer(LogGate { json: true })
+            .json()
+            .with_ansi(false)
+            .try_init(),
     };
     if let Err(e) = installed {
         eprintln!("tapflow: logging is unavailable: {e}");
