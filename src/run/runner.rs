@@ -134,6 +134,8 @@ pub fn run(
     // device command of the run).
     let masker = Masker::for_plan(plan);
     super::mask::gate::register(plan.flows.iter().flat_map(|f| f.secret_values()));
+    // Tools that derive text from the device's (a log signature) mask before deriving.
+    let ctx = ctx.with_redact(Arc::new(masker.clone()));
 
     // 1. Flows: the shard's slice, then tags.
     let positions = sorted_positions(&plan.flows);

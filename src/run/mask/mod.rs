@@ -81,6 +81,13 @@ pub fn encodings(secret: &str) -> Vec<String> {
         .collect()
 }
 
+/// Tools mask with the run's masker before deriving text from the device's (log signatures).
+impl tapflow_tools::context::Redact for Masker {
+    fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        self.text(text)
+    }
+}
+
 /// The automaton and, per pattern, the anchor bytes it keeps at each end.
 struct Automaton {
     ac: AhoCorasick,
