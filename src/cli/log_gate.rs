@@ -17,6 +17,7 @@ use std::io::{self, Write};
 use tracing_subscriber::fmt::MakeWriter;
 
 use crate::report::github::{inert, inert_json};
+use crate::run::Masker;
 use crate::run::mask::gate;
 
 /// Makes one [`GateWriter`] per event, writing to stderr.
@@ -30,7 +31,7 @@ impl<'a> MakeWriter<'a> for LogGate {
     type Writer = GateWriter<io::Stderr>;
 
     fn make_writer(&'a self) -> Self::Writer {
-        GateWriter::new(io::stderr(), self.json)
+        GateWriter::new(io::stderr(), self.json, gate::masker())
     }
 }
 
@@ -38,22 +39,24 @@ impl<'a> MakeWriter<'a> for LogGate {
 pub struct GateWriter<W: Write> {
     inner: W,
     json: bool,
+    masker: Masker,
     record: Vec<u8>,
 }
 
 impl<W: Write> GateWriter<W> {
-    pub fn new(inner: W, json: bool) -> Self {
+    /// `masker`: every secret registered when the event was logged ([`gate::masker`]).
+    pub fn new(inner: W, json: bool, masker: Masker) -> Self {
         GateWriter {
             inner,
             json,
+            masker,
             record: Vec::new(),
         }
     }
 
     /// The record as it is written: masked, then inert, ending with its one line break.
     fn gated(&self) -> Vec<u8> {
-        let masked = gate::masker();
-        let masked = masked.bytes(&self.record);
+        let masked = self.masker.bytes(&self.record);
         let text = String::from_utf8_lossy(&masked);
         let body = text.strip_suffix('\n').unwrap_or(&text);
         let body = if self.json {
@@ -97,7 +100,7 @@ mod tests {
     fn through_gate(record: &str, json: bool) -> String {
         let mut out = Vec::new();
         {
-            let mut w = GateWriter::new(&mut out, json);
+            let mut w = GateWriter::new(&mut out, json, gate::masker());
             // In pieces, as a formatter may write: masked as one record all the same.
             let (a, b) = record.split_at(record.len() / 2);
             w.write_all(a.as_bytes()).unwrap();
@@ -119,5 +122,108 @@ mod tests {
             through_gate(json, true),
             "{\"fields\":{\"m\":\"****** ##\\u005bstop-commands]\"}}\n"
         );
+    }
+}
+
+/// Generated secrets typed on Android, logged by the real formatters (text and JSON) through
+/// the gate, as the backends and error paths log commands.
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::run::mask::tests::{typed_secret, visible_pieces};
+    use base64::Engine;
+    use proptest::prelude::*;
+    use std::sync::{Arc, Mutex};
+    use tapflow_device::adb::text::{adb_keyboard_commands, is_typeable, key_commands};
+    use tapflow_device::hdc::quote::{ShellCommand, command_line, display_argv};
+    use tapflow_device::hdc::sections;
+
+    /// A writer into a shared buffer (the subscriber makes one per event).
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buf {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// What the logs show while `typed` is typed: the adb argv (`?` field), the command in an
+    /// error (`%` field, quoted for a shell), the hdc command line unredacted (as a `%` field),
+    /// and the text in a message.
+    fn log_typing(typed: &str) {
+        let commands = if is_typeable(typed) {
+            key_commands(typed).unwrap()
+        } else {
+            adb_keyboard_commands(typed, None)
+        };
+        let line = sections::chain(commands).into_string();
+        let argv = vec![
+            "-s".to_string(),
+            "emulator-5554".into(),
+            "exec-out".into(),
+            line,
+        ];
+        tracing::debug!(target: "tapflow::adb", argv = ?argv, attempt = 1, "adb round trip");
+        let shown = display_argv("adb", &argv);
+        tracing::warn!(target: "tapflow::adb", error = %shown, "adb failed");
+        let hdc = command_line("uitest", &["uiInput", "inputText", typed]);
+        let hdc = display_argv("hdc", &["shell".to_string(), hdc]);
+        tracing::debug!(target: "tapflow::hdc", argv = %hdc, "hdc call");
+        tracing::info!("typed {typed} into {:?}", ShellCommand::new("x").arg(typed));
+    }
+
+    fn capture(json: bool, masker: &Masker, f: impl FnOnce()) -> Vec<u8> {
+        let buf = Buf::default();
+        let (b, m) = (buf.clone(), masker.clone());
+        let make = move || GateWriter::new(b.clone(), json, m.clone());
+        let builder = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false);
+        if json {
+            tracing::subscriber::with_default(builder.json().with_writer(make).finish(), f);
+        } else {
+            tracing::subscriber::with_default(builder.with_writer(make).finish(), f);
+        }
+        let out = buf.0.lock().unwrap().clone();
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+        #[test]
+        fn no_generated_secret_survives_either_log_format(
+            secret in typed_secret(),
+            pre in "[-:,.= ]{0,130}",
+        ) {
+            let masker = Masker::new([secret.as_str()]);
+            let b64 = base64::engine::general_purpose::STANDARD.encode(secret.as_bytes());
+            for json in [false, true] {
+                let out = capture(json, &masker, || {
+                    log_typing(&secret);
+                    log_typing(&format!("{pre}{secret}"));
+                });
+                let text = String::from_utf8_lossy(&out);
+                prop_assert!(text.lines().count() >= 8, "{text}");
+                for piece in visible_pieces(&secret) {
+                    if piece.chars().all(|c| c.is_ascii_alphanumeric()) {
+                        prop_assert!(!text.contains(&piece), "{piece:?} in {text}");
+                    }
+                }
+                prop_assert!(!text.contains(&b64), "{text}");
+                if json {
+                    for l in text.lines() {
+                        prop_assert!(serde_json::from_str::<serde_json::Value>(l).is_ok(), "{l}");
+                    }
+                } else {
+                    // One record, one line: typed newlines never start a line.
+                    prop_assert_eq!(text.lines().count(), 8, "{}", text);
+                }
+            }
+        }
     }
 }

@@ -5,7 +5,8 @@
 //!
 //! What is shown: `RUST_LOG` when it is set (`tracing_subscriber::EnvFilter` syntax), otherwise
 //! the `-v` count: none = warnings, `-v` = tapflow's debug events (the hdc calls), `-vv` =
-//! tapflow's trace events and the dependencies' debug events. `--log-format json` writes one
+//! tapflow's trace events and the dependencies' debug events (but the JSON-RPC messages rmcp
+//! prints whole). `--log-format json` writes one
 //! JSON object per line. Every line, whatever its format or origin, goes through one gate
 //! ([`super::log_gate`]): masked with every secret the process's runs registered, and inert for
 //! CI (no device text starts a line); see `docs/logging.md`.
@@ -34,7 +35,10 @@ pub fn filter(verbose: u8, rust_log: Option<&str>) -> (EnvFilter, Option<String>
         EnvFilter::new(match verbose {
             0 => "warn",
             1 => "warn,tapflow=debug",
-            _ => "debug,tapflow=trace",
+            // rmcp's own debug events print every JSON-RPC message whole, before a `run_flow`
+            // has compiled its flow and so before the gate knows which `env` values are secret:
+            // `RUST_LOG=rmcp=debug` shows them when asked for (see docs/logging.md).
+            _ => "debug,tapflow=trace,rmcp::service=info",
         })
     };
     match rust_log.map(str::trim).filter(|s| !s.is_empty()) {
@@ -83,7 +87,7 @@ mod tests {
         let shown = |v, env| filter(v, env).0.to_string();
         assert_eq!(shown(0, None), "warn");
         assert_eq!(shown(1, None), "tapflow=debug,warn");
-        assert_eq!(shown(2, None), "tapflow=trace,debug");
+        assert_eq!(shown(2, None), "rmcp::service=info,tapflow=trace,debug");
         assert_eq!(shown(2, Some("tapflow::hdc=info")), "tapflow::hdc=info");
         assert_eq!(shown(1, Some("  ")), "tapflow=debug,warn");
         let (f, problem) = filter(1, Some("tapflow=loud"));

@@ -182,16 +182,18 @@ fn no_secret_reaches_a_log_line_on_either_platform_in_any_format() {
     }
 }
 
-/// `tapflow mcp -v`: the secrets arrive in `run_flow`'s `env`; the lines the server logs while
-/// the flow types them are masked as `tapflow run`'s are.
+/// `tapflow mcp -v` (and `-vv`): the secrets arrive in `run_flow`'s `env`; the lines the server
+/// logs while the flow types them are masked as `tapflow run`'s are, and `-vv` leaves out
+/// rmcp's dumps of whole JSON-RPC messages (logged before the flow says which values are
+/// secret).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_secret_reaches_the_mcp_servers_log() {
-    for android in [true, false] {
+    for (android, verbose) in [(true, "-v"), (false, "-v"), (true, "-vv")] {
         let tmp = tempfile::tempdir().unwrap();
         cli::write(tmp.path(), "secrets.yaml", FLOW);
         let log = tmp.path().join("stderr.log");
         let mut cmd = tokio::process::Command::new(cli::bin());
-        cmd.args(["-v", "mcp", "--sim", "1", "--sim-latency", "none"]);
+        cmd.args([verbose, "mcp", "--sim", "1", "--sim-latency", "none"]);
         if android {
             cmd.args(["--platform", "android"]);
         }
@@ -247,7 +249,7 @@ async fn no_secret_reaches_the_mcp_servers_log() {
             "no device calls logged:\n{text}"
         );
         assert_no_leak(
-            &format!("mcp android={android}"),
+            &format!("mcp android={android} {verbose}"),
             tmp.path(),
             &[("stderr", &stderr), ("run_flow answer", &answer)],
         );

@@ -26,7 +26,7 @@ pub mod android;
 pub mod forms;
 pub mod gate;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -184,7 +184,7 @@ proptest! {
 /// Secrets as people pick them, and the hostile characters: letters, digits, punctuation that
 /// quoting, JSON and `{:?}` treat specially, spaces, a literal `%s`, newlines and tabs, emoji,
 /// CJK; from 1 to 260 characters (several `input text` chunks).
-fn typed_secret() -> impl Strategy<Value = String> {
+pub(crate) fn typed_secret() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
         4 => "[A-Za-z0-9]{1,12}",
         2 => proptest::sample::select(&["'", "\"", "$", "`", "\\", " ", "%s", "%", "!", "#"][..])
@@ -230,7 +230,7 @@ fn android_outputs(typed: &str) -> Vec<String> {
 
 /// What a leak would look like: the secret's text, and its Android encoding, in pieces of
 /// 5 characters or more that `input text` could have sent whole.
-fn visible_pieces(secret: &str) -> Vec<String> {
+pub(crate) fn visible_pieces(secret: &str) -> Vec<String> {
     let chars: Vec<char> = secret.chars().collect();
     let mut out = Vec::new();
     for w in chars.windows(5) {
