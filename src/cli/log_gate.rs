@@ -189,8 +189,7 @@ mod props {
         } else {
             tracing::subscriber::with_default(builder.with_writer(make).finish(), f);
         }
-        let out = buf.0.lock().unwrap().clone();
-        out
+        buf.0.lock().unwrap().clone()
     }
 
     proptest! {
