@@ -7,8 +7,9 @@
 //! given and, when the event is done (dropped), writes it:
 //!
 //! 1. **masked** with every secret the process's runs registered (`run::mask::gate`), in every
-//!    form the masker knows: the whole record at once, so a secret a formatter split over
-//!    fields, quoted, `{:?}`-escaped or JSON-escaped is found in the form it has there;
+//!    form the masker knows: the whole record at once, so a secret a formatter quoted or
+//!    `{:?}`-escaped is found in the form it has there; a JSON record as JSON values (decoded,
+//!    masked, written again), so its syntax survives any secret;
 //! 2. **inert** for CI (`report::github::inert`): a line break inside the record (device text
 //!    in a field) is shown as `\n`, so no device text starts a line; `##[` is escaped.
 
@@ -54,8 +55,18 @@ impl<W: Write> GateWriter<W> {
         }
     }
 
-    /// The record as it is written: masked, then inert, ending with its one line break.
+    /// The record as it is written: masked, then inert, ending with its one line break. A JSON
+    /// record is masked as JSON values (its decoded strings and keys, as `result.json` is), so
+    /// masking never breaks its syntax, whatever a secret holds (`"`, `\`, `:`).
     fn gated(&self) -> Vec<u8> {
+        if self.json
+            && let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&self.record)
+        {
+            self.masker.mask_value(&mut v);
+            let mut out = inert_json(&v.to_string()).into_owned().into_bytes();
+            out.push(b'\n');
+            return out;
+        }
         let masked = self.masker.bytes(&self.record);
         let text = String::from_utf8_lossy(&masked);
         let body = text.strip_suffix('\n').unwrap_or(&text);
@@ -122,6 +133,21 @@ mod tests {
             through_gate(json, true),
             "{\"fields\":{\"m\":\"****** ##\\u005bstop-commands]\"}}\n"
         );
+    }
+
+    /// A one-character secret masks that character everywhere; in a JSON record only inside
+    /// its strings, so the record stays JSON.
+    #[test]
+    fn a_json_record_stays_json_whatever_the_secret() {
+        let mut out = Vec::new();
+        {
+            let m = Masker::new(["\"", "gate-json-pw"]);
+            let mut w = GateWriter::new(&mut out, true, m);
+            w.write_all(b"{\"fields\":{\"message\":\"said \\\"gate-json-pw\\\"\"}}\n")
+                .unwrap();
+        }
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["fields"]["message"], "said ******************");
     }
 }
 
