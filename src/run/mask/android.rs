@@ -12,7 +12,8 @@
 //!   [`MIN_PIECE_CHARS`] characters on);
 //! - every prefix of at least [`MIN_PIECE_CHARS`] characters followed by the chunk's closing
 //!   quote, and every suffix of at least that length after `text '` (a chunk boundary inside
-//!   the secret): the anchors keep a short piece from matching ordinary text;
+//!   the secret), shorter than a chunk (the chunk holds other text too): the anchors keep a
+//!   short piece from matching ordinary text;
 //! - every window of `CHUNK - 1` and `CHUNK` characters (a chunk wholly inside a long secret).
 //!
 //! **ADBKeyBoard** (any non-ASCII text): the whole typed text as standard base64 in one
@@ -62,7 +63,9 @@ pub fn key_forms(secret: &str, out: &mut Vec<Needle>) {
         if chars == whole || n >= MIN_PIECE_CHARS {
             line_forms("", &sent(&chars), "", out);
         }
-        for k in MIN_PIECE_CHARS..n {
+        // A piece cut off by a chunk boundary shares its chunk with text before or after the
+        // secret, so it is shorter than a chunk.
+        for k in MIN_PIECE_CHARS..n.min(CHUNK) {
             line_forms("", &sent(&chars[..k]), "'", out);
             line_forms("text '", &sent(&chars[n - k..]), "", out);
         }
