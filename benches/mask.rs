@@ -2,6 +2,10 @@
 //!
 //! - `mask/build`: a masker for three secrets (one of them multi-line): every form of each,
 //!   one Aho-Corasick automaton (done once per run).
+//! - `mask/build_long`: the same plus a 150-character secret (its Android pieces: every prefix
+//!   and suffix, every 99- and 100-character window).
+//! - `mask/log_lines`: 1 MiB of `-v` log lines of the adb backend (`input text` argv), a secret
+//!   typed in every 50th, masked record by record as the log gate does.
 //! - `mask/text_*`: 1 MiB of hilog-like text (an evidence excerpt): without secrets in the plan
 //!   (the fast path), with secrets but none in the text, and with a secret on every 50th line.
 //! - `mask/value`: a `result.json`-sized value (1000 steps with arguments and results), masked
@@ -20,6 +24,32 @@ const SECRETS: [&str; 3] = [
     "O'Brien \"pa55\\word\"",
     "first-line-secret\nsecond-line-secret",
 ];
+
+/// 150 characters with spaces: two `input text` chunks.
+fn long_secret() -> String {
+    "Lp3Gs Kw5Jv-".repeat(13)[..150].to_string()
+}
+
+/// `-v` log records of the adb backend typing text (a secret in every 50th).
+fn adb_log(secret: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut bytes = 0;
+    let mut n = 0;
+    while bytes < 1 << 20 {
+        n += 1;
+        let typed = if n % 50 == 0 {
+            secret.replace(' ', "%s")
+        } else {
+            format!("user{n}")
+        };
+        let line = format!(
+            "2026-12-02T03:06:39.836408Z DEBUG tapflow::adb: adb round trip argv=[\"-P\", \"5037\", \"-s\", \"emulator-5554\", \"exec-out\", \"echo '==tapflow:0=='; input text '{typed}' 2>&1; echo '==tapflow:1=='; uiautomator dump /dev/tty\"] attempt=1 elapsed_ms=12 ok=true\n"
+        );
+        bytes += line.len();
+        out.push(line);
+    }
+    out
+}
 
 fn hilog(with_secret: bool) -> String {
     let mut out = String::new();
@@ -57,6 +87,22 @@ fn result_value() -> Value {
 fn mask(c: &mut Criterion) {
     let mut g = c.benchmark_group("mask");
     g.bench_function("build", |b| b.iter(|| Masker::new(black_box(SECRETS))));
+    let long = long_secret();
+    let with_long = [SECRETS[0], SECRETS[1], SECRETS[2], long.as_str()];
+    g.bench_function("build_long", |b| {
+        b.iter(|| Masker::new(black_box(with_long)))
+    });
+    let masker_long = Masker::new(with_long);
+    let log = adb_log(SECRETS[0]);
+    assert!(masker_long.text(&log[49]).contains("input text '******'"));
+    g.throughput(Throughput::Bytes(log.iter().map(|l| l.len() as u64).sum()));
+    g.bench_function("log_lines", |b| {
+        b.iter(|| {
+            log.iter()
+                .map(|l| masker_long.bytes(black_box(l.as_bytes())).len())
+                .sum::<usize>()
+        })
+    });
     let masker = Masker::new(SECRETS);
     let none = Masker::none();
     let clean = hilog(false);

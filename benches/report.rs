@@ -200,8 +200,8 @@ fn every_format(r: &RunResult) -> usize {
     .unwrap();
     let page = html::render(r, "").unwrap();
     let m = serde_json::to_vec_pretty(&manifest::build(r)).unwrap();
-    let md = github::summary(r, Some("report.html"));
-    let ann = github::annotations(r);
+    let md = github::summary(r, Some("report.html"), &tapflow::run::Masker::none());
+    let ann = github::annotations(r, &tapflow::run::Masker::none());
     json.len() + xml.len() + page.len() + m.len() + md.len() + ann.len()
 }
 

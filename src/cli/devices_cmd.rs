@@ -184,6 +184,12 @@ fn table(rows: &[DeviceRow]) -> String {
             },
         ]);
     }
+    // Device text (model, name, the device's words in an error) never starts a line.
+    for cell in lines.iter_mut().flatten() {
+        if let std::borrow::Cow::Owned(c) = crate::report::github::inert(cell) {
+            *cell = c;
+        }
+    }
     let widths: Vec<usize> = (0..8)
         .map(|c| {
             lines
@@ -341,6 +347,26 @@ mod tests {
             lines[2].starts_with("127.0.0.1:5555    Offline    TCP"),
             "{t}"
         );
+    }
+
+    /// A device's own words (a name with a line break) never start a line of the table.
+    #[test]
+    fn device_text_never_starts_a_line() {
+        let rows = vec![DeviceRow {
+            serial: "emulator-5554".into(),
+            platform: crate::cli::platform::Platform::Android,
+            state: "device".into(),
+            connection: None,
+            model: Some("m\n::warning::forged".into()),
+            name: Some("n\r##[stop-commands]t".into()),
+            api_level: None,
+            screen: None,
+            error: None,
+        }];
+        let t = table(&rows);
+        assert_eq!(t.lines().count(), 2, "{t}");
+        assert!(t.contains(r"m\n::warning::forged"), "{t}");
+        assert!(!t.contains("##["), "{t}");
     }
 
     #[test]

@@ -187,12 +187,15 @@ fn walk(root: &UiNode, n: &UiNode, depth: usize, out: &mut String) {
         } else {
             format!(" [{}]", flags.join(", "))
         };
-        out.push_str(&format!(
-            "{}{}{flags}  {}\n",
+        // Device text (types, texts in selectors) never starts a line (`report::github::inert`).
+        let line = format!(
+            "{}{}{flags}  {}",
             "  ".repeat(depth),
             n.node_type(),
             shortest_selector(root, n)
-        ));
+        );
+        out.push_str(&crate::report::github::inert(&line));
+        out.push('\n');
     }
     for c in &n.children {
         walk(root, c, depth + usize::from(shown), out);
@@ -204,16 +207,60 @@ pub fn render(root: &UiNode) -> String {
     let mut out = String::new();
     for (_, w) in window_nodes(root) {
         let bundle = w.attr("bundleName");
-        out.push_str(&format!(
-            "window {}{}\n",
+        let line = format!(
+            "window {}{}",
             w.window_id().map_or_else(|| "?".into(), |i| i.to_string()),
             if bundle.is_empty() {
                 String::new()
             } else {
                 format!(" ({bundle})")
             }
-        ));
+        );
+        out.push_str(&crate::report::github::inert(&line));
+        out.push('\n');
         walk(root, w, 1, &mut out);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(attrs: &[(&str, &str)], children: Vec<UiNode>) -> UiNode {
+        UiNode {
+            attributes: attrs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            children,
+        }
+    }
+
+    /// On-screen text with a line break (`x\n::warning::forged`) never starts a line.
+    #[test]
+    fn screen_text_never_starts_a_line() {
+        let field = node(
+            &[
+                ("type", "Text\n::error::t"),
+                ("text", "x\n::warning::forged ##[stop-commands]t"),
+                ("bounds", "[0,0][100,50]"),
+                ("clickable", "true"),
+            ],
+            vec![],
+        );
+        let window = node(
+            &[
+                ("bundleName", "com.x\n::notice::b"),
+                ("bounds", "[0,0][100,100]"),
+            ],
+            vec![field],
+        );
+        let shown = render(&node(&[("bounds", "[0,0][100,100]")], vec![window]));
+        assert!(shown.contains("forged"), "{shown}");
+        for line in shown.lines() {
+            assert!(!line.trim_start().starts_with("::"), "{shown}");
+            assert!(!line.contains("##["), "{shown}");
+        }
+    }
 }

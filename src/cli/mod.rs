@@ -10,6 +10,7 @@ pub mod devices_cmd;
 pub mod flow_cmd;
 pub mod inspect_cmd;
 mod interrupt;
+pub mod log_gate;
 pub mod logging;
 pub mod mcp_cmd;
 pub mod platform;

@@ -230,7 +230,7 @@ fn finish(args: &ReportArgs, result: &RunResult, o: &Outputs) -> i32 {
         println!("report: {}", p.display());
     }
     if args.github_summary {
-        for line in report::github::annotations(result) {
+        for line in report::github::annotations(result, &Masker::none()) {
             println!("{line}");
         }
         if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())

@@ -321,9 +321,9 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         .collect();
     install_ctrl_c(opts.cancel.clone(), opts.abort.clone());
 
-    // Every secret of the plan, in every form, for everything printed from here on.
+    // Every secret of the plan, in every form, for everything printed from here on (log lines
+    // are masked by the log gate, which the runner gives the same secrets).
     let masker = Masker::for_plan(&compiled.plan);
-    run::mask::log_masker().set(masker.clone());
     let fancy = !args.no_progress && std::io::stderr().is_terminal();
     let reported = if fancy {
         let sink = BarProgress::new(masker.clone());
@@ -411,8 +411,9 @@ fn outputs(args: &RunArgs, run_dir: &Path, cwd: &Path) -> report::Outputs {
 /// `--github-summary`: the Markdown summary appended to `$GITHUB_STEP_SUMMARY` and the
 /// `::error` annotations on stdout.
 fn github_outputs(result: &RunResult, html: Option<&Path>, masker: &Masker) {
-    for line in report::github::annotations(result) {
-        println!("{}", masker.text(&line));
+    // Masked field by field before GitHub's escaping (which changes a secret's form).
+    for line in report::github::annotations(result, masker) {
+        println!("{line}");
     }
     match std::env::var_os("GITHUB_STEP_SUMMARY") {
         Some(path) if !path.is_empty() => {

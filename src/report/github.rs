@@ -4,11 +4,44 @@
 //! a message escapes `%`, CR and LF; a property value also `:` and `,` (`%` first). GitHub shows
 //! about 10 annotations per step, so the summary lists every failure too. The summary stays
 //! under GitHub's 1 MiB limit.
+//!
+//! Also owns what keeps device text **inert** for the Actions runner, which reads every line a
+//! step prints on stdout and stderr: a line that starts with `::` once leading whitespace is
+//! trimmed is a workflow command, and so is `##[command]` anywhere in a line (the legacy
+//! form, tried when the line is not a `::` command). [`inert`] escapes what could start either
+//! in text tapflow prints (terminal lines, log lines); in the summary every text cell is a
+//! Markdown code span, where nothing is a link, an image or HTML.
+
+use std::borrow::Cow;
 
 use super::text::one_line;
 use super::walk;
-use crate::run::Status;
 use crate::run::result::RunResult;
+use crate::run::{Masker, Status};
+
+/// `s` for a line tapflow prints: CR and LF shown as `\r` and `\n` (so `s` never starts a
+/// line: no `::command` after a newline of device text), and `##[` as `#\#[` (the runner's
+/// legacy command prefix). Mask before: a secret is looked for in its own forms, not these.
+pub fn inert(s: &str) -> Cow<'_, str> {
+    if !s.contains(['\n', '\r']) && !s.contains("##[") {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.replace('\r', "\\r")
+            .replace('\n', "\\n")
+            .replace("##[", "#\\#["),
+    )
+}
+
+/// [`inert`] for a line of JSON (a JSON log record), which has no raw line break: `##[` inside a
+/// string becomes `##\u005b`, which a JSON reader decodes back to `##[`.
+pub fn inert_json(s: &str) -> Cow<'_, str> {
+    if s.contains("##[") {
+        Cow::Owned(s.replace("##[", "##\\u005b"))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
 
 /// GitHub refuses a step summary over 1 MiB; stay well below.
 pub const MAX_SUMMARY_BYTES: usize = 900 * 1024;
@@ -25,18 +58,24 @@ pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// A table cell: one line, `|` escaped, HTML's specials escaped (GitHub renders inline HTML).
-fn cell(s: &str) -> String {
-    one_line(s, 500)
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('|', "\\|")
+/// A text in the summary (flow names, steps, messages, paths: any of them may hold device
+/// text): masked, on one line, as a Markdown code span. Inside a code span GitHub renders
+/// nothing (no emphasis, link, autolink, image or HTML); a backtick would end it, so it is
+/// written `'`, and `|` is escaped, as GitHub's tables require even inside a code span.
+fn cell(s: &str, masker: &Masker) -> String {
+    let text = one_line(&masker.text(s), 500)
         .replace('`', "'")
+        .replace('|', "\\|");
+    if text.trim().is_empty() {
+        return String::new();
+    }
+    format!("`{text}`")
 }
 
-/// One `::error` line per failed (or interrupted) flow.
-pub fn annotations(r: &RunResult) -> Vec<String> {
+/// One `::error` line per failed (or interrupted) flow. Every text is masked before it is
+/// escaped (escaping turns a secret's `%` or line break into a form the masker does not know).
+pub fn annotations(r: &RunResult, masker: &Masker) -> Vec<String> {
+    let mask = |s: &str| masker.text(s).into_owned();
     let mut out = Vec::new();
     for f in &r.flows {
         if !matches!(
@@ -56,17 +95,21 @@ pub fn annotations(r: &RunResult) -> Vec<String> {
         let mut props = Vec::new();
         match &loc {
             Some(l) => {
-                props.push(format!("file={}", escape_property(&l.file)));
+                props.push(format!("file={}", escape_property(&mask(&l.file))));
                 props.push(format!("line={}", l.line));
                 props.push(format!("col={}", l.column));
             }
-            None => props.push(format!("file={}", escape_property(&f.file))),
+            None => props.push(format!("file={}", escape_property(&mask(&f.file)))),
         }
         let device = f.device.as_deref().unwrap_or("?");
         props.push(format!(
             "title={}",
             escape_property(&one_line(
-                &format!("tapflow: {} {} on {device}", f.name, f.status.as_str()),
+                &mask(&format!(
+                    "tapflow: {} {} on {device}",
+                    f.name,
+                    f.status.as_str()
+                )),
                 300
             ))
         ));
@@ -81,14 +124,16 @@ pub fn annotations(r: &RunResult) -> Vec<String> {
         out.push(format!(
             "::error {}::{}",
             props.join(","),
-            escape_data(&super::text::clean_max(&message, 4000))
+            escape_data(&super::text::clean_max(&mask(&message), 4000))
         ));
     }
     out
 }
 
-/// The Markdown summary of a run.
-pub fn summary(r: &RunResult, html_hint: Option<&str>) -> String {
+/// The Markdown summary of a run, masked. It shows no image and no link: every text is a code
+/// span ([`cell`]).
+pub fn summary(r: &RunResult, html_hint: Option<&str>, masker: &Masker) -> String {
+    let cell = |s: &str| cell(s, masker);
     let t = &r.totals;
     let verdict = if !r.complete {
         "did not finish"
@@ -101,7 +146,7 @@ pub fn summary(r: &RunResult, html_hint: Option<&str>) -> String {
     };
     let mut md = String::new();
     md.push_str(&format!(
-        "## tapflow run `{}`: {verdict}\n\n",
+        "## tapflow run {}: {verdict}\n\n",
         cell(&r.run_id)
     ));
     md.push_str("| flows | passed | failed | skipped | not run | interrupted | steps | time |\n");
@@ -142,7 +187,7 @@ pub fn summary(r: &RunResult, html_hint: Option<&str>) -> String {
                 .map(|l| format!("{}:{}", l.file, l.line))
                 .unwrap_or_else(|| f.file.clone());
             let row = format!(
-                "| {} | {} | {} | `{}` | {} |\n",
+                "| {} | {} | {} | {} | {} |\n",
                 cell(&f.name),
                 cell(f.device.as_deref().unwrap_or("—")),
                 cell(
@@ -175,7 +220,7 @@ pub fn summary(r: &RunResult, html_hint: Option<&str>) -> String {
         ));
     }
     if let Some(h) = html_hint {
-        md.push_str(&format!("HTML report: `{}`\n", cell(h)));
+        md.push_str(&format!("HTML report: {}\n", cell(h)));
     }
     md
 }
@@ -202,7 +247,34 @@ mod tests {
     }
 
     #[test]
-    fn cells_cannot_break_the_table() {
-        assert_eq!(cell("a|b\n<c>"), "a\\|b &lt;c&gt;");
+    fn cells_cannot_break_the_table_or_render_anything() {
+        let m = Masker::none();
+        assert_eq!(cell("a|b\n<c>", &m), "`a\\|b <c>`");
+        assert_eq!(
+            cell("x `![i](http://e.example/a.png)`", &m),
+            "`x '![i](http://e.example/a.png)'`"
+        );
+        assert_eq!(cell(" \n", &m), "");
+        assert_eq!(
+            cell("pw: hunter2", &Masker::new(["hunter2"])),
+            "`pw: ******`"
+        );
+    }
+
+    #[test]
+    fn device_text_never_starts_a_line_or_a_legacy_command() {
+        let typed = "x\n::warning::forged\r\n  ::error::b ##[stop-commands]t";
+        let shown = inert(typed);
+        assert_eq!(shown.lines().count(), 1);
+        assert_eq!(
+            shown,
+            "x\\n::warning::forged\\r\\n  ::error::b #\\#[stop-commands]t"
+        );
+        assert!(matches!(inert("plain :: text"), Cow::Borrowed(_)));
+        let json = serde_json::json!({ "m": typed }).to_string();
+        let line = inert_json(&json);
+        assert!(!line.contains("##[") && !line.contains('\n'));
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back["m"], typed);
     }
 }

@@ -157,8 +157,8 @@ pub fn append_github_summary(
     masker: &Masker,
 ) -> Result<(), String> {
     use std::io::Write;
-    let md = super::github::summary(r, html.map(|h| h.to_string_lossy()).as_deref());
-    let md = masker.text(&md);
+    // Masked cell by cell (before the Markdown escaping).
+    let md = super::github::summary(r, html.map(|h| h.to_string_lossy()).as_deref(), masker);
     let mut f = std::fs::OpenOptions::new()
         .append(true)
         .create(true)

@@ -129,8 +129,13 @@ pub fn run(
     let started = Instant::now();
     let started_at = now_rfc3339();
     let collector = opts.run_dir.as_deref().map(EvidenceCollector::new);
-    // Built once: every secret of the plan, in every form, for everything the run writes.
+    // Built once: every secret of the plan, in every form, for everything the run writes; the
+    // log gate masks every log line of the process with them from now on (before the first
+    // device command of the run).
     let masker = Masker::for_plan(plan);
+    super::mask::gate::register(plan.flows.iter().flat_map(|f| f.secret_values()));
+    // Tools that derive text from the device's (a log signature) mask before deriving.
+    let ctx = ctx.with_redact(Arc::new(masker.clone()));
 
     // 1. Flows: the shard's slice, then tags.
     let positions = sorted_positions(&plan.flows);

@@ -5,5 +5,6 @@
 mod common;
 
 mod cli;
+mod log_gate;
 mod mcp;
 mod run_device_faults;

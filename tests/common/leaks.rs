@@ -1,15 +1,19 @@
 //! An independent oracle of the forms in which tapflow could write a secret (raw, JSON-escaped
-//! as serde_json writes it, single-quoted for `sh` as the hdc backend does, Rust's `{:?}` of
-//! both (tracing fields), percent-encoded,
+//! as serde_json writes it, single-quoted for `sh` once or twice (an argv quoted again in an
+//! error message), Rust's `{:?}` of those (tracing fields) and JSON of that (a JSON log),
+//! Android's `input text` form (spaces as `%s`) and ADBKeyBoard's base64, percent-encoded,
 //! HTML/XML-escaped, and each line of a multi-line secret), and a grep of files and outputs for
-//! them. Deliberately written without `tapflow::run::mask`, so the tests do not trust the list
-//! the masker computes for itself.
+//! them; [`pieces`] adds what a secret cut into `input text` chunks leaves. Deliberately written
+//! without `tapflow::run::mask`, so the tests do not trust the list the masker computes for
+//! itself.
 //!
 //! Used as `crate::common::leaks`.
 
 #![allow(dead_code)]
 
 use std::path::Path;
+
+use base64::Engine;
 
 /// Lines of a multi-line secret shorter than this (after trimming) are not looked for on their
 /// own (the documented rule: they would match unrelated text).
@@ -53,24 +57,65 @@ fn xml(s: &str) -> String {
 
 /// The forms of one text.
 fn forms(s: &str) -> Vec<String> {
-    vec![
+    let mut out = Vec::new();
+    // As is, quoted once (inside a device command), quoted twice (that command in an error
+    // message's argv), with Android's `%s` for spaces; each raw, `{:?}`, JSON and JSON of `{:?}`.
+    let sent = s.replace(' ', "%s");
+    for x in [
         s.to_string(),
-        json_inner(s),
         shell_inner(s),
-        json_inner(&shell_inner(s)),
-        debug_inner(s),
-        debug_inner(&shell_inner(s)),
+        shell_inner(&shell_inner(s)),
+        shell_inner(&sent),
+        shell_inner(&shell_inner(&sent)),
+    ] {
+        out.push(json_inner(&debug_inner(&x)));
+        out.push(json_inner(&x));
+        out.push(debug_inner(&x));
+        out.push(x);
+    }
+    out.extend([
         percent(s, b"-._~", false),
         percent(s, b"-._*", true),
         percent(s, b"", false),
         handlebars::html_escape(s),
         xml(s),
-    ]
+    ]);
+    out
+}
+
+/// The 5-character runs of letters and digits of `secret`: what stays readable of it in every
+/// text encoding, also when `input text` cuts it into chunks (a piece of 5 such characters in
+/// an output means the piece was not masked). Give secrets whose runs appear nowhere else.
+pub fn pieces(secret: &str) -> Vec<String> {
+    let chars: Vec<char> = secret.chars().collect();
+    let mut out: Vec<String> = chars
+        .windows(5)
+        .filter(|w| w.iter().all(char::is_ascii_alphanumeric))
+        .map(|w| w.iter().collect())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Every piece of [`pieces`] found in `hay`, with some context.
+pub fn piece_leaks(hay: &[u8], secret: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for p in pieces(secret) {
+        if let Some(at) = find(hay, p.as_bytes()) {
+            let from = at.saturating_sub(60);
+            let to = (at + p.len() + 60).min(hay.len());
+            out.push((p, String::from_utf8_lossy(&hay[from..to]).into_owned()));
+        }
+    }
+    out
 }
 
 /// Every encoding of `secret` that must never be written.
 pub fn encodings(secret: &str) -> Vec<String> {
     let mut out = forms(secret);
+    // Typed through ADBKeyBoard (whole).
+    out.push(base64::engine::general_purpose::STANDARD.encode(secret.as_bytes()));
     if secret.contains('\n') {
         for line in secret.split('\n') {
             let line = line.trim();

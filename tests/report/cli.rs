@@ -289,7 +289,8 @@ steps:
         "appended, not replaced"
     );
     assert!(md.contains("## tapflow run"), "{md}");
-    assert!(md.contains("| Fails, on: purpose |"), "{md}");
+    // Every text of the summary is a code span (nothing in it renders as Markdown).
+    assert!(md.contains("| `Fails, on: purpose` |"), "{md}");
     // --junit and --html elsewhere: their artifact links point back into the run directory.
     let junit = std::fs::read_to_string(dir.path().join("ci/junit.xml")).unwrap();
     assert!(junit.contains("[[ATTACHMENT|../run/artifacts/"), "{junit}");

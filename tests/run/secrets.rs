@@ -309,3 +309,57 @@ fn each_line_of_a_multi_line_secret_is_masked_in_log_evidence() {
         &[("stdout", &out.stdout), ("stderr", &out.stderr)],
     );
 }
+
+/// Seen: the `signature` of a `logs_query` marker in `result.json` normalised the digits of a
+/// secret user name (`UsrSecretAlpha9` stored as `UsrSecretAlpha<n>`), which no masker knows.
+#[test]
+fn a_log_signature_never_holds_a_normalised_secret() {
+    let secret = "UsrSecretAlpha9";
+    let dir = tempfile::tempdir().unwrap();
+    let flow = cli::write(
+        dir.path(),
+        "user.yaml",
+        "name: Secret user
+app: com.tapflow.demo
+clean_state: true
+env:
+  USER: {secret: true}
+  PASSWORD: {default: pw-demo-1}
+steps:
+  - run_flow: {file: subflows/login.yaml}
+  # The app logs `LOGIN_SUCCESS user=<name>` (and the digits of the name are normalised in
+  # the signature that groups the lines).
+  - logs_query: {mode: markers, marker_keywords: [LOGIN_SUCCESS]}
+    expect: {match_count: {gte: 1}}
+",
+    );
+    std::fs::create_dir_all(dir.path().join("subflows")).unwrap();
+    std::fs::copy(
+        cli::repo().join("flows/subflows/login.yaml"),
+        dir.path().join("subflows/login.yaml"),
+    )
+    .unwrap();
+    let report = dir.path().join("report");
+    let env = format!("USER={secret}");
+    let out = cli::run_on_one_sim(in_repo(), &[&flow], &["--env", &env], &report);
+    assert_eq!(out.status.code(), Some(0), "{}", cli::text(&out));
+    let r = cli::result(&report);
+    let query = cli::steps(&r["flows"][0])
+        .into_iter()
+        .find(|s| s["tool"] == "logs_query")
+        .expect("the logs_query step");
+    let item = &query["result"]["items"][0];
+    let signature = item["signature"].as_str().unwrap();
+    assert!(
+        signature.ends_with("|LOGIN_SUCCESS user=******"),
+        "{signature}"
+    );
+    assert_eq!(item["message"], "LOGIN_SUCCESS user=******");
+    // In no form anywhere: not even the letters before the normalised digit.
+    let files = assert_nowhere(
+        "UsrSecretAlpha",
+        &report,
+        &[("stdout", &out.stdout), ("stderr", &out.stderr)],
+    );
+    assert!(files >= 3);
+}

@@ -47,6 +47,16 @@ pub struct ToolContext {
     /// Flows only: the screen one step hands to the next on this device ([`carry`]). A bare
     /// tool call has none.
     pub carry: Option<Arc<Carry>>,
+    /// Flows only: the run's secrets ([`Redact`]). A bare tool call has none.
+    pub redact: Option<Arc<dyn Redact>>,
+}
+
+/// Hides secret values in text (a flow run's masker). Results are masked after the call, in
+/// every form of a secret the masker knows; a tool that derives new text from what the device
+/// said (a log message's signature, with its digits replaced) applies it first, because the
+/// derived form is not one of those.
+pub trait Redact: Send + Sync {
+    fn redact<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str>;
 }
 
 impl ToolContext {
@@ -56,6 +66,15 @@ impl ToolContext {
             config,
             signals: Signals::default(),
             carry: None,
+            redact: None,
+        }
+    }
+
+    /// The same context with the run's secrets (the calls of one flow run).
+    pub fn with_redact(&self, redact: Arc<dyn Redact>) -> Self {
+        Self {
+            redact: Some(redact),
+            ..self.clone()
         }
     }
 

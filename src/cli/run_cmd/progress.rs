@@ -1,12 +1,16 @@
 //! Terminal output of `tapflow run`: progress (bars, a spinner per device and the live step
 //! log on a terminal; plain lines otherwise) and the summary printed at the end. Every line
-//! goes through the run's [`Masker`] right before it is printed.
+//! goes through the run's [`Masker`] right before it is printed, then is made inert
+//! ([`crate::report::github::inert`]): a line break in device text (a typed text, a title, an
+//! error message quoting the screen) is shown as `\n`, so no device text starts a line that
+//! CI would read as a workflow command.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use crate::report::github::inert;
 use crate::run::{self, EventSink, Masker, RunEvent, RunResult, Status};
 
 fn secs(ms: u64) -> String {
@@ -30,10 +34,53 @@ fn mark(s: Status) -> String {
     }
 }
 
-/// One line per event that matters (non-terminal output: CI logs), masked.
+/// One logical line as printed: masked, then inert (its own line breaks escaped).
+pub fn shown(line: &str, masker: &Masker) -> String {
+    inert(&masker.text(line)).into_owned()
+}
+
+/// The lines printed for an event that matters (non-terminal output: CI logs), each masked and
+/// inert, joined by line breaks.
 pub fn event_line(e: &RunEvent, masker: &Masker) -> Option<String> {
-    let line = unmasked_line(e)?;
-    Some(masker.text(&line).into_owned())
+    let lines = unmasked_lines(e)?;
+    Some(
+        lines
+            .iter()
+            .map(|l| shown(l, masker))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+fn unmasked_lines(e: &RunEvent) -> Option<Vec<String>> {
+    if let RunEvent::StepFinished {
+        device,
+        step_id,
+        title,
+        status,
+        duration_ms,
+        error,
+        location,
+        ..
+    } = e
+    {
+        let mut lines = vec![format!(
+            "[{device}]   {} {step_id} {title} ({})",
+            mark(*status),
+            secs(*duration_ms)
+        )];
+        if let Some(e) = error {
+            lines.push(format!(
+                "[{device}]        {location}: {}: {}",
+                e.code, e.message
+            ));
+            if let Some(help) = e.help() {
+                lines.push(format!("[{device}]        help: {help}"));
+            }
+        }
+        return Some(lines);
+    }
+    unmasked_line(e).map(|l| vec![l])
 }
 
 fn unmasked_line(e: &RunEvent) -> Option<String> {
@@ -80,32 +127,6 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
             "[{device}]   retry {step_id} after attempt {attempt}: {}: {}",
             error.code, error.message
         ),
-        RunEvent::StepFinished {
-            device,
-            step_id,
-            title,
-            status,
-            duration_ms,
-            error,
-            location,
-            ..
-        } => {
-            let mut s = format!(
-                "[{device}]   {} {step_id} {title} ({})",
-                mark(*status),
-                secs(*duration_ms)
-            );
-            if let Some(e) = error {
-                s.push_str(&format!(
-                    "\n[{device}]        {location}: {}: {}",
-                    e.code, e.message
-                ));
-                if let Some(help) = e.help() {
-                    s.push_str(&format!("\n[{device}]        help: {help}"));
-                }
-            }
-            s
-        }
         RunEvent::FlowFinished { device, flow, .. } => format!(
             "[{device}] {} {} ({})",
             mark(flow.status),
@@ -122,7 +143,8 @@ fn unmasked_line(e: &RunEvent) -> Option<String> {
         }
         RunEvent::DeviceLost { device, reason } => format!("device {device} lost: {reason}"),
         RunEvent::Interrupted => "interrupted".into(),
-        RunEvent::RunFinished { .. }
+        RunEvent::StepFinished { .. }
+        | RunEvent::RunFinished { .. }
         | RunEvent::FlowsAssigned { .. }
         | RunEvent::StepRecorded { .. } => return None,
     })
@@ -206,7 +228,7 @@ impl EventSink for BarProgress {
                 ..
             } => {
                 self.device(device)
-                    .set_message(self.masker.text(&format!("{step_id} {title}")).into_owned());
+                    .set_message(shown(&format!("{step_id} {title}"), &self.masker));
             }
             RunEvent::FlowFinished { .. } => self.total.inc(1),
             RunEvent::FlowNotRun {
@@ -225,23 +247,27 @@ impl EventSink for BarProgress {
 
 /// The summary on stdout: counts, every failure with its location and evidence, the result.
 pub fn print_summary(r: &RunResult, dir: &Path, masker: &Masker) {
-    let out = summary(r, dir);
-    print!("{}", masker.text(&out));
+    let mut out = String::new();
+    for line in summary(r, dir) {
+        out.push_str(&shown(&line, masker));
+        out.push('\n');
+    }
+    print!("{out}");
     let path = dir.join("result.json");
     if !path.is_file() {
         eprintln!(
             "tapflow run: could not write {} (is the report directory writable?)",
-            masker.text(&path.display().to_string())
+            shown(&path.display().to_string(), masker)
         );
     }
 }
 
-fn summary(r: &RunResult, dir: &Path) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    // `writeln!` into a String cannot fail.
+/// The summary's logical lines (each printed masked and inert).
+fn summary(r: &RunResult, dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
     macro_rules! println {
-        ($($t:tt)*) => { let _ = writeln!(out, $($t)*); };
+        () => { out.push(String::new()); };
+        ($($t:tt)*) => { out.push(format!($($t)*)); };
     }
     let t = &r.totals;
     println!();

@@ -10,6 +10,7 @@
 //! never gets a name a build tool would run and is never executable (`logs::files`).
 
 pub mod capture;
+pub mod signature;
 
 use chrono::{DateTime, FixedOffset};
 
@@ -95,7 +96,11 @@ impl Tool for LogsQuery {
             let capture = DeviceCapture::new(call.device()?);
             execute(&params, &env, &capture)
         };
-        result.map_err(tool_error)
+        let mut result = result.map_err(tool_error)?;
+        if let Some(redact) = &call.ctx.redact {
+            signature::redact_signatures(&mut result, redact.as_ref());
+        }
+        Ok(result)
     }
 }
 
