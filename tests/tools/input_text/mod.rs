@@ -11,8 +11,8 @@
 //! action and the dump observing it) and `Device::acts_then_tree` (several actions and the
 //! dump) in ONE round trip; the `no_chaining` knob makes it behave like a backend that cannot
 //! (the trait's defaults: one call per action). Knobs inject the faults each rule is
-//! about. (The shared
-//! `tests/common/fake_device.rs` has no focus or editing model, so it is not used here.)
+//! about. (The shared `crates/tapflow-tools/tests/common/fake_device/` has no focus or editing
+//! model, so it is not used here.)
 //!
 //! The fake's parts: `form` (the form's elements, the text-field editing model, the fault knobs),
 //! `phone` ([`FormPhone`] itself) and `harness` (the environment the rules call the tool in).
