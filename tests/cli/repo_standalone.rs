@@ -34,8 +34,8 @@ fn root() -> &'static Path {
 }
 
 /// Every file of the repository worth reading as text, with its path from the root (walked
-/// once, shared by the checks).
-fn text_files() -> &'static [(String, String)] {
+/// once, shared by the checks here and by `file_lengths`).
+pub(super) fn text_files() -> &'static [(String, String)] {
     static FILES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
     FILES.get_or_init(read_text_files)
 }

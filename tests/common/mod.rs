@@ -9,7 +9,7 @@ pub mod adb_env;
 pub mod cli;
 #[path = "../../crates/tapflow-tools/tests/common/envelope.rs"]
 pub mod envelope;
-#[path = "../../crates/tapflow-tools/tests/common/fake_device.rs"]
+#[path = "../../crates/tapflow-tools/tests/common/fake_device/mod.rs"]
 pub mod fake_device;
 pub mod leaks;
 pub mod mcp_harness;

@@ -187,8 +187,8 @@ fn a_screenshot_name_with_another_extension_is_refused_and_a_bare_name_gets_png(
         "INVALID_PARAM",
         "login.gif",
     );
-    // A bare name passes both (the tool writes `<name>.png`; see tests/tools/sim_contract.rs
-    // for the file itself).
+    // A bare name passes both (the tool writes `<name>.png`; see
+    // tests/tools/sim_contract/ui_observe.rs for the file itself).
     assert!(validate("steps:\n  - screenshot: shots/login\n").is_empty());
     let (code, touched) = run("screenshot", json!({"local_path": "shots/login"}));
     assert_eq!(code.as_deref(), Some("DEVICE_NOT_FOUND"));
