@@ -83,7 +83,7 @@ impl FlowLoader {
 
     /// The flow roots.
     pub fn roots(&self) -> &[PathBuf] {
-        self.policy.roots()
+        self.policy.read_roots()
     }
 
     /// Reads one flow file (bounded, regular, under a root, UTF-8).

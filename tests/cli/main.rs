@@ -14,4 +14,5 @@ mod roots;
 mod sim;
 mod tool_sim;
 mod tools;
+mod trusted_config;
 mod validate_hostile;
