@@ -4,5 +4,6 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bidi;
 mod cli;
 mod html_browser;

@@ -1,6 +1,7 @@
 //! Terminal output of `tapflow run`: progress (bars, a spinner per device and the live step
 //! log on a terminal; plain lines otherwise) and the summary printed at the end. Every line
-//! goes through the run's [`Masker`] right before it is printed.
+//! goes through the run's [`Masker`] right before it is printed, then through
+//! [`crate::cli::term::visible`] (bidirectional controls written out).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -30,10 +31,11 @@ fn mark(s: Status) -> String {
     }
 }
 
-/// One line per event that matters (non-terminal output: CI logs), masked.
+/// One line per event that matters (non-terminal output: CI logs), masked, bidirectional
+/// controls written out.
 pub fn event_line(e: &RunEvent, masker: &Masker) -> Option<String> {
     let line = unmasked_line(e)?;
-    Some(masker.text(&line).into_owned())
+    Some(crate::cli::term::visible(&masker.text(&line)).into_owned())
 }
 
 fn unmasked_line(e: &RunEvent) -> Option<String> {
@@ -205,8 +207,9 @@ impl EventSink for BarProgress {
                 title,
                 ..
             } => {
+                let line = self.masker.text(&format!("{step_id} {title}")).into_owned();
                 self.device(device)
-                    .set_message(self.masker.text(&format!("{step_id} {title}")).into_owned());
+                    .set_message(crate::cli::term::visible(&line).into_owned());
             }
             RunEvent::FlowFinished { .. } => self.total.inc(1),
             RunEvent::FlowNotRun {
@@ -226,7 +229,7 @@ impl EventSink for BarProgress {
 /// The summary on stdout: counts, every failure with its location and evidence, the result.
 pub fn print_summary(r: &RunResult, dir: &Path, masker: &Masker) {
     let out = summary(r, dir);
-    print!("{}", masker.text(&out));
+    print!("{}", crate::cli::term::visible(&masker.text(&out)));
     let path = dir.join("result.json");
     if !path.is_file() {
         eprintln!(
