@@ -9,6 +9,7 @@ mod authoring;
 mod docs_run;
 mod layers;
 mod logging;
+mod non_utf8_names;
 mod repo_standalone;
 mod roots;
 mod sim;
