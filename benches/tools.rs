@@ -9,6 +9,10 @@
 //!
 //! Kept short for a shared 2-core machine: 10 samples, 2 s measurement.
 //! Run: `cargo bench --bench tools -- --quick` (figures in docs/benchmarks.md, "## Tools").
+//!
+//! `host_write/*` (no device) times a `logs_query` that writes its `save_path`, under a policy
+//! with one root and under the CLI's (read and output roots, trusted files to refuse): what the
+//! trusted-configuration checks of every tool write cost.
 
 use tapflow::sim_provider;
 
@@ -386,5 +390,53 @@ fn detail(tool: &str, r: &Value) -> String {
     }
 }
 
-criterion_group!(benches, tools);
+/// `logs_query` with inline logs writing a new `save_path` each call: under `rooted_at` (one
+/// root, nothing protected) and under the configuration the CLI builds (output roots apart from
+/// read roots, a project file, a token file and two build tools protected).
+fn host_writes(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(project.join("logs")).unwrap();
+    for f in ["tapflow.toml", "token"] {
+        std::fs::write(project.join(f), "x").unwrap();
+    }
+    let sources = tapflow_tools::config::RootSources {
+        project_dir: Some(project.clone()),
+        trusted_files: vec![project.join("tapflow.toml"), project.join("token")],
+        ..Default::default()
+    };
+    let env = [
+        ("HOME", tmp.path().join("home")),
+        ("TAPFLOW_HVIGORW", project.join("tools/hvigorw")),
+        ("DEVECO_SDK_HOME", tmp.path().join("sdk")),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.display().to_string()))
+    .collect();
+    let cli = ToolConfig::configure(&env, &project, &sources).unwrap();
+    let provider = SimProvider::single(Latency::None, FaultSpec::none(), 1, &project);
+    let engine = Engine::new();
+    let mut group = c.benchmark_group("host_write");
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(2));
+    group.warm_up_time(Duration::from_millis(300));
+    let mut n = 0u64;
+    for (label, config) in [
+        ("save_path/one_root", ToolConfig::rooted_at(&project)),
+        ("save_path/cli_config", cli),
+    ] {
+        let ctx = ToolContext::new(provider.clone(), config);
+        group.bench_function(label, |bencher| {
+            bencher.iter(|| {
+                n += 1;
+                let args = json!({"logs": ["x"], "save_path": format!("logs/s{n}.log")});
+                let r = engine.call("logs_query", args, &ctx);
+                assert!(r.ok(), "{:?}", r.structured.error);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tools, host_writes);
 criterion_main!(benches);

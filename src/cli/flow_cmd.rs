@@ -89,7 +89,7 @@ pub(crate) fn load_project(config: Option<&Path>, cwd: &Path) -> Result<Project,
 /// Finds and reads the flow files named on the command line (files, directories, globs); each
 /// unreadable file becomes one diagnostic, the rest is still checked.
 pub(crate) fn read_flows(
-    paths: &[String],
+    paths: &[PathBuf],
     cwd: &Path,
     project: &Project,
 ) -> Result<FlowSources, String> {
@@ -105,11 +105,7 @@ fn compile_inputs(
 ) -> Result<Compiled, String> {
     let cwd = super::setup::cwd();
     let loaded = load_project(config, &cwd)?;
-    let args: Vec<String> = paths
-        .iter()
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    let sources = read_flows(&args, &cwd, &loaded).map_err(|e| format!("error: {e}"))?;
+    let sources = read_flows(paths, &cwd, &loaded).map_err(|e| format!("error: {e}"))?;
     let project = loaded.config;
     let defaults = PlanOptions::default();
     let opts = PlanOptions {

@@ -67,12 +67,17 @@ pub struct McpArgs {
     /// Only these devices may be targeted (serial / connect key globs; repeatable).
     #[arg(long = "allow-device", value_name = "SERIAL")]
     pub allow_devices: Vec<String>,
-    /// Host directory tools may read and write (screenshots, logs, flows; repeatable), in
-    /// addition to the project directory, the reports and screenshots directories,
-    /// `[paths] allowed_roots` of tapflow.toml and TAPFLOW_ALLOWED_ROOTS (never the temp
-    /// directory by default; docs/security.md).
+    /// Host directory tools may read (flows, packages, log files; repeatable), in addition to
+    /// the project directory, the output roots, `[paths] allowed_roots` of tapflow.toml and
+    /// TAPFLOW_ALLOWED_ROOTS (never the temp directory by default). Only this flag can make
+    /// `/` or the home directory a root (docs/security.md).
     #[arg(long = "allow-root", value_name = "DIR")]
     pub allow_roots: Vec<PathBuf>,
+    /// Host directory tools may write (screenshots, log snapshots; repeatable, and read too), in
+    /// addition to the reports, screenshots and logs directories, `[paths] output_roots` of
+    /// tapflow.toml and TAPFLOW_OUTPUT_ROOTS.
+    #[arg(long = "output-root", value_name = "DIR")]
+    pub output_roots: Vec<PathBuf>,
     /// How long a call may wait for a busy device when it has no timeout_ms of its own:
     /// milliseconds or a duration (`1m`).
     #[arg(long, value_name = "DURATION", default_value = "60000", value_parser = super::duration_arg)]
@@ -83,8 +88,14 @@ pub struct McpArgs {
 
 /// `tapflow mcp`.
 pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
-    // The environment, ./tapflow.toml and the --allow-root flags give the allowed roots.
-    let config = match super::setup::load(None, &args.allow_roots) {
+    // The environment, ./tapflow.toml and the --allow-root / --output-root flags give the
+    // roots; the token file, like the project file, is configuration no tool may write.
+    let line = super::setup::CommandLine {
+        allow_roots: args.allow_roots.clone(),
+        output_roots: args.output_roots.clone(),
+        trusted_files: args.token_file.iter().cloned().collect(),
+    };
+    let config = match super::setup::load_with(None, &line) {
         Ok((_, c)) => c,
         Err(e) => {
             eprintln!("tapflow mcp: {e}");

@@ -39,8 +39,9 @@ use tapflow_tools::{Engine, ToolConfig, ToolContext};
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Flow files, directories (searched recursively) or globs (`flows/**/login*.yaml`).
+    /// Taken as paths (a name that is not UTF-8 is reported as such, not as missing).
     #[arg(required = true)]
-    pub paths: Vec<String>,
+    pub paths: Vec<PathBuf>,
     /// Device serial / connect key (repeatable or comma-separated).
     #[arg(long = "device", short = 'd', value_delimiter = ',')]
     pub devices: Vec<String>,
@@ -211,7 +212,8 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     let mut compiled = sources.compile(&catalog, &popts);
     print_diagnostics(&compiled, Format::Text);
     // Invalid flow files are listed in the result (`invalid`); the valid ones still run.
-    let invalid = invalid::take_invalid(&sources.flows, &mut compiled);
+    let mut invalid = invalid::unreadable(&sources.problems, &compiled);
+    invalid.extend(invalid::take_invalid(&sources.flows, &mut compiled));
     if compiled.has_errors() && invalid.is_empty() {
         // Only sub-flow files given on their own are invalid: nothing to list as a flow.
         return exit::INVALID;
@@ -312,7 +314,11 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     let outputs = outputs(&args, &run_dir, &cwd);
     opts.run_dir = Some(outputs.run_dir.clone());
     opts.every_step_screenshots = args.screenshots == "every-step";
-    opts.command = Some(masked_command_line(&std::env::args().collect::<Vec<_>>()));
+    // `args_os`: `args` panics on an argument that is not UTF-8 (a flow file's name).
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    opts.command = Some(masked_command_line(&argv));
     opts.sources = sources
         .flows
         .iter()

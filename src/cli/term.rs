@@ -1,6 +1,7 @@
 //! The terminal: colour (`--color auto|always|never`, `NO_COLOR`, on only for a terminal by
-//! default) and a closed pipe (`tapflow tools --json | head -2`), which ends the process
-//! quietly (exit 141, as a shell reports SIGPIPE) instead of panicking with exit 101.
+//! default), text made safe to show ([`visible`]), and a closed pipe
+//! (`tapflow tools --json | head -2`), which ends the process quietly (exit 141, as a shell
+//! reports SIGPIPE) instead of panicking with exit 101.
 
 use std::io::IsTerminal;
 use std::sync::OnceLock;
@@ -42,6 +43,14 @@ pub fn paint(text: &str, sgr: &str) -> String {
     } else {
         text.to_string()
     }
+}
+
+/// Text for a person at the terminal (progress lines, the run summary, the plan): its
+/// bidirectional control characters written out as `<U+202E>`, so a flow or device name cannot
+/// reorder what the line shows. The same helper escapes the HTML report
+/// ([`tapflow_core::visible::escape_bidi`]). Apply it after masking (a secret may contain one).
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    tapflow_core::visible::escape_bidi(text)
 }
 
 /// A device error as the command line says it: the fix names CLI flags (`--device`,

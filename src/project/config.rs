@@ -1,7 +1,12 @@
 //! `tapflow.toml`: the project file. It is found once (`--config PATH`, else `tapflow.toml` in the
 //! working directory), read with a bound through the host-path policy, and parsed into a typed
 //! [`ProjectConfig`]; its directory is the project directory ([`Project::dir`]), against which its
-//! relative paths (`report_dir`, `[paths] allowed_roots`) resolve.
+//! relative paths (`report_dir`, `[paths] allowed_roots`, `[paths] output_roots`) resolve.
+//!
+//! It is trusted configuration: people write it, tools never do (the host-path policy refuses
+//! every write to a `tapflow.toml`, and to the file `--config` named, see
+//! `tapflow_device::hostfs::trusted`), and it cannot make `/` or the home directory a root on its
+//! own (`tapflow_tools::config`).
 //!
 //! ```toml
 //! devices = ["3QC0124C11000711"]   # flows are spread over these, round robin
@@ -14,8 +19,9 @@
 //! [env]                            # variable defaults (below TAPFLOW_* and --env)
 //! USER = "demo@example.com"
 //!
-//! [paths]                          # host directories tools may also read and write
-//! allowed_roots = ["assets"]       # relative to this file, or absolute
+//! [paths]
+//! allowed_roots = ["assets"]       # more directories tools may read (relative to this file)
+//! output_roots = ["out"]           # more directories tools may write (and read)
 //! ```
 
 use std::collections::BTreeMap;
@@ -39,8 +45,12 @@ pub struct ProjectConfig {
     /// The implicit wait of element steps (`wait`).
     pub wait_ms: Option<u64>,
     pub env: BTreeMap<String, String>,
-    /// `[paths] allowed_roots`, as written; [`Project::allowed_roots`] resolves them.
+    /// `[paths] allowed_roots` (read roots), as written; [`Project::allowed_roots`] resolves
+    /// them.
     pub allowed_roots: Vec<String>,
+    /// `[paths] output_roots` (write roots), as written; [`Project::output_roots`] resolves
+    /// them.
+    pub output_roots: Vec<String>,
 }
 
 const CONFIG_KEYS: &[&str] = &[
@@ -54,7 +64,7 @@ const CONFIG_KEYS: &[&str] = &[
     "paths",
 ];
 
-const PATHS_KEYS: &[&str] = &["allowed_roots"];
+const PATHS_KEYS: &[&str] = &["allowed_roots", "output_roots"];
 
 /// Parses `tapflow.toml`; errors name the key and say what is expected.
 pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
@@ -123,12 +133,16 @@ pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
                 let table = item.as_table_like().ok_or("`paths` must be a table")?;
                 for (name, v) in table.iter() {
                     match name {
-                        "allowed_roots" => {
-                            cfg.allowed_roots = strings("paths.allowed_roots", v)?;
-                            if cfg.allowed_roots.iter().any(|r| r.trim().is_empty()) {
-                                return Err(
-                                    "`paths.allowed_roots` must not contain an empty path".into()
-                                );
+                        "allowed_roots" | "output_roots" => {
+                            let key = format!("paths.{name}");
+                            let roots = strings(&key, v)?;
+                            if roots.iter().any(|r| r.trim().is_empty()) {
+                                return Err(format!("`{key}` must not contain an empty path"));
+                            }
+                            if name == "allowed_roots" {
+                                cfg.allowed_roots = roots;
+                            } else {
+                                cfg.output_roots = roots;
                             }
                         }
                         other => return Err(unknown("paths.", other, PATHS_KEYS)),
@@ -204,6 +218,15 @@ impl Project {
             .collect()
     }
 
+    /// `[paths] output_roots`, resolved against the project directory.
+    pub fn output_roots(&self) -> Vec<PathBuf> {
+        self.config
+            .output_roots
+            .iter()
+            .map(|r| absolute(&self.dir, Path::new(r)))
+            .collect()
+    }
+
     /// `report_dir`, resolved against the project directory.
     pub fn report_dir(&self) -> Option<PathBuf> {
         self.config
@@ -230,7 +253,7 @@ mod tests {
     #[test]
     fn parses_a_project_file() {
         let cfg = parse_project_config(
-            "devices = [\"a\", \"b\"]\nreport_dir = \"out\"\ntimeout = \"2m\"\nstep_timeout = 5000\n[env]\nUSER = \"demo\"\nN = 3\n[paths]\nallowed_roots = [\"../assets\", \"/opt/haps\"]\n",
+            "devices = [\"a\", \"b\"]\nreport_dir = \"out\"\ntimeout = \"2m\"\nstep_timeout = 5000\n[env]\nUSER = \"demo\"\nN = 3\n[paths]\nallowed_roots = [\"../assets\", \"/opt/haps\"]\noutput_roots = [\"shots\"]\n",
         )
         .unwrap();
         assert_eq!(cfg.devices, ["a", "b"]);
@@ -241,6 +264,7 @@ mod tests {
         );
         assert_eq!(cfg.env["N"], "3");
         assert_eq!(cfg.allowed_roots, ["../assets", "/opt/haps"]);
+        assert_eq!(cfg.output_roots, ["shots"]);
     }
 
     #[test]
@@ -259,6 +283,10 @@ mod tests {
                 .contains("list of strings")
         );
         assert!(parse_project_config("[paths]\nallowed_roots = [\"\"]").is_err());
+        assert_eq!(
+            parse_project_config("[paths]\noutput_roots = [\" \"]").unwrap_err(),
+            "`paths.output_roots` must not contain an empty path"
+        );
         assert!(
             parse_project_config("timeout = \"soon\"")
                 .unwrap_err()
@@ -284,7 +312,7 @@ mod tests {
         std::fs::create_dir_all(proj.join("sub")).unwrap();
         std::fs::write(
             proj.join("tapflow.toml"),
-            "report_dir = \"out/reports\"\n[paths]\nallowed_roots = [\"../assets\"]\n",
+            "report_dir = \"out/reports\"\n[paths]\nallowed_roots = [\"../assets\"]\noutput_roots = [\"out\"]\n",
         )
         .unwrap();
         // Found in the working directory.
@@ -292,6 +320,7 @@ mod tests {
         assert_eq!(p.dir, proj);
         assert_eq!(p.file, Some(proj.join("tapflow.toml")));
         assert_eq!(p.allowed_roots(), [tmp.path().join("assets")]);
+        assert_eq!(p.output_roots(), [proj.join("out")]);
         assert_eq!(p.report_dir(), Some(proj.join("out/reports")));
         // Named from elsewhere: still relative to the file.
         let p = Project::load(Some(Path::new("../tapflow.toml")), &proj.join("sub")).unwrap();

@@ -43,8 +43,14 @@ fn has_glob(s: &str) -> bool {
     s.contains(['*', '?', '[', '{'])
 }
 
-/// Expands the arguments (relative to `cwd`) into flow files with their flow roots.
-pub fn discover(args: &[String], cwd: &Path, project: &Project) -> Result<Vec<FlowPath>, String> {
+/// Expands the arguments (relative to `cwd`) into flow files with their flow roots. Arguments
+/// are paths, not text: a file whose name is not UTF-8 is found like any other (reading it
+/// then says what is wrong with it, [`super::FlowSources`]); only a glob must be UTF-8.
+pub fn discover<A: AsRef<Path>>(
+    args: &[A],
+    cwd: &Path,
+    project: &Project,
+) -> Result<Vec<FlowPath>, String> {
     let mut out: Vec<FlowPath> = Vec::new();
     let root_for = |dir: &Path| -> PathBuf {
         let abs = absolute(cwd, dir);
@@ -63,10 +69,11 @@ pub fn discover(args: &[String], cwd: &Path, project: &Project) -> Result<Vec<Fl
         }
     };
     for arg in args {
-        let p = Path::new(arg);
+        let p = arg.as_ref();
+        let shown = p.to_string_lossy();
         let full = cwd.join(p);
         let meta = std::fs::symlink_metadata(&full);
-        if meta.is_err() && has_glob(arg) {
+        if let (Err(_), Some(arg)) = (&meta, p.to_str().filter(|a| has_glob(a))) {
             let glob = globset::GlobBuilder::new(arg)
                 .literal_separator(true)
                 .build()
@@ -100,8 +107,13 @@ pub fn discover(args: &[String], cwd: &Path, project: &Project) -> Result<Vec<Fl
             let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
             let root = root_for(parent.unwrap_or(Path::new(".")));
             push(p.to_path_buf(), &root, &mut out);
+        } else if p.to_str().is_none() {
+            return Err(format!(
+                "no such file or directory: {shown} (its name is not valid UTF-8, shown with \
+                 U+FFFD; tapflow needs UTF-8 paths)"
+            ));
         } else {
-            return Err(format!("no such file or directory: {arg}"));
+            return Err(format!("no such file or directory: {shown}"));
         }
     }
     Ok(out)

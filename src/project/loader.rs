@@ -83,7 +83,7 @@ impl FlowLoader {
 
     /// The flow roots.
     pub fn roots(&self) -> &[PathBuf] {
-        self.policy.roots()
+        self.policy.read_roots()
     }
 
     /// Reads one flow file (bounded, regular, under a root, UTF-8).
@@ -148,6 +148,22 @@ impl FlowLoader {
             }
         }
     }
+}
+
+/// The one diagnostic of a flow file whose name is not UTF-8: it exists, but tapflow names
+/// files in flows, diagnostics and reports as text, so it is not read (and not reported as
+/// missing). `name` is the name with U+FFFD for the bad bytes.
+pub fn name_not_utf8(name: &str) -> Box<(SourceFile, Diagnostic)> {
+    let src = SourceFile::new(name, "");
+    let d = Diagnostic::error(
+        &src,
+        Span::new(0, 0),
+        "flow-unreadable",
+        format!("flow file name is not valid UTF-8: {name} (tapflow needs UTF-8 paths)"),
+        "cannot be read",
+    )
+    .with_help("rename the file to a UTF-8 name (U+FFFD marks the bytes that are not)");
+    Box::new((src, d))
 }
 
 impl SourceLoader for FlowLoader {

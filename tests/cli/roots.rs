@@ -1,8 +1,10 @@
-//! The allowed roots are configuration, read once by the CLI: the project directory and tapflow's
-//! own output directories by default (never the system temp directory), plus `[paths]
-//! allowed_roots` of `tapflow.toml` (relative to the file) and `TAPFLOW_ALLOWED_ROOTS`. The run
-//! directory (`--report-dir`, `TAPFLOW_REPORTS_DIR`, `report_dir`) is created through the policy.
-//! Tool calls need no device here: `logs_query` with inline logs writes its `save_path`.
+//! The roots are configuration, read once by the CLI. Read roots: the project directory, the
+//! output roots, `[paths] allowed_roots` of `tapflow.toml` (relative to the file) and
+//! `TAPFLOW_ALLOWED_ROOTS`. Output (write) roots: the reports, screenshots and logs directories,
+//! `[paths] output_roots` and `TAPFLOW_OUTPUT_ROOTS`. Never the system temp directory by
+//! default. The run directory (`--report-dir`, `TAPFLOW_REPORTS_DIR`, `report_dir`) is created
+//! through the policy. Tool calls need no device here: `logs_query` with inline logs writes its
+//! `save_path`.
 
 use std::path::Path;
 use std::time::Duration;
@@ -14,10 +16,13 @@ use crate::common::cli;
 
 fn isolated(dir: &Path) -> Command {
     let mut c = cli::assert_command(dir);
-    c.env("HOME", dir.join("home"))
+    // A home beside the project: one inside it would make the project too wide to be a root.
+    c.env("HOME", dir.parent().unwrap().join("home"))
         .env_remove("TAPFLOW_ALLOWED_ROOTS")
         .env_remove("TAPFLOW_REPORTS_DIR")
         .env_remove("TAPFLOW_SCREENSHOT_DIR")
+        .env_remove("TAPFLOW_LOGS_DIR")
+        .env_remove("TAPFLOW_OUTPUT_ROOTS")
         .timeout(Duration::from_secs(120));
     c
 }
@@ -46,6 +51,15 @@ fn code(v: &Value) -> Option<&str> {
     v["structuredContent"]["error"]["code"].as_str()
 }
 
+fn roots_of(v: &Value) -> Vec<&str> {
+    v["structuredContent"]["error"]["details"]["allowed_roots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 #[test]
 fn roots_come_from_the_project_file_and_the_environment() {
     let tmp = tempfile::tempdir().unwrap();
@@ -55,47 +69,56 @@ fn roots_come_from_the_project_file_and_the_environment() {
     for d in [&project, &shared, &extra] {
         std::fs::create_dir_all(d).unwrap();
     }
-    // The project directory is a root by default; a sibling is not.
-    assert_eq!(code(&save(&project, "snap.log", &[])), None);
-    assert!(project.join("snap.log").is_file());
-    let v = save(&project, "../shared/a.log", &[]);
+    // Snapshots go under the output roots (<project>/logs by default); the project itself is
+    // read, not written.
+    assert_eq!(code(&save(&project, "logs/snap.log", &[])), None);
+    assert!(project.join("logs/snap.log").is_file());
+    let v = save(&project, "snap.log", &[]);
     assert_eq!(code(&v), Some("PATH_NOT_ALLOWED"));
-    let roots = &v["structuredContent"]["error"]["details"]["allowed_roots"];
-    let roots: Vec<&str> = roots
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
-    assert!(roots.contains(&project.to_str().unwrap()), "{roots:?}");
-    assert!(
-        roots.contains(&project.join("reports").to_str().unwrap()),
-        "{roots:?}"
-    );
+    let roots = roots_of(&v);
+    for out in ["reports", "screenshots", "logs"] {
+        assert!(
+            roots.contains(&project.join(out).to_str().unwrap()),
+            "{roots:?}"
+        );
+    }
+    assert!(!roots.contains(&project.to_str().unwrap()), "{roots:?}");
     // Never the system temp directory (the project itself lives under it here, so look for
     // the temp directory itself among the roots).
     let temp = std::env::temp_dir();
     assert!(!roots.iter().any(|r| Path::new(r) == temp), "{roots:?}");
+    assert_eq!(
+        code(&save(&project, "../shared/a.log", &[])),
+        Some("PATH_NOT_ALLOWED")
+    );
 
-    // tapflow.toml adds roots, relative to its directory.
+    // tapflow.toml adds output roots, relative to its directory; allowed_roots are read only.
     std::fs::write(
         project.join("tapflow.toml"),
-        "[paths]\nallowed_roots = [\"../shared\"]\n",
+        "[paths]\noutput_roots = [\"../shared\"]\nallowed_roots = [\"../extra\"]\n",
     )
     .unwrap();
     assert_eq!(code(&save(&project, "../shared/a.log", &[])), None);
     assert!(shared.join("a.log").is_file());
-    // TAPFLOW_ALLOWED_ROOTS adds more.
-    let extra_s = extra.display().to_string();
     assert_eq!(
         code(&save(&project, "../extra/b.log", &[])),
         Some("PATH_NOT_ALLOWED")
     );
+    std::fs::write(extra.join("in.log"), "01-23 21:05:00.000 1 1 E A0/t: y\n").unwrap();
+    let args = json!({"input_file": "../extra/in.log"});
+    let out = isolated(&project)
+        .args(["tool", "logs_query", &args.to_string()])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(code(&v), None, "{v}");
+    // TAPFLOW_OUTPUT_ROOTS adds more.
+    let extra_s = extra.display().to_string();
     assert_eq!(
         code(&save(
             &project,
             "../extra/b.log",
-            &[("TAPFLOW_ALLOWED_ROOTS", &extra_s)]
+            &[("TAPFLOW_OUTPUT_ROOTS", &extra_s)]
         )),
         None
     );

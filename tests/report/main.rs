@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bidi;
 mod ci_inert;
 mod cli;
 mod html_browser;

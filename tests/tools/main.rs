@@ -10,3 +10,4 @@ mod input_text;
 mod sim_contract;
 mod sim_faults;
 mod tidy;
+mod trusted_writes;

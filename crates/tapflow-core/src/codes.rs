@@ -250,6 +250,7 @@ codes! {
         WrongFileType = WRONG_FILE_TYPE => "A host path that is not a regular file where one is needed (a directory, a FIFO, a device).",
         FileExists = FILE_EXISTS => "A host file to create exists already and was not made by tapflow.",
         RunnableName = RUNNABLE_NAME => "A host file to write has a name a build tool or shell would run (`hvigorw`, `Makefile`, `*.sh`, a hidden file, …); see docs/security.md.",
+        TrustedConfig = TRUSTED_CONFIG => "A host file to write is trusted configuration (`tapflow.toml`, anything under `.tapflow/`, a file this process was configured with); tools never write it. See docs/security.md.",
         InvalidProjectPath = INVALID_PROJECT_PATH (contract) => "`build_app`: `project_path` is empty or not a directory.",
         InvalidBuildMode = INVALID_BUILD_MODE (contract) => "`build_app`: `build_mode` other than debug or release.",
         InvalidBuildTarget = INVALID_BUILD_TARGET (contract) => "`build_app`: `target` other than hap, har, hsp, app, hnp.",

@@ -145,14 +145,16 @@ fn image_file(given: &str) -> Result<(String, ImageFormat), ToolError> {
     }
 }
 
-/// A refused `local_path` is `PATH_NOT_ALLOWED` (outside the roots, a link, in a linked
-/// directory that leads out); a path that cannot be a file is `INVALID_PARAM`; a write that
-/// failed is the contract's `SCREENSHOT_ERROR`. `details.reason` says which rule applied.
+/// A refused `local_path` is `PATH_NOT_ALLOWED` (outside the output roots, a link, in a linked
+/// directory that leads out, trusted configuration); a path that cannot be a file is
+/// `INVALID_PARAM`; a write that failed is the contract's `SCREENSHOT_ERROR`.
+/// `details.reason` says which rule applied.
 fn path_error(e: HostPathError) -> ToolError {
     let code = match e.kind {
-        PathErrorKind::NotAllowed | PathErrorKind::Symlink | PathErrorKind::Runnable => {
-            tapflow_core::codes::PATH_NOT_ALLOWED
-        }
+        PathErrorKind::NotAllowed
+        | PathErrorKind::Symlink
+        | PathErrorKind::Runnable
+        | PathErrorKind::TrustedConfig => tapflow_core::codes::PATH_NOT_ALLOWED,
         PathErrorKind::Invalid | PathErrorKind::WrongType => tapflow_core::codes::INVALID_PARAM,
         _ => tapflow_core::codes::SCREENSHOT_ERROR,
     };

@@ -1,6 +1,7 @@
 //! Flow files that did not validate, as `tapflow run` reports them: each is listed in the
 //! result as `invalid` with its diagnostics (so CI sees which file and why), while the valid
-//! flows still run; the run then exits 3.
+//! flows still run; the run then exits 3. So are files that could not be read as flows at all
+//! (not UTF-8, a name that is not UTF-8, too large, not a regular file): [`unreadable`].
 
 use std::collections::BTreeSet;
 
@@ -8,7 +9,7 @@ use serde_json::json;
 
 use crate::run::result::{Location, StepError};
 use crate::run::{FlowResult, Status};
-use tapflow_core::flow::{Diagnostic, SourceFile};
+use tapflow_core::flow::{self, Diagnostic, SourceFile};
 use tapflow_core::plan::Compiled;
 use tapflow_core::plan::model::{Action, PlanStep};
 
@@ -39,6 +40,33 @@ fn subflow_files<'p>(steps: &'p [PlanStep], out: &mut Vec<&'p str>) {
     }
 }
 
+/// One `invalid` result per flow file that could not be read (its one diagnostic), with an
+/// id from its name not used by the plan.
+pub fn unreadable(problems: &[(SourceFile, Diagnostic)], compiled: &Compiled) -> Vec<FlowResult> {
+    let mut taken: BTreeSet<String> = compiled.plan.flows.iter().map(|f| f.id.clone()).collect();
+    let mut out = Vec::new();
+    for (_, d) in problems {
+        if flow::is_subflow_path(&d.file) {
+            continue;
+        }
+        let base = tapflow_core::plan::compile::flow_id_of(&d.file);
+        let mut id = base.clone();
+        let mut n = 2;
+        while !taken.insert(id.clone()) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        out.push(invalid_result(
+            id.clone(),
+            id,
+            d.file.clone(),
+            Vec::new(),
+            &[d],
+        ));
+    }
+    out
+}
+
 /// Takes the flows whose file (or a sub-flow file they inline) has an error out of the plan
 /// (the compiler keeps what it could compile of them) and returns one `invalid` flow result
 /// for each, listing those errors.
@@ -67,48 +95,66 @@ pub fn take_invalid(flows: &[SourceFile], compiled: &mut Compiled) -> Vec<FlowRe
                             .any(|s| d.file.ends_with(s.trim_start_matches("./"))))
             })
             .collect();
-        let Some(first) = listed.first() else {
+        if listed.is_empty() {
             continue;
-        };
+        }
         bad_files.insert(fp.file.clone());
-        let reason = format!(
-            "invalid flow file: {} error(s); not run (see `tapflow validate {}`)",
-            listed.len(),
-            fp.file
-        );
-        let error = StepError {
-            code: tapflow_core::codes::INVALID_FLOW,
-            message: format!(
-                "{}:{}:{}: {}: {}",
-                first.file, first.line, first.column, first.code, first.message
-            ),
-            details: json!({
-                "diagnostics": listed.iter().copied().map(diag_json).collect::<Vec<_>>()
-            }),
-            location: Some(Location {
-                file: first.file.clone(),
-                line: first.line,
-                column: first.column,
-            }),
-        };
-        out.push(FlowResult {
-            id: fp.id.clone(),
-            run_id: None,
-            name: fp.name.clone(),
-            file: fp.file.clone(),
-            tags: fp.tags.clone(),
-            device: None,
-            status: Status::Invalid,
-            reason: Some(reason),
-            started_at: None,
-            duration_ms: 0,
-            error: Some(error),
-            setup: Vec::new(),
-            steps: Vec::new(),
-            on_failure: Vec::new(),
-            finally: Vec::new(),
-        });
+        out.push(invalid_result(
+            fp.id.clone(),
+            fp.name.clone(),
+            fp.file.clone(),
+            fp.tags.clone(),
+            &listed,
+        ));
     }
     compiled.plan.flows.retain(|f| !bad_files.contains(&f.file));
     out
+}
+
+/// An `invalid` flow result listing `listed` (at least one diagnostic).
+fn invalid_result(
+    id: String,
+    name: String,
+    file: String,
+    tags: Vec<String>,
+    listed: &[&Diagnostic],
+) -> FlowResult {
+    let first = listed[0];
+    let reason = format!(
+        "invalid flow file: {} error(s); not run (see `tapflow validate {}`)",
+        listed.len(),
+        file
+    );
+    let error = StepError {
+        code: tapflow_core::codes::INVALID_FLOW,
+        message: format!(
+            "{}:{}:{}: {}: {}",
+            first.file, first.line, first.column, first.code, first.message
+        ),
+        details: json!({
+            "diagnostics": listed.iter().copied().map(diag_json).collect::<Vec<_>>()
+        }),
+        location: Some(Location {
+            file: first.file.clone(),
+            line: first.line,
+            column: first.column,
+        }),
+    };
+    FlowResult {
+        id,
+        run_id: None,
+        name,
+        file,
+        tags,
+        device: None,
+        status: Status::Invalid,
+        reason: Some(reason),
+        started_at: None,
+        duration_ms: 0,
+        error: Some(error),
+        setup: Vec::new(),
+        steps: Vec::new(),
+        on_failure: Vec::new(),
+        finally: Vec::new(),
+    }
 }

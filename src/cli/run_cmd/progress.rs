@@ -3,7 +3,8 @@
 //! goes through the run's [`Masker`] right before it is printed, then is made inert
 //! ([`crate::report::github::inert`]): a line break in device text (a typed text, a title, an
 //! error message quoting the screen) is shown as `\n`, so no device text starts a line that
-//! CI would read as a workflow command.
+//! CI would read as a workflow command; bidirectional controls are written out
+//! ([`crate::cli::term::visible`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -34,9 +35,10 @@ fn mark(s: Status) -> String {
     }
 }
 
-/// One logical line as printed: masked, then inert (its own line breaks escaped).
+/// One logical line as printed: masked, then inert (its own line breaks escaped), with
+/// bidirectional controls written out.
 pub fn shown(line: &str, masker: &Masker) -> String {
-    inert(&masker.text(line)).into_owned()
+    crate::cli::term::visible(&inert(&masker.text(line))).into_owned()
 }
 
 /// The lines printed for an event that matters (non-terminal output: CI logs), each masked and

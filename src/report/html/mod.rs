@@ -11,6 +11,11 @@
 //! step has a thumbnail. It is usable from the keyboard (a skip link, native `<details>`,
 //! focusable scroll areas), reads well with a screen reader (landmarks, headings, status as
 //! text, alternative text, table captions) and fits a phone screen.
+//!
+//! Every text the page shows has its bidirectional control characters written out as
+//! `<U+202E>` ([`tapflow_core::visible`]): a flow named with a right-to-left override cannot
+//! show as something else. Link targets (artifact paths) are left as they are, so they still
+//! resolve.
 
 mod view;
 
@@ -30,8 +35,27 @@ pub fn render(r: &RunResult, prefix: &str) -> Result<String, String> {
         .map_err(|e| format!("the report template is broken: {e}"))?;
     let page = page(r, prefix);
     let mut data = serde_json::to_value(&page).map_err(|e| e.to_string())?;
+    show_bidi(&mut data, None);
     if let serde_json::Value::Object(o) = &mut data {
         o.insert("css".into(), serde_json::Value::String(CSS.into()));
     }
     hb.render("report", &data).map_err(|e| e.to_string())
+}
+
+/// Fields of the page that are link targets, not text: left as they are.
+const LINK_FIELDS: &[&str] = &["src", "href", "path", "thumbnail", "anchor"];
+
+/// Writes out the bidirectional control characters of every shown string of the page data.
+fn show_bidi(v: &mut serde_json::Value, key: Option<&str>) {
+    use serde_json::Value;
+    match v {
+        Value::String(s) if !key.is_some_and(|k| LINK_FIELDS.contains(&k)) => {
+            if let std::borrow::Cow::Owned(shown) = tapflow_core::visible::escape_bidi(s) {
+                *s = shown;
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| show_bidi(x, key)),
+        Value::Object(o) => o.iter_mut().for_each(|(k, x)| show_bidi(x, Some(k))),
+        _ => {}
+    }
 }

@@ -113,7 +113,9 @@ fn file_errors_have_the_contract_codes() {
     assert_eq!(d["max_bytes"], 64 * 1024 * 1024);
 
     // A root added with TAPFLOW_ALLOWED_ROOTS admits its files.
-    let temp = e.ctx.config.paths.roots().last().unwrap().join("t.log");
+    let extra = e.project.parent().unwrap().join("extra");
+    assert!(e.ctx.config.paths.read_roots().contains(&extra));
+    let temp = extra.join("t.log");
     std::fs::write(&temp, LINES.join("\n")).unwrap();
     assert_eq!(
         e.ok(json!({"input_file": temp.display().to_string()}))["source_used"],

@@ -87,7 +87,7 @@ impl Excerpt {
             b.mark_range(ls, ws);
             for (i, c) in src.text()[ws..we].char_indices() {
                 b.mark(ws + i);
-                b.text.push(shown(c));
+                crate::visible::push_visible(&mut b.text, shown(c));
             }
             // The line's end (its break included), and anything right of the window.
             b.mark_range(we, next.max(we + 1));
@@ -145,6 +145,8 @@ impl Builder {
 
 /// Control characters (escape sequences, a lone carriage return) are shown as `�`, so a flow
 /// file cannot drive the terminal through a diagnostic; tabs stay (miette expands them).
+/// Bidirectional controls are then written out as `<U+202E>` ([`crate::visible`]), so a line
+/// cannot hide what it says.
 fn shown(c: char) -> char {
     if c.is_control() && c != '\t' {
         char::REPLACEMENT_CHARACTER
@@ -246,6 +248,15 @@ mod tests {
         let (_, ex) = excerpt("a: \"\u{1b}[31mred\"\nb: \r1\n", "red");
         assert!(!ex.text().contains('\u{1b}') && !ex.text().contains('\r'));
         assert_eq!(labelled(&ex), "red");
+    }
+
+    /// Issue 18, seen 2: a right-to-left override in a flow reached the terminal raw.
+    #[test]
+    fn bidi_controls_are_shown_escaped_and_the_underline_stays_on_its_text() {
+        let (_, ex) = excerpt("name: \"a\u{202E}b\"\nsteps: [x\u{2066}y, BAD]\n", "BAD");
+        assert!(!ex.text().chars().any(crate::visible::is_bidi_control));
+        assert!(ex.text().contains("a<U+202E>b") && ex.text().contains("x<U+2066>y"));
+        assert_eq!(labelled(&ex), "BAD");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Diagnostics as text for a terminal (no colour, so golden files are stable): a header with
 //! `file:line:col`, the source lines around the problem (clipped, see `excerpt`), the underlined
 //! text with its label, and the suggestion; after a file's listed diagnostics, how many more
-//! were found ("… and N more").
+//! were found ("… and N more"). Bidirectional control characters in messages and names are
+//! written out (`<U+202E>`, [`crate::visible`]), as they are in excerpts.
 
 use std::fmt;
 
@@ -54,7 +55,7 @@ pub fn render_report_styled(
             out.push_str(&more_line(o));
         }
     }
-    out
+    crate::visible::escape_bidi(&out).into_owned()
 }
 
 fn more_line(o: &Omitted) -> String {

@@ -1,6 +1,7 @@
 //! The plan as text for `tapflow plan`: one block per flow, one line per step (id, tool,
 //! arguments with defaults, deadline, retries, options), blocks indented. Secrets are shown as
-//! references or masked, never as values.
+//! references or masked, never as values; bidirectional control characters are written out
+//! (`<U+202E>`, [`crate::visible`]).
 
 use std::fmt::Write;
 
@@ -17,7 +18,7 @@ pub fn render_text(plan: &Plan) -> String {
         }
         flow(&mut out, f);
     }
-    out
+    crate::visible::escape_bidi(&out).into_owned()
 }
 
 fn flow(out: &mut String, f: &FlowPlan) {

@@ -25,6 +25,10 @@ pub enum PathErrorKind {
     /// A name a build tool, shell or editor would run or obey (`hvigorw`, `Makefile`, `*.sh`,
     /// hidden files; see `names.rs`), refused for files whose content a caller chooses.
     Runnable,
+    /// A file to write that is, or lies in, trusted configuration: a project file
+    /// (`tapflow.toml`), `.tapflow/`, or a file this process was configured with (see
+    /// `trusted.rs`). People write configuration; tools never do.
+    TrustedConfig,
     /// The operating system refused (permissions, disk full, …).
     Io,
 }
@@ -46,6 +50,7 @@ impl PathErrorKind {
             PathErrorKind::TooLarge => tapflow_core::codes::FILE_TOO_LARGE,
             PathErrorKind::Exists => tapflow_core::codes::FILE_EXISTS,
             PathErrorKind::Runnable => tapflow_core::codes::RUNNABLE_NAME,
+            PathErrorKind::TrustedConfig => tapflow_core::codes::TRUSTED_CONFIG,
             PathErrorKind::Io => tapflow_core::codes::IO_ERROR,
         }
     }
@@ -62,7 +67,8 @@ pub struct HostPathError {
     pub resolved: Option<PathBuf>,
     /// One sentence: what is wrong and what to do.
     pub message: String,
-    /// The allowed roots (for `NotAllowed`, so the caller can say where files may go).
+    /// The roots of the refused access (for `NotAllowed`, so the caller can say where files may
+    /// be read or written).
     pub roots: Vec<PathBuf>,
 }
 

@@ -1,4 +1,5 @@
-//! The allowed roots and the checks every host path passes (see the module documentation).
+//! The roots, the protected paths and the checks every host path passes (see the module
+//! documentation).
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -20,39 +21,80 @@ pub enum Expect {
     Any,
 }
 
-/// The directories tapflow may read and write under, and the directory relative paths are
-/// resolved against. An empty root list allows nothing.
+/// Whether a path is to be read or written: each has its own roots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// The directories tapflow may read under, those it may write under (its output roots), the
+/// trusted files it must never write ([`super::trusted`]), and the directory relative paths are
+/// resolved against. Empty root lists allow nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathPolicy {
     base: PathBuf,
-    roots: Vec<PathBuf>,
+    read: Vec<PathBuf>,
+    write: Vec<PathBuf>,
+    protected: Vec<PathBuf>,
+}
+
+/// Absolute (against `base`), normalised, non-empty and without duplicates.
+fn resolve_all(base: &Path, paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for r in paths {
+        let abs = if r.is_absolute() { r } else { base.join(r) };
+        if let Some(n) = normalize_lexically(&abs)
+            && !n.as_os_str().is_empty()
+            && !out.contains(&n)
+        {
+            out.push(n);
+        }
+    }
+    out
 }
 
 impl PathPolicy {
-    /// `base` resolves relative paths (and relative roots); it need not be a root itself.
+    /// One list of roots for reading and writing alike (a run directory, a test's temporary
+    /// directory). `base` resolves relative paths (and relative roots); it need not be a root.
     pub fn new(base: impl Into<PathBuf>, roots: impl IntoIterator<Item = PathBuf>) -> Self {
+        let roots: Vec<PathBuf> = roots.into_iter().collect();
+        PathPolicy::split(base, roots.clone(), roots)
+    }
+
+    /// Separate roots for reading and for writing (the tools' policy: the project is read, only
+    /// the output directories are written).
+    pub fn split(
+        base: impl Into<PathBuf>,
+        read: impl IntoIterator<Item = PathBuf>,
+        write: impl IntoIterator<Item = PathBuf>,
+    ) -> Self {
         let base = base.into();
         let base = normalize_lexically(&base).unwrap_or(base);
-        let mut out: Vec<PathBuf> = Vec::new();
-        for r in roots {
-            let abs = if r.is_absolute() { r } else { base.join(r) };
-            if let Some(n) = normalize_lexically(&abs)
-                && !n.as_os_str().is_empty()
-                && !out.contains(&n)
-            {
-                out.push(n);
-            }
+        PathPolicy {
+            read: resolve_all(&base, read),
+            write: resolve_all(&base, write),
+            protected: Vec::new(),
+            base,
         }
-        PathPolicy { base, roots: out }
     }
 
     /// A policy that allows nothing (no roots): the default until the CLI passes the configured
     /// one, so a forgotten configuration fails closed.
     pub fn deny_all() -> Self {
-        PathPolicy {
-            base: PathBuf::from("/"),
-            roots: Vec::new(),
+        PathPolicy::split("/", [], [])
+    }
+
+    /// The same policy, never writing `paths` or anything under them: the configuration files
+    /// and directories this process read ([`super::trusted`]).
+    pub fn protecting(mut self, paths: impl IntoIterator<Item = PathBuf>) -> Self {
+        let more = resolve_all(&self.base, paths);
+        for p in more {
+            if !self.protected.contains(&p) {
+                self.protected.push(p);
+            }
         }
+        self
     }
 
     /// The directory relative paths resolve against.
@@ -60,29 +102,68 @@ impl PathPolicy {
         &self.base
     }
 
-    /// The allowed roots, absolute and normalised, as configured.
-    pub fn roots(&self) -> &[PathBuf] {
-        &self.roots
+    /// The roots files may be read under, absolute and normalised, as configured.
+    pub fn read_roots(&self) -> &[PathBuf] {
+        &self.read
     }
 
-    /// The same policy with one more root (a run directory created for this run, say).
+    /// The roots files may be written under (the output roots), absolute and normalised.
+    pub fn write_roots(&self) -> &[PathBuf] {
+        &self.write
+    }
+
+    /// The roots of one kind of access.
+    pub fn roots(&self, access: Access) -> &[PathBuf] {
+        match access {
+            Access::Read => &self.read,
+            Access::Write => &self.write,
+        }
+    }
+
+    /// The trusted files and directories never written (besides the names every policy
+    /// refuses, see [`super::trusted`]).
+    pub fn protected(&self) -> &[PathBuf] {
+        &self.protected
+    }
+
+    /// The same policy with one more root for reading and writing (a run directory created for
+    /// this run, say).
     pub fn with_root(&self, root: impl Into<PathBuf>) -> Self {
-        PathPolicy::new(
-            self.base.clone(),
-            self.roots.iter().cloned().chain([root.into()]),
-        )
+        let root = root.into();
+        self.with_roots([root.clone()], [root])
+    }
+
+    /// The same policy with more roots.
+    pub fn with_roots(
+        &self,
+        read: impl IntoIterator<Item = PathBuf>,
+        write: impl IntoIterator<Item = PathBuf>,
+    ) -> Self {
+        PathPolicy {
+            protected: self.protected.clone(),
+            ..PathPolicy::split(
+                self.base.clone(),
+                self.read.iter().cloned().chain(read),
+                self.write.iter().cloned().chain(write),
+            )
+        }
     }
 
     /// The same policy resolving relative paths against another directory (a flow's own
     /// directory, for the files it names).
     pub fn with_base(&self, base: impl Into<PathBuf>) -> Self {
-        PathPolicy::new(base, self.roots.iter().cloned())
+        let base = base.into();
+        PathPolicy {
+            base: normalize_lexically(&base).unwrap_or(base),
+            ..self.clone()
+        }
     }
 
-    /// Each root lexically and, when it exists, with its links resolved.
-    fn root_forms(&self) -> Vec<PathBuf> {
-        let mut forms = self.roots.clone();
-        for r in &self.roots {
+    /// Each root of `access` lexically and, when it exists, with its links resolved.
+    fn root_forms(&self, access: Access) -> Vec<PathBuf> {
+        let roots = self.roots(access);
+        let mut forms = roots.to_vec();
+        for r in roots {
             if let Ok(c) = fs::canonicalize(r)
                 && !forms.contains(&c)
             {
@@ -92,34 +173,64 @@ impl PathPolicy {
         forms
     }
 
-    /// Whether an absolute, normalised (or canonical) path lies under a root.
-    pub fn is_inside(&self, path: &Path) -> bool {
-        self.root_forms().iter().any(|r| path.starts_with(r))
+    /// Whether an absolute, normalised (or canonical) path lies under a root of `access`.
+    pub fn is_inside(&self, path: &Path, access: Access) -> bool {
+        self.root_forms(access).iter().any(|r| path.starts_with(r))
     }
 
-    fn not_allowed(&self, given: &str, resolved: &Path) -> HostPathError {
-        let mut e = HostPathError::new(
-            PathErrorKind::NotAllowed,
-            given,
-            format!(
-                "{} is outside the directories tapflow may use ({}); use a path under one of \
-                 them, or add a root (tapflow.toml [paths] allowed_roots, TAPFLOW_ALLOWED_ROOTS)",
+    fn not_allowed(&self, given: &str, resolved: &Path, access: Access) -> HostPathError {
+        let roots = self.roots(access);
+        let list = roots
+            .iter()
+            .map(|r| r.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let message = match access {
+            Access::Read => format!(
+                "{} is outside the directories tapflow may read ({list}); use a path under one \
+                 of them, or add a root (tapflow.toml [paths] allowed_roots, \
+                 TAPFLOW_ALLOWED_ROOTS, tapflow mcp --allow-root)",
                 super::error::clip(given),
-                self.roots
-                    .iter()
-                    .map(|r| r.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
             ),
-        )
-        .at(resolved);
-        e.roots = self.roots.clone();
+            Access::Write => format!(
+                "{} is outside the directories tapflow may write, its output roots ({list}); \
+                 write under one of them, or add an output root (tapflow.toml [paths] \
+                 output_roots, TAPFLOW_OUTPUT_ROOTS, tapflow mcp --output-root)",
+                super::error::clip(given),
+            ),
+        };
+        let mut e = HostPathError::new(PathErrorKind::NotAllowed, given, message).at(resolved);
+        e.roots = roots.to_vec();
         e
     }
 
-    /// The path made absolute and normalised, checked lexically against the roots. Nothing on
-    /// the file system is touched, so a refused path reveals nothing about what exists.
+    /// Refuses a path to write that is, or lies in, trusted configuration.
+    pub(crate) fn refuse_trusted(&self, given: &str, path: &Path) -> Result<(), HostPathError> {
+        match super::trusted::trusted_config(path, &self.protected) {
+            None => Ok(()),
+            Some(why) => Err(HostPathError::new(
+                PathErrorKind::TrustedConfig,
+                given,
+                format!(
+                    "{} {why}; tools never create or change configuration (people write it): \
+                     choose another name or directory",
+                    path.display()
+                ),
+            )
+            .at(path)),
+        }
+    }
+
+    /// The path made absolute and normalised, checked lexically against the read roots.
+    /// Nothing on the file system is touched, so a refused path reveals nothing about what
+    /// exists.
     pub fn check_lexical(&self, given: &str) -> Result<PathBuf, HostPathError> {
+        self.check_lexical_for(given, Access::Read)
+    }
+
+    /// [`Self::check_lexical`] against the roots of `access`; a path to write must not be
+    /// trusted configuration either.
+    pub fn check_lexical_for(&self, given: &str, access: Access) -> Result<PathBuf, HostPathError> {
         if given.trim().is_empty() {
             return Err(HostPathError::new(
                 PathErrorKind::Invalid,
@@ -141,15 +252,18 @@ impl PathPolicy {
             self.base.join(raw)
         };
         let Some(norm) = normalize_lexically(&abs) else {
-            return Err(self.not_allowed(given, &abs));
+            return Err(self.not_allowed(given, &abs, access));
         };
-        if !self.is_inside(&norm) {
-            return Err(self.not_allowed(given, &norm));
+        if !self.is_inside(&norm, access) {
+            return Err(self.not_allowed(given, &norm, access));
+        }
+        if access == Access::Write {
+            self.refuse_trusted(given, &norm)?;
         }
         Ok(norm)
     }
 
-    /// An existing path under the roots, with its links resolved (the real path is checked
+    /// An existing path under the read roots, with its links resolved (the real path is checked
     /// against the roots too), of the expected type. Returns the real path.
     pub fn check_existing(&self, given: &str, expect: Expect) -> Result<PathBuf, HostPathError> {
         let norm = self.check_lexical(given)?;
@@ -169,8 +283,8 @@ impl PathPolicy {
             )
             .at(&norm)
         })?;
-        if !self.is_inside(&real) {
-            return Err(self.not_allowed(given, &real));
+        if !self.is_inside(&real, Access::Read) {
+            return Err(self.not_allowed(given, &real, Access::Read));
         }
         let meta = fs::metadata(&real).map_err(|e| {
             HostPathError::new(
@@ -201,11 +315,12 @@ impl PathPolicy {
         Ok(real)
     }
 
-    /// A file to write: the path under the roots, its missing parent directories created (only
-    /// once the deepest existing one is known to be inside the roots), the real parent checked
-    /// again, and the final component refused if it is a link or a directory.
+    /// A file to write: the path under the write roots and not trusted configuration, its
+    /// missing parent directories created (only once the deepest existing one is known to be
+    /// inside the roots), the real path checked again, and the final component refused if it is
+    /// a link or a directory.
     pub fn prepare_write(&self, given: &str) -> Result<WriteTarget, HostPathError> {
-        let norm = self.check_lexical(given)?;
+        let norm = self.check_lexical_for(given, Access::Write)?;
         let Some(name) = norm.file_name().map(|n| n.to_owned()) else {
             return Err(HostPathError::new(
                 PathErrorKind::Invalid,
@@ -217,6 +332,7 @@ impl PathPolicy {
         let parent = norm.parent().unwrap_or(Path::new("/")).to_path_buf();
         let parent = self.make_dir(given, &parent)?;
         let target = parent.join(&name);
+        self.refuse_trusted(given, &target)?;
         let existed = match fs::symlink_metadata(&target) {
             Ok(m) if m.file_type().is_symlink() => {
                 return Err(HostPathError::new(
@@ -244,15 +360,16 @@ impl PathPolicy {
         Ok(WriteTarget::new(given, target, existed, self.clone()))
     }
 
-    /// A directory to write into (a report directory), created if missing, under the roots.
-    /// Returns its real path.
+    /// A directory to write into (a report directory), created if missing, under the write
+    /// roots. Returns its real path.
     pub fn ensure_dir(&self, given: &str) -> Result<PathBuf, HostPathError> {
-        let norm = self.check_lexical(given)?;
+        let norm = self.check_lexical_for(given, Access::Write)?;
         self.make_dir(given, &norm)
     }
 
-    /// Creates `dir` (absolute, normalised, lexically inside) and returns its real path, checking
-    /// the deepest existing ancestor before creating anything and the result after.
+    /// Creates `dir` (absolute, normalised, lexically inside the write roots) and returns its
+    /// real path, checking the deepest existing ancestor (and where the directory will really
+    /// be) before creating anything and the result after.
     fn make_dir(&self, given: &str, dir: &Path) -> Result<PathBuf, HostPathError> {
         self.create_missing_root(given, dir)?;
         let existing = dir
@@ -267,9 +384,16 @@ impl PathPolicy {
             )
             .at(existing)
         })?;
-        if !self.is_inside(&real_existing) {
-            return Err(self.not_allowed(given, &real_existing));
+        // Above a root that does not exist yet, a file in the way is named as such (roots are
+        // configuration: saying what is on their path reveals nothing a caller chose).
+        let file_above_root =
+            !real_existing.is_dir() && self.write.iter().any(|r| r.starts_with(existing));
+        if !self.is_inside(&real_existing, Access::Write) && !file_above_root {
+            return Err(self.not_allowed(given, &real_existing, Access::Write));
         }
+        let rest = dir.strip_prefix(existing).unwrap_or(Path::new(""));
+        // A link may lead into trusted configuration: judge where the directory really goes.
+        self.refuse_trusted(given, &real_existing.join(rest))?;
         if !real_existing.is_dir() {
             return Err(HostPathError::new(
                 PathErrorKind::WrongType,
@@ -280,7 +404,6 @@ impl PathPolicy {
         }
         // Create the missing part below the real existing ancestor, so that nothing is created
         // through a link.
-        let rest = dir.strip_prefix(existing).unwrap_or(Path::new(""));
         let mut cur = real_existing;
         for part in rest.components() {
             cur.push(part.as_os_str());
@@ -301,20 +424,21 @@ impl PathPolicy {
             }
         }
         let real = fs::canonicalize(dir).map_err(|e| io(given, dir, e))?;
-        if !self.is_inside(&real) {
-            return Err(self.not_allowed(given, &real));
+        if !self.is_inside(&real, Access::Write) {
+            return Err(self.not_allowed(given, &real, Access::Write));
         }
+        self.refuse_trusted(given, &real)?;
         Ok(real)
     }
 }
 
 impl PathPolicy {
     /// A configured root is configuration, not a caller's path: when `dir` lies under roots of
-    /// which none exists yet (a first run's `~/.tapflow/screenshots`, a fresh `--report-dir`),
+    /// which none exists yet (a first run's `<project>/screenshots`, a fresh `--report-dir`),
     /// the outermost of them is created as given. Everything below it is then created by
     /// [`Self::make_dir`]'s checked walk.
     fn create_missing_root(&self, given: &str, dir: &Path) -> Result<(), HostPathError> {
-        let containing: Vec<&PathBuf> = self.roots.iter().filter(|r| dir.starts_with(r)).collect();
+        let containing: Vec<&PathBuf> = self.write.iter().filter(|r| dir.starts_with(r)).collect();
         if containing.is_empty() || containing.iter().any(|r| fs::symlink_metadata(r).is_ok()) {
             return Ok(());
         }
@@ -324,12 +448,21 @@ impl PathPolicy {
         else {
             return Ok(());
         };
+        // Through a file, nothing can be created: `make_dir` then says so by name.
+        let blocked = outer
+            .ancestors()
+            .find(|a| fs::symlink_metadata(a).is_ok())
+            .is_some_and(|a| !a.is_dir());
+        if blocked {
+            return Ok(());
+        }
         fs::create_dir_all(outer).map_err(|e| io(given, outer, e))
     }
 
-    /// The part of a real path below the root it lies under (the longest matching root form).
+    /// The part of a real path below the write root it lies under (the longest matching root
+    /// form).
     pub(crate) fn below_root<'p>(&self, real: &'p Path) -> Option<&'p Path> {
-        self.root_forms()
+        self.root_forms(Access::Write)
             .iter()
             .filter_map(|r| real.strip_prefix(r).ok())
             .min_by_key(|rest| rest.components().count())
@@ -357,163 +490,4 @@ pub fn normalize_lexically(path: &Path) -> Option<PathBuf> {
         }
     }
     Some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn policy(root: &Path) -> PathPolicy {
-        PathPolicy::new(root, [root.to_path_buf()])
-    }
-
-    #[test]
-    fn lexical_rules() {
-        let p = PathPolicy::new("/w/p", [PathBuf::from("/w/p"), PathBuf::from("out")]);
-        assert_eq!(
-            p.roots(),
-            &[PathBuf::from("/w/p"), PathBuf::from("/w/p/out")]
-        );
-        assert!(p.check_lexical("a/b.png").is_ok());
-        assert_eq!(
-            p.check_lexical("../x").unwrap_err().kind,
-            PathErrorKind::NotAllowed
-        );
-        assert_eq!(
-            p.check_lexical("/etc/passwd").unwrap_err().kind,
-            PathErrorKind::NotAllowed
-        );
-        assert_eq!(
-            p.check_lexical("/w/p/../../../..").unwrap_err().kind,
-            PathErrorKind::NotAllowed
-        );
-        assert_eq!(
-            p.check_lexical("").unwrap_err().kind,
-            PathErrorKind::Invalid
-        );
-        assert_eq!(
-            p.check_lexical("a\0b").unwrap_err().kind,
-            PathErrorKind::Invalid
-        );
-        // A sibling whose name starts like the root is not inside it.
-        assert!(p.check_lexical("/w/pp/x").is_err());
-        assert!(PathPolicy::new("/w", []).check_lexical("/w/x").is_err());
-    }
-
-    #[test]
-    fn a_huge_path_is_not_echoed_whole() {
-        let p = PathPolicy::new("/w", [PathBuf::from("/w")]);
-        let big = format!("/etc/{}", "a".repeat(1_000_000));
-        let e = p.check_lexical(&big).unwrap_err();
-        assert!(e.message.len() < 2_000, "{}", e.message.len());
-        assert!(e.given.len() < 400);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn existing_paths_resolve_links_and_check_types() {
-        let root = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let r = root.path();
-        fs::write(r.join("f.txt"), "x").unwrap();
-        fs::create_dir(r.join("d")).unwrap();
-        fs::write(outside.path().join("secret"), "s").unwrap();
-        std::os::unix::fs::symlink(outside.path().join("secret"), r.join("out")).unwrap();
-        std::os::unix::fs::symlink(r.join("f.txt"), r.join("in")).unwrap();
-        let p = policy(r);
-        assert!(p.check_existing("f.txt", Expect::File).is_ok());
-        assert!(
-            p.check_existing("in", Expect::File).is_ok(),
-            "a link inside is fine"
-        );
-        assert_eq!(
-            p.check_existing("out", Expect::File).unwrap_err().kind,
-            PathErrorKind::NotAllowed
-        );
-        assert_eq!(
-            p.check_existing("d", Expect::File).unwrap_err().kind,
-            PathErrorKind::WrongType
-        );
-        assert!(p.check_existing("d", Expect::Dir).is_ok());
-        assert_eq!(
-            p.check_existing("nope", Expect::Any).unwrap_err().kind,
-            PathErrorKind::NotFound
-        );
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn writes_refuse_final_links_and_linked_directories() {
-        let root = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let r = root.path();
-        let victim = outside.path().join("victim.txt");
-        fs::write(&victim, "keep").unwrap();
-        std::os::unix::fs::symlink(&victim, r.join("shot.png")).unwrap();
-        std::os::unix::fs::symlink(outside.path(), r.join("linkdir")).unwrap();
-        std::os::unix::fs::symlink(outside.path().join("none.png"), r.join("dangling.png"))
-            .unwrap();
-        let p = policy(r);
-        assert_eq!(
-            p.prepare_write("shot.png").unwrap_err().kind,
-            PathErrorKind::Symlink
-        );
-        assert_eq!(
-            p.prepare_write("dangling.png").unwrap_err().kind,
-            PathErrorKind::Symlink
-        );
-        assert_eq!(
-            p.prepare_write("linkdir/x.png").unwrap_err().kind,
-            PathErrorKind::NotAllowed
-        );
-        assert_eq!(
-            p.prepare_write("linkdir/new/deeper/x.png")
-                .unwrap_err()
-                .kind,
-            PathErrorKind::NotAllowed
-        );
-        assert!(
-            !outside.path().join("new").exists(),
-            "nothing created outside"
-        );
-        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
-        assert!(!outside.path().join("none.png").exists());
-        let t = p.prepare_write("a/b/c.png").unwrap();
-        assert!(r.join("a/b").is_dir());
-        assert!(!t.existed());
-    }
-
-    #[test]
-    fn a_missing_root_is_created_on_first_use() {
-        let tmp = tempfile::tempdir().unwrap();
-        let shots = tmp.path().join("home/.tapflow/screenshots");
-        let p = PathPolicy::new(tmp.path().join("cwd"), [shots.clone()]);
-        let t = p
-            .prepare_write(shots.join("a.png").to_str().unwrap())
-            .unwrap();
-        assert!(shots.is_dir());
-        assert_eq!(t.path(), fs::canonicalize(&shots).unwrap().join("a.png"));
-        // Only roots are created that way: a sibling stays refused and absent.
-        let sibling = tmp.path().join("home/other/x.png");
-        assert_eq!(
-            p.prepare_write(sibling.to_str().unwrap()).unwrap_err().kind,
-            PathErrorKind::NotAllowed
-        );
-        assert!(!tmp.path().join("home/other").exists());
-        assert!(PathPolicy::deny_all().ensure_dir("/tmp").is_err());
-    }
-
-    #[test]
-    fn ensure_dir_creates_inside_only() {
-        let root = tempfile::tempdir().unwrap();
-        let p = policy(root.path());
-        let d = p.ensure_dir("reports/run-1").unwrap();
-        assert!(d.is_dir());
-        assert!(p.ensure_dir("../elsewhere").is_err());
-        fs::write(root.path().join("file"), "x").unwrap();
-        assert_eq!(
-            p.ensure_dir("file/sub").unwrap_err().kind,
-            PathErrorKind::WrongType
-        );
-    }
 }

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::error::{HostPathError, PathErrorKind};
-use super::policy::{PathPolicy, io};
+use super::policy::{Access, PathPolicy, io};
 
 /// What to do when the target already exists as a regular file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,7 +99,11 @@ impl WriteTarget {
         // The directory may have been swapped for a link while we wrote: judge where the file
         // landed, and take it back if that is outside the roots.
         let landed = std::fs::canonicalize(dir).map_err(|e| io(&self.given, dir, e))?;
-        if !self.policy.is_inside(&landed) {
+        if let Err(e) = self.policy.refuse_trusted(&self.given, &landed.join(&name)) {
+            let _ = std::fs::remove_file(landed.join(&name));
+            return Err(e);
+        }
+        if !self.policy.is_inside(&landed, Access::Write) {
             let _ = std::fs::remove_file(landed.join(&name));
             let mut e = HostPathError::new(
                 PathErrorKind::NotAllowed,
@@ -110,7 +114,7 @@ impl WriteTarget {
                 ),
             )
             .at(&landed);
-            e.roots = self.policy.roots().to_vec();
+            e.roots = self.policy.write_roots().to_vec();
             return Err(e);
         }
         Ok(self.path.clone())
@@ -127,7 +131,7 @@ impl PathPolicy {
     /// directory below its root is one a build tool, shell or editor would run or obey. The name
     /// is judged before anything is created, and again on the real path.
     pub fn prepare_inert_write(&self, given: &str) -> Result<WriteTarget, HostPathError> {
-        let lexical = self.check_lexical(given)?;
+        let lexical = self.check_lexical_for(given, Access::Write)?;
         refuse_runnable(self, given, &lexical)?;
         let target = self.prepare_write(given)?;
         target.refuse_runnable()?;
@@ -223,7 +227,7 @@ mod tests {
         }
         assert!(p.prepare_inert_write("logs/snap.log").is_ok());
         // A hidden directory above the root is the root's business, not the caller's.
-        let hidden = root.path().join(".tapflow");
+        let hidden = root.path().join(".cache");
         let p = PathPolicy::new(&hidden, [hidden.clone()]);
         assert!(p.prepare_inert_write("snap.log").is_ok());
     }

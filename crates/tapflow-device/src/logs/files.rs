@@ -2,11 +2,13 @@
 //! through the host-path policy ([`crate::hostfs`]); this module only maps its refusals onto the
 //! `logs_query` contract's codes and applies the snapshot's own rules.
 //!
-//! Codes: outside the roots, a symbolic link, a name a build tool would run, or an existing file
-//! → `PATH_NOT_ALLOWED` (`details.reason` says which: `PATH_NOT_ALLOWED`, `PATH_IS_SYMLINK`,
-//! `RUNNABLE_NAME`, `FILE_EXISTS`); missing or not a regular file → `FILE_NOT_FOUND`; over the
-//! bound → `FILE_TOO_LARGE`; an empty or unusable path → `INVALID_PARAM`; anything the operating
-//! system refused → `IO_ERROR`.
+//! Codes: outside the roots (the read roots for input files, the output roots for `save_path`),
+//! a symbolic link, a name a build tool would run, trusted configuration (`tapflow.toml`,
+//! `.tapflow/`), or an existing file → `PATH_NOT_ALLOWED` (`details.reason` says which:
+//! `PATH_NOT_ALLOWED`, `PATH_IS_SYMLINK`, `RUNNABLE_NAME`, `TRUSTED_CONFIG`, `FILE_EXISTS`);
+//! missing or not a regular file → `FILE_NOT_FOUND`; over the bound → `FILE_TOO_LARGE`; an
+//! empty or unusable path → `INVALID_PARAM`; anything the operating system refused →
+//! `IO_ERROR`.
 //!
 //! The snapshot's content is the caller's (inline `logs` are written verbatim), so the snapshot
 //! never replaces an existing file (tapflow cannot tell a file it wrote earlier from one it did
@@ -26,6 +28,7 @@ pub fn path_error(param: &str, write: bool, e: HostPathError) -> LogsError {
         PathErrorKind::NotAllowed
         | PathErrorKind::Symlink
         | PathErrorKind::Runnable
+        | PathErrorKind::TrustedConfig
         | PathErrorKind::Exists => PATH_NOT_ALLOWED,
         PathErrorKind::NotFound => FILE_NOT_FOUND,
         // A directory where a snapshot should go is a bad argument; a FIFO or a device where
@@ -143,6 +146,11 @@ mod tests {
             reason("hvigorw"),
             (PATH_NOT_ALLOWED, "RUNNABLE_NAME".into())
         );
+        assert_eq!(
+            reason("tapflow.toml"),
+            (PATH_NOT_ALLOWED, "TRUSTED_CONFIG".into())
+        );
+        assert!(!root.path().join("tapflow.toml").exists());
         assert_eq!(reason("sub"), (INVALID_PARAM, "WRONG_FILE_TYPE".into()));
         assert_eq!(
             reason("../x.log"),

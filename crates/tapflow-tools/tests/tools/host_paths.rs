@@ -6,6 +6,10 @@
 //! to a dangling symlink (each overwrote or created a file outside the roots); the same for
 //! `logs_query` `save_path`; `logs_query {"logs":["id > /out/RCE"],"save_path":"<dir>/hvigorw"}`
 //! then `build_app {"project_path":"<dir>"}` (ran the planted file with `sh`).
+//!
+//! Issue 18: tools write only under the output roots (the project is read, not written), and
+//! never trusted configuration: `logs_query {"save_path": "tapflow.toml"}` created the project
+//! file the next `tapflow mcp` trusted (`allowed_roots = ["/"]`).
 
 #![cfg(unix)]
 
@@ -32,18 +36,29 @@ struct Env {
 }
 
 /// The configuration as the CLI builds it for a project in `<tmp>/project` (no `tapflow.toml`,
-/// `HOME` under the temp dir), with a fake device.
+/// `HOME` under the temp dir), with a fake device. The project itself is named an output root
+/// (`TAPFLOW_OUTPUT_ROOTS`), the widest a configuration gets, so the write rules are exercised
+/// where files may be written at all.
 fn env() -> Env {
+    env_with(&[])
+}
+
+fn env_with(more: &[(&str, &str)]) -> Env {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("project");
     let outside = tmp.path().join("outside");
     std::fs::create_dir_all(&project).unwrap();
     std::fs::create_dir_all(&outside).unwrap();
-    let vars: HashMap<String, String> = [(
-        "HOME".to_string(),
-        tmp.path().join("home").display().to_string(),
-    )]
-    .into();
+    let mut vars: HashMap<String, String> = [
+        ("HOME", tmp.path().join("home")),
+        ("TAPFLOW_OUTPUT_ROOTS", project.clone()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.display().to_string()))
+    .collect();
+    for (k, v) in more {
+        vars.insert(k.to_string(), v.to_string());
+    }
     let config = ToolConfig::from_env_map(&vars, &project).unwrap();
     let dev = FakeDevice::new("FAKE0001");
     Env {
@@ -248,6 +263,72 @@ fn save_path_never_takes_a_name_a_build_tool_would_run() {
         0,
         "nothing was written"
     );
+}
+
+// ---------- output roots and trusted configuration (issue 18) ----------
+
+#[test]
+fn by_default_the_project_is_read_and_only_the_output_roots_are_written() {
+    let e = env_with(&[("TAPFLOW_OUTPUT_ROOTS", "")]);
+    std::fs::write(e.project.join("app.log"), "x\n").unwrap();
+    let (code, d) = save(&e, "snap.log");
+    assert_eq!(code, "PATH_NOT_ALLOWED");
+    let roots = d["allowed_roots"].as_array().unwrap();
+    assert!(
+        roots
+            .iter()
+            .all(|r| r.as_str().unwrap() != e.project.to_str().unwrap()),
+        "the project is no output root: {roots:?}"
+    );
+    let (code, _) = e.err("screenshot", json!({"local_path": "shot.png"}));
+    assert_eq!(code, "PATH_NOT_ALLOWED");
+    assert!(!e.project.join("snap.log").exists() && !e.project.join("shot.png").exists());
+    // The output directories take them; project files are still read.
+    let r = e.call(
+        "logs_query",
+        json!({"input_file": "app.log", "save_path": "logs/snap.log"}),
+    );
+    assert!(r.ok(), "{:?}", r.structured.error);
+    let r = e.call("screenshot", json!({"local_path": "screenshots/a.png"}));
+    assert!(r.ok(), "{:?}", r.structured.error);
+}
+
+#[test]
+fn no_tool_writes_trusted_configuration() {
+    let e = env();
+    std::fs::create_dir_all(e.project.join("other")).unwrap();
+    for (path, why) in [
+        ("tapflow.toml", "a project file"),
+        ("./TAPFLOW.toml", "case"),
+        ("sub/../tapflow.toml", "dot-dot"),
+        ("other/tapflow.toml", "another project's file"),
+        (".tapflow/state.log", "the state directory"),
+    ] {
+        let (code, d) = e.err(
+            "logs_query",
+            json!({"logs": ["[paths]", "allowed_roots = [\"/\"]"], "save_path": path}),
+        );
+        assert_eq!(
+            (code.as_str(), &d["reason"]),
+            ("PATH_NOT_ALLOWED", &json!("TRUSTED_CONFIG")),
+            "{why}"
+        );
+    }
+    for path in [
+        ".tapflow/x.png",
+        "tapflow.toml/x.png",
+        "other/TapFlow.Toml/x.png",
+    ] {
+        let (code, d) = e.err("screenshot", json!({ "local_path": path }));
+        assert_eq!(
+            (code.as_str(), &d["reason"]),
+            ("PATH_NOT_ALLOWED", &json!("TRUSTED_CONFIG")),
+            "{path}"
+        );
+    }
+    assert!(!e.project.join("tapflow.toml").exists());
+    assert!(!e.project.join("other/tapflow.toml").exists());
+    assert!(!e.project.join(".tapflow").exists());
 }
 
 // ---------- the logs_query → build_app chain ----------

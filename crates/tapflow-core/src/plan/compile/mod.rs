@@ -17,6 +17,7 @@ pub use args::ASSERT_TOOL;
 mod sink;
 mod subflow;
 mod top;
+pub use top::slug as flow_id_of;
 mod vars;
 
 use super::catalog::ToolCatalog;

@@ -10,7 +10,9 @@ use crate::plan::loader::normalize;
 use crate::plan::model::*;
 use crate::plan::scope::Scope;
 
-fn slug(file: &str) -> String {
+/// A flow's id before de-duplication: its file name without `.yaml`/`.yml`, characters other
+/// than letters, digits, `-` and `_` as `-` (also used for files that could not be read).
+pub fn slug(file: &str) -> String {
     let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
     let stem = base
         .strip_suffix(".yaml")
