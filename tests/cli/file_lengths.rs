@@ -15,10 +15,6 @@ const MAX_LINES: usize = 600;
 /// only shrink.
 const LONG_FILES: &[(&str, &str)] = &[
     ("crates/tapflow-device/tests/hdc/backend.rs", "being split"),
-    (
-        "crates/tapflow-device/tests/parse/logs_query.rs",
-        "being split",
-    ),
     ("crates/tapflow-device/tests/parse/hdc.rs", "being split"),
 ];
 
