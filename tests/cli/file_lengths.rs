@@ -10,26 +10,11 @@ use super::repo_standalone::text_files;
 /// The most lines a Rust file may have.
 const MAX_LINES: usize = 600;
 
-/// Rust files allowed over the limit for now, each with the reason. An entry goes as soon as
-/// its file is split: an entry whose file is gone or short fails the check, so the list can
-/// only shrink.
-const LONG_FILES: &[(&str, &str)] = &[
-    ("crates/tapflow-device/tests/hdc/backend.rs", "being split"),
-    (
-        "crates/tapflow-device/tests/parse/logs_query.rs",
-        "being split",
-    ),
-    ("crates/tapflow-device/tests/parse/hdc.rs", "being split"),
-];
-
-/// What is wrong with `files` (path from the root, text): each Rust file over the limit that
-/// `allowed` does not name, and each entry of `allowed` whose file is no longer over it.
-fn problems<'a>(
-    files: impl IntoIterator<Item = (&'a str, &'a str)>,
-    allowed: &[(&str, &str)],
-) -> Vec<String> {
+/// What is wrong with `files` (path from the root, text): each Rust file over the limit. There
+/// is no allowlist: the last long files were split, and a file over the limit is split before it
+/// lands rather than excused.
+fn problems<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<String> {
     let mut found = Vec::new();
-    let mut still_long = Vec::new();
     for (file, text) in files {
         if !file.ends_with(".rs") {
             continue;
@@ -38,23 +23,11 @@ fn problems<'a>(
         if lines <= MAX_LINES {
             continue;
         }
-        if allowed.iter().any(|(f, _)| *f == file) {
-            still_long.push(file);
-            continue;
-        }
         found.push(format!(
             "{file}: {lines} lines, more than {MAX_LINES}: split it along its seams into a \
              directory module ({file} becomes {}/mod.rs plus one file per group)",
             file.trim_end_matches(".rs")
         ));
-    }
-    for (file, why) in allowed {
-        if !still_long.contains(file) {
-            found.push(format!(
-                "{file} is allowed over {MAX_LINES} lines ({why}) but is now gone or short \
-                 enough: remove it from LONG_FILES in tests/cli/file_lengths.rs"
-            ));
-        }
     }
     found
 }
@@ -62,7 +35,7 @@ fn problems<'a>(
 #[test]
 fn no_rust_file_is_longer_than_600_lines() {
     let files = text_files().iter().map(|(f, t)| (f.as_str(), t.as_str()));
-    let found = problems(files, LONG_FILES);
+    let found = problems(files);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
@@ -71,8 +44,8 @@ fn the_length_check_catches_what_it_is_for() {
     let lines = |n: usize| "x\n".repeat(n);
     let (at_limit, over) = (lines(MAX_LINES), lines(MAX_LINES + 1));
     // At the limit passes; one line more fails and says where and what to do.
-    assert!(problems([("src/a.rs", at_limit.as_str())], &[]).is_empty());
-    let found = problems([("tests/x/big.rs", over.as_str())], &[]);
+    assert!(problems([("src/a.rs", at_limit.as_str())]).is_empty());
+    let found = problems([("tests/x/big.rs", over.as_str())]);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
         found[0].starts_with("tests/x/big.rs: 601 lines"),
@@ -81,17 +54,7 @@ fn the_length_check_catches_what_it_is_for() {
     assert!(found[0].contains("tests/x/big/mod.rs"), "{found:?}");
     // A last line without a newline counts too.
     let unterminated = format!("{at_limit}x");
-    assert_eq!(
-        problems([("src/b.rs", unterminated.as_str())], &[]).len(),
-        1
-    );
+    assert_eq!(problems([("src/b.rs", unterminated.as_str())]).len(), 1);
     // Only Rust files are measured.
-    assert!(problems([("docs/long.md", over.as_str())], &[]).is_empty());
-    // An allowed file may stay long; once it is short or gone, its entry is stale.
-    let allowed = [("tests/x/big.rs", "being split")];
-    assert!(problems([("tests/x/big.rs", over.as_str())], &allowed).is_empty());
-    let stale = problems([("tests/x/big.rs", at_limit.as_str())], &allowed);
-    assert_eq!(stale.len(), 1, "{stale:?}");
-    assert!(stale[0].contains("remove it from LONG_FILES"), "{stale:?}");
-    assert_eq!(problems([], &allowed).len(), 1);
+    assert!(problems([("docs/long.md", over.as_str())]).is_empty());
 }

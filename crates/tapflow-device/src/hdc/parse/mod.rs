@@ -1,5 +1,5 @@
 //! Parsers for everything hdc and the device-side tools print. Pure functions of text; each is
-//! tested over every relevant fixture in `tests/fixtures/harmonyos/` (see `crates/tapflow-device/tests/parse/hdc.rs`).
+//! tested over every relevant fixture in `tests/fixtures/harmonyos/` (see `crates/tapflow-device/tests/parse/hdc/`).
 //!
 //! Owns: turning text into model types or typed errors. Must not do I/O or decide policy (the
 //! backend decides what an error means for the caller). Every parser takes *cleaned* output
