@@ -56,7 +56,17 @@ fn inspector_lists_strictly_and_calls_over_stdio() {
     let (ok, v, log) = inspect(&args, tmp.path());
     assert!(ok, "{log}");
     assert_eq!(v["result"]["structuredContent"]["ok"], true, "{log}");
-    assert_eq!(v["result"]["content"][0]["text"], "list_windows: ok");
+    // The text block: the outcome line with the reference's prefix, then the result as JSON.
+    let text = v["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    let (line, json) = text.split_once('\n').unwrap_or((text, ""));
+    assert_eq!(line, "list_windows: ok", "{log}");
+    assert_eq!(
+        serde_json::from_str::<Value>(json).ok().as_ref(),
+        Some(&v["result"]["structuredContent"]["result"]),
+        "{log}"
+    );
 
     // A tool error is isError: the Inspector exits 5 and the envelope still names the code.
     let mut args = server.to_vec();
