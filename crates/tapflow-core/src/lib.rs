@@ -1,6 +1,7 @@
 //! tapflow-core: the language of tapflow. YAML flow text becomes an AST with a span on every
 //! node ([`flow`]), then a checked, compiled [`plan::Plan`]; [`codes`] names every error code and
-//! [`suggest`] finds near misses for diagnostics.
+//! [`suggest`] finds near misses for diagnostics. [`schema`] is the one JSON-Schema validator
+//! the flow compiler and the tool engine both check arguments with.
 //!
 //! May use: nothing else of tapflow. Pure functions of text: no device, no file system (sub-flows
 //! arrive through [`plan::SourceLoader`]), no async runtime. Tools are seen only through the
@@ -10,4 +11,5 @@ pub mod codes;
 pub mod flow;
 pub mod plan;
 pub mod platform;
+pub mod schema;
 pub mod suggest;
