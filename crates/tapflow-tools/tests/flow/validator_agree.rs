@@ -233,3 +233,48 @@ fn both_name_the_same_parameter() {
         );
     }
 }
+
+/// The flow as `tapflow validate` compiles it, against the registry: a parameter written as
+/// YAML null is "not given" only when the tool has it (as in a call); a misspelt one is
+/// refused with its position, where it used to be dropped without a word.
+#[test]
+fn a_flow_refuses_an_unknown_parameter_written_as_null() {
+    use tapflow_core::plan::{MapLoader, PlanOptions, compile};
+    let validate = |text: &str| {
+        compile(
+            &[SourceFile::new("f.yaml", text)],
+            &[],
+            &tapflow_tools::RegistryCatalog::builtin(),
+            &MapLoader::new(),
+            &PlanOptions::default(),
+        )
+    };
+    let c = validate("steps:\n  - wait_for_element: {text: Login, timeout_ms: ~}\n");
+    assert!(!c.has_errors(), "{:#?}", c.diagnostics);
+    let c = validate("steps:\n  - wait_for_element: {text: Login, timeout: ~}\n");
+    let d: Vec<(&str, &str, usize)> = c
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str(), d.message.as_str(), d.column))
+        .collect();
+    assert_eq!(
+        d,
+        [(
+            "unknown-param",
+            "`wait_for_element` has no parameter `timeout`",
+            37
+        )]
+    );
+    // The engine says the same of the call.
+    let engine = Engine::new();
+    let err = engine
+        .check(
+            "wait_for_element",
+            json!({"text": "Login", "timeout": null}),
+        )
+        .unwrap_err();
+    assert_eq!(
+        (err.code.as_str(), err.param()),
+        ("INVALID_PARAM", Some("timeout"))
+    );
+}
