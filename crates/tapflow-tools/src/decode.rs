@@ -271,7 +271,9 @@ fn verdict<'a>(
                 Verdict::WrongType(e) => {
                     Verdict::WrongType(format!("an array of {e} (item {i} is not)"))
                 }
-                Verdict::NotAllowed(w) => Verdict::NotAllowed(format!("item {i} ({item}): {w}")),
+                Verdict::NotAllowed(w) => {
+                    Verdict::NotAllowed(format!("item {i} ({}): {w}", clip(&item.to_string())))
+                }
             };
         }
         // Inside an object in a parameter (only when RULES check nested objects).
@@ -454,6 +456,16 @@ mod tests {
         assert!(e.details.to_string().len() < 400);
         let e = check(json!({ huge.clone(): 1 }), &schema(), &CODES).unwrap_err();
         assert!(e.message.len() < 400 && e.details.to_string().len() < 1000);
+    }
+
+    #[test]
+    fn echoed_items_are_clipped() {
+        let huge = "x".repeat(10 * 1024 * 1024);
+        let e = check(json!({"mods": ["Ctrl", huge]}), &schema(), &CODES).unwrap_err();
+        assert_eq!(e.code, "INVALID_MODIFIER");
+        assert!(e.message.len() < 600, "{}", &e.message[..600]);
+        assert!(e.message.contains("item 1 (\"xxx"), "{}", e.message);
+        assert!(e.message.contains("(10485762 bytes)"), "{}", e.message);
     }
 
     #[test]
