@@ -1,19 +1,23 @@
-//! Decoding of call arguments against a tool's published input schema (docs/reference/architecture.md §6, "Errors").
+//! The tool engine's front end of the schema validator (`tapflow_core::schema`): decodes call
+//! arguments against a tool's published input schema (docs/reference/architecture.md §6,
+//! "Errors") and words what the validator finds as errors with the contract's codes.
 //!
 //! Arguments are checked as JSON first, field by field, so that every failure names its
 //! parameter and carries the contract's code: an unknown parameter or a wrong JSON type is
 //! `INVALID_PARAM` (unless the tool names a code for that field's type), a value outside a
 //! published enumeration or range is the tool's code for that field (`INVALID_WAIT_STATE`, …).
-//! Only then are they deserialised into the tool's parameter type. Explicit `null` means
-//! "not given" for every parameter the tool has (agents often send nulls for the defaults); a
-//! parameter the tool does not have is refused even when it is `null`, since it is a typo or a
-//! misunderstanding either way. Values echoed in messages are clipped ([`clip`]): an argument of
-//! megabytes never comes back whole.
+//! The first finding is reported. Only then are they deserialised into the tool's parameter
+//! type, which also judges the fields of objects inside a parameter (an `element_handle`'s),
+//! as it always has ([`RULES`]). Explicit `null` means "not given" for every parameter the tool
+//! has (agents often send nulls for the defaults); a parameter the tool does not have is refused
+//! even when it is `null`, since it is a typo or a misunderstanding either way. Values echoed in
+//! messages are clipped ([`clip`]): an argument of megabytes never comes back whole.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use tapflow_core::codes::Code;
+use tapflow_core::schema::{Finding, Outer, Problem, Rule, Rules, Seg, Validator, types_of};
 
 use crate::envelope::ToolError;
 
@@ -39,6 +43,15 @@ fn lookup(table: &[(&'static str, Code)], field: &str) -> Option<Code> {
     table.iter().find(|(f, _)| *f == field).map(|(_, c)| *c)
 }
 
+/// The validator's rules for calls: integer widths are checked (a value outside the Rust type
+/// would only fail deserialisation, without the parameter's code); the fields of objects inside
+/// a parameter are left to deserialisation, whose message names the field.
+const RULES: Rules = Rules {
+    integer_formats: true,
+    nested_objects: false,
+    convert: false,
+};
+
 /// Checks `args` against `schema` (an object schema with `properties`) and returns the
 /// arguments with nulls removed.
 pub fn check(
@@ -56,51 +69,70 @@ pub fn check(
             ));
         }
     };
-    let props = schema.get("properties").and_then(Value::as_object);
-    let mut out = Map::new();
-    for (name, value) in map {
-        let Some(prop) = props.and_then(|p| p.get(&name)) else {
-            let known: Vec<&str> = props
-                .map(|p| p.keys().map(String::as_str).collect())
-                .unwrap_or_default();
-            let suggestion = tapflow_core::suggest::closest(&name, known.iter().copied());
-            let shown = clip(&name);
+    let validator = Validator::new(schema, RULES);
+    // `null` for a parameter the tool has means "not given"; for any other, it is refused.
+    let outer = Outer {
+        required: false,
+        closed: true,
+        nulls_absent: true,
+    };
+    let mut findings = Vec::new();
+    validator.object(&map, schema, outer, &mut findings);
+    if let Some(f) = findings.first() {
+        return Err(error_of(&validator, f, &map, codes));
+    }
+    Ok(map.into_iter().filter(|(_, v)| !v.is_null()).collect())
+}
+
+/// The error for the first finding on a call's arguments.
+fn error_of<'a>(
+    validator: &Validator<'a>,
+    f: &Finding<'a, &'a Value>,
+    args: &Map<String, Value>,
+    codes: &FieldCodes,
+) -> ToolError {
+    let param = match (f.path.first(), &f.problem) {
+        (Some(Seg::Prop(name)), _) => *name,
+        (_, Problem::Unknown { key, known }) => {
+            let suggestion = tapflow_core::suggest::closest(key, known.iter().copied());
+            let shown = clip(key);
             let mut msg = format!("unknown parameter `{shown}`");
             if let Some(s) = &suggestion {
                 msg.push_str(&format!(" (did you mean `{s}`?)"));
             }
-            return Err(ToolError::invalid_param(&shown, msg).with_details(json!({
+            return ToolError::invalid_param(&shown, msg).with_details(json!({
                 "known_parameters": known,
                 "suggestion": suggestion,
-            })));
-        };
-        if value.is_null() {
-            continue;
+            }));
         }
-        match accepts(&value, prop) {
-            Accept::Ok => {}
-            Accept::WrongType(expected) => {
-                return Err(ToolError::new(
-                    codes.type_code(&name),
-                    format!(
-                        "parameter `{name}` must be {expected}, got {}",
-                        type_name(&value)
-                    ),
-                )
-                .with_details(json!({ "param": name, "expected": expected })));
-            }
-            Accept::NotAllowed(why) => {
-                let shown = clip(&value.to_string());
-                return Err(ToolError::new(
-                    codes.value_code(&name),
-                    format!("parameter `{name}`: {shown} is not allowed: {why}"),
-                )
-                .with_details(json!({ "param": name, "value": shown })));
-            }
+        // Every other finding is about a parameter's value (absent required ones are not
+        // asked for: a tool reports those itself, with its own code).
+        (_, _) => {
+            return ToolError::invalid_param(
+                "arguments",
+                "the arguments do not match the tool's input schema",
+            );
         }
-        out.insert(name, value);
+    };
+    let value = &args[param];
+    match verdict(validator, f, value, 1) {
+        Verdict::WrongType(expected) => ToolError::new(
+            codes.type_code(param),
+            format!(
+                "parameter `{param}` must be {expected}, got {}",
+                type_name(value)
+            ),
+        )
+        .with_details(json!({ "param": param, "expected": expected })),
+        Verdict::NotAllowed(why) => {
+            let shown = clip(&value.to_string());
+            ToolError::new(
+                codes.value_code(param),
+                format!("parameter `{param}`: {shown} is not allowed: {why}"),
+            )
+            .with_details(json!({ "param": param, "value": shown }))
+        }
     }
-    Ok(out)
 }
 
 /// The longest piece of an argument a message or `details` repeats (in characters).
@@ -218,152 +250,86 @@ pub fn deserialize<P: DeserializeOwned>(map: Map<String, Value>) -> Result<P, To
     })
 }
 
-enum Accept {
-    Ok,
+/// What a finding says about the value at `path[depth..]`, from `v` (the value at `depth`).
+enum Verdict {
+    /// Expected this (e.g. "an integer or a string").
     WrongType(String),
+    /// Of the right type, refused for this reason.
     NotAllowed(String),
 }
 
-fn accepts(value: &Value, schema: &Value) -> Accept {
-    let Some(obj) = schema.as_object() else {
-        return Accept::Ok; // `true` or unusual schema: anything goes
-    };
-    for key in ["anyOf", "oneOf"] {
-        if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+fn verdict<'a>(
+    validator: &Validator<'a>,
+    f: &Finding<'a, &'a Value>,
+    v: &Value,
+    depth: usize,
+) -> Verdict {
+    match f.path.get(depth) {
+        Some(Seg::Item(i)) => {
+            let item = &v[*i];
+            return match verdict(validator, f, item, depth + 1) {
+                Verdict::WrongType(e) => {
+                    Verdict::WrongType(format!("an array of {e} (item {i} is not)"))
+                }
+                Verdict::NotAllowed(w) => {
+                    Verdict::NotAllowed(format!("item {i} ({}): {w}", clip(&item.to_string())))
+                }
+            };
+        }
+        // Inside an object in a parameter (only when RULES check nested objects).
+        Some(Seg::Prop(name)) => return verdict(validator, f, &v[*name], depth + 1),
+        None => {}
+    }
+    match &f.problem {
+        Problem::WrongType { schema } => {
+            let names: Vec<String> = types_of(schema)
+                .into_iter()
+                .filter(|t| *t != tapflow_core::schema::Type::Null)
+                .map(|t| article(t.name()))
+                .collect();
+            Verdict::WrongType(names.join(" or "))
+        }
+        Problem::NotAllowed { rule, .. } => Verdict::NotAllowed(match rule {
+            Rule::Enum(allowed) => format!("expected one of {}", list(allowed.iter())),
+            Rule::Const(c) => format!("expected {c}"),
+            Rule::Format { format, min, max } => {
+                format!("out of range for {format} ({min}..={max})")
+            }
+            Rule::Minimum(min) => format!("must be >= {min}"),
+            Rule::Maximum(max) => format!("must be <= {max}"),
+        }),
+        Problem::NoBranch { branches, findings } => {
+            // Each branch by its first finding: refused for a reason when one branch had the
+            // right type (all enumerated values listed when every branch is an enumeration),
+            // else the types that would do.
             let mut expected = Vec::new();
             let mut not_allowed = None;
-            for b in branches {
-                match accepts(value, b) {
-                    Accept::Ok => return Accept::Ok,
-                    Accept::WrongType(e) => expected.push(e),
-                    Accept::NotAllowed(w) => not_allowed = Some(w),
+            for found in findings {
+                match found.first().map(|bf| verdict(validator, bf, v, depth)) {
+                    Some(Verdict::WrongType(e)) => expected.push(e),
+                    Some(Verdict::NotAllowed(w)) => not_allowed = Some(w),
+                    None => {}
                 }
             }
-            if let Some(w) = not_allowed {
-                return Accept::NotAllowed(allowed_union(branches).unwrap_or(w));
-            }
-            return Accept::WrongType(expected.join(" or "));
-        }
-    }
-    if let Some(t) = obj.get("type") {
-        let types: Vec<&str> = match t {
-            Value::String(s) => vec![s.as_str()],
-            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
-            _ => vec![],
-        };
-        if !types.is_empty() && !types.iter().any(|t| has_type(value, t)) {
-            let names: Vec<String> = types
-                .iter()
-                .filter(|t| **t != "null")
-                .map(|t| article(t))
-                .collect();
-            return Accept::WrongType(names.join(" or "));
-        }
-    }
-    if let Some(allowed) = obj.get("enum").and_then(Value::as_array)
-        && !allowed.contains(value)
-    {
-        return Accept::NotAllowed(format!("expected one of {}", list(allowed)));
-    }
-    if let Some(c) = obj.get("const")
-        && c != value
-    {
-        return Accept::NotAllowed(format!("expected {c}"));
-    }
-    if let Some(format) = obj.get("format").and_then(Value::as_str)
-        && let Some((min, max)) = integer_range(format)
-        && (value.is_i64() || value.is_u64())
-    {
-        let fits = match (value.as_i64(), value.as_u64()) {
-            (Some(i), _) => i128::from(i) >= min && i128::from(i) <= max,
-            (None, Some(u)) => i128::from(u) <= max,
-            _ => false,
-        };
-        if !fits {
-            return Accept::NotAllowed(format!("out of range for {format} ({min}..={max})"));
-        }
-    }
-    if let Some(n) = value.as_f64() {
-        if let Some(min) = obj.get("minimum").and_then(Value::as_f64)
-            && n < min
-        {
-            return Accept::NotAllowed(format!("must be >= {min}"));
-        }
-        if let Some(max) = obj.get("maximum").and_then(Value::as_f64)
-            && n > max
-        {
-            return Accept::NotAllowed(format!("must be <= {max}"));
-        }
-    }
-    if let (Some(items), Some(arr)) = (obj.get("items"), value.as_array()) {
-        for (i, item) in arr.iter().enumerate() {
-            match accepts(item, items) {
-                Accept::Ok => {}
-                Accept::WrongType(e) => {
-                    return Accept::WrongType(format!("an array of {e} (item {i} is not)"));
-                }
-                Accept::NotAllowed(w) => {
-                    return Accept::NotAllowed(format!("item {i} ({item}): {w}"));
-                }
+            match not_allowed {
+                Some(w) => Verdict::NotAllowed(validator.enumerated(branches).map_or(w, |all| {
+                    format!("expected one of {}", list(all.into_iter()))
+                })),
+                None => Verdict::WrongType(expected.join(" or ")),
             }
         }
+        Problem::Unknown { key, .. } => Verdict::NotAllowed(format!("no property `{}`", clip(key))),
+        Problem::Missing { name, .. } => Verdict::NotAllowed(format!("`{name}` is missing")),
     }
-    Accept::Ok
 }
 
-/// The range of schemars' integer formats.
-fn integer_range(format: &str) -> Option<(i128, i128)> {
-    Some(match format {
-        "int8" => (i8::MIN.into(), i8::MAX.into()),
-        "int16" => (i16::MIN.into(), i16::MAX.into()),
-        "int32" => (i32::MIN.into(), i32::MAX.into()),
-        "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
-        "uint8" => (0, u8::MAX.into()),
-        "uint16" => (0, u16::MAX.into()),
-        "uint32" => (0, u32::MAX.into()),
-        "uint64" | "uint" => (0, u64::MAX.into()),
-        _ => return None,
-    })
-}
-
-/// The enumerated values of all branches, when every non-null branch is an enumeration.
-fn allowed_union(branches: &[Value]) -> Option<String> {
-    let mut all = Vec::new();
-    for b in branches {
-        if b.get("type").and_then(Value::as_str) == Some("null") {
-            continue;
-        }
-        if let Some(e) = b.get("enum").and_then(Value::as_array) {
-            all.extend(e.iter().cloned());
-        } else if let Some(c) = b.get("const") {
-            all.push(c.clone());
-        } else {
-            return None;
-        }
-    }
-    Some(format!("expected one of {}", list(&all)))
-}
-
-fn list(values: &[Value]) -> String {
+/// Enumerated values as messages list them (JSON, `null` left out: it means "not given").
+fn list<'v>(values: impl Iterator<Item = &'v Value>) -> String {
     values
-        .iter()
         .filter(|v| !v.is_null())
         .map(Value::to_string)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn has_type(v: &Value, t: &str) -> bool {
-    match t {
-        "null" => v.is_null(),
-        "boolean" => v.is_boolean(),
-        "integer" => v.is_i64() || v.is_u64(),
-        "number" => v.is_number(),
-        "string" => v.is_string(),
-        "array" => v.is_array(),
-        "object" => v.is_object(),
-        _ => true,
-    }
 }
 
 fn article(t: &str) -> String {
@@ -490,6 +456,16 @@ mod tests {
         assert!(e.details.to_string().len() < 400);
         let e = check(json!({ huge.clone(): 1 }), &schema(), &CODES).unwrap_err();
         assert!(e.message.len() < 400 && e.details.to_string().len() < 1000);
+    }
+
+    #[test]
+    fn echoed_items_are_clipped() {
+        let huge = "x".repeat(10 * 1024 * 1024);
+        let e = check(json!({"mods": ["Ctrl", huge]}), &schema(), &CODES).unwrap_err();
+        assert_eq!(e.code, "INVALID_MODIFIER");
+        assert!(e.message.len() < 600, "{}", &e.message[..600]);
+        assert!(e.message.contains("item 1 (\"xxx"), "{}", e.message);
+        assert!(e.message.contains("(10485762 bytes)"), "{}", e.message);
     }
 
     #[test]

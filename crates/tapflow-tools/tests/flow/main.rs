@@ -6,3 +6,5 @@ mod no_panic;
 mod plan;
 mod registry_props;
 mod schema;
+mod validator_agree;
+mod validator_props;

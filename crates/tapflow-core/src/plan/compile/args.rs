@@ -196,14 +196,14 @@ impl Compiler<'_> {
                 );
             } else {
                 self.check_node_vars(src, v, scope);
-                // A parameter written as YAML null is not given (as in a bare tool call); the
-                // tool's rules then judge its absence. Remember how it was written, for the
-                // hint below.
-                let null = v.value == Y::Null;
-                if null {
+                // A parameter written as YAML null is not given (as in a bare tool call: the
+                // schema check leaves it out, or refuses it when the tool has no such
+                // parameter); the tool's rules then judge its absence. Remember how it was
+                // written, for the hint below.
+                if v.value == Y::Null {
                     nulls.push((k.name.clone(), src.slice(v.span).trim().to_string()));
                 }
-                keep.push(!null);
+                keep.push(true);
                 continue;
             }
             keep.push(false);
