@@ -50,14 +50,21 @@ pub struct McpArgs {
         default_value = "realistic",
         requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub sim_latency: super::sim_feature::SimLatency,
-    /// Platform of the simulated devices: `harmonyos` (through hdc, the default) or `android`
-    /// (through the real `adb` on a private server).
-    #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim", hide = cfg!(not(feature = "sim")))]
-    pub platform: super::platform::Platform,
+    /// The platform of the devices: `harmonyos` (through hdc) or `android` (through adb;
+    /// with --sim, the real `adb` on a private server). Tool descriptions speak of it and
+    /// Android servers publish no HarmonyOS-only parameters. Default: both (real devices),
+    /// harmonyos (--sim).
+    #[arg(long, value_parser = super::platform::parser())]
+    pub platform: Option<super::platform::Platform>,
     /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …) must
     /// carry `approval: {approved, approved_by, reason, expires_at?}`.
     #[arg(long, env = "TAPFLOW_MCP_REQUIRE_APPROVAL")]
     pub require_approval: bool,
+    /// Tool profile: `core` (the tools an agent drives an app with, and the flow tools) or
+    /// `all`. Default: `[mcp] tools` of tapflow.toml, else `core`. --allow-tools and
+    /// --deny-tools narrow the profile further (docs/mcp.md).
+    #[arg(long = "tools", value_name = "PROFILE")]
+    pub tools: Option<crate::mcp::ToolProfile>,
     /// Serve only tools matching these globs (comma-separated, e.g. `find_*,click`).
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
     pub allow_tools: Vec<String>,
@@ -95,8 +102,8 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         output_roots: args.output_roots.clone(),
         trusted_files: args.token_file.iter().cloned().collect(),
     };
-    let config = match super::setup::load_with(None, &line) {
-        Ok((_, c)) => c,
+    let (project, config) = match super::setup::load_with(None, &line) {
+        Ok(pc) => pc,
         Err(e) => {
             eprintln!("tapflow mcp: {e}");
             return exit::USAGE;
@@ -107,7 +114,7 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     let mut android_session = None;
     let provider = match args.sim {
         #[cfg(feature = "sim")]
-        Some(n) if args.platform == super::platform::Platform::Android => {
+        Some(n) if args.platform == Some(super::platform::Platform::Android) => {
             match super::android_sim::AndroidSimSession::start(
                 n,
                 args.sim_faults.as_deref(),
@@ -142,9 +149,27 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         },
         #[cfg(not(feature = "sim"))]
         Some(_) => return super::sim_feature::without_sim("tapflow mcp", "--sim"),
-        None => super::providers::provider_for(hdc, adb, &config),
+        None => super::providers::provider_on(args.platform, hdc, adb, &config),
+    };
+    let profile = match (args.tools, project.config.mcp_tools.as_deref()) {
+        (Some(p), _) => p,
+        (None, Some(p)) => match p.parse() {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("tapflow mcp: tapflow.toml `[mcp] tools`: {e}");
+                return exit::USAGE;
+            }
+        },
+        (None, None) => crate::mcp::ToolProfile::Core,
+    };
+    let platform = match (args.platform, args.sim) {
+        (Some(p), _) => Some(p),
+        (None, Some(_)) => Some(super::platform::Platform::Harmonyos),
+        (None, None) => None,
     };
     let options = McpOptions {
+        profile,
+        platform,
         require_approval: args.require_approval,
         allow_tools: args.allow_tools.clone(),
         deny_tools: args.deny_tools.clone(),

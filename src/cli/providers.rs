@@ -30,6 +30,17 @@ pub fn provider_for(
     adb: Option<PathBuf>,
     config: &ToolConfig,
 ) -> Arc<dyn DeviceProvider> {
+    provider_on(None, hdc, adb, config)
+}
+
+/// [`provider_for`] with only the backend of `platform` when one is given (`tapflow mcp
+/// --platform android` serves adb devices only, as its tool list says).
+pub fn provider_on(
+    platform: Option<tapflow_device::Platform>,
+    hdc: Option<PathBuf>,
+    adb: Option<PathBuf>,
+    config: &ToolConfig,
+) -> Arc<dyn DeviceProvider> {
     let hdc_config = HdcConfig {
         program: hdc.unwrap_or_else(|| PathBuf::from("hdc")),
         default_server: config.default_hdc_server.clone(),
@@ -39,10 +50,14 @@ pub fn provider_for(
     let adb: Arc<dyn DeviceProvider> = Arc::new(AdbProvider(AdbClient::with_process(
         super::platform::adb_config(adb),
     )));
-    let inner = Arc::new(PlatformsProvider::new(vec![
+    let backends = [
         (tapflow_device::Platform::Harmonyos, hdc),
         (tapflow_device::Platform::Android, adb),
-    ]));
+    ]
+    .into_iter()
+    .filter(|(p, _)| platform.is_none_or(|only| only == *p))
+    .collect();
+    let inner = Arc::new(PlatformsProvider::new(backends));
     Arc::new(CachingProvider::new(
         inner,
         std::time::Duration::from_secs(60),

@@ -59,7 +59,7 @@ pub struct ToolArgs {
 pub fn list(args: ToolsArgs) -> i32 {
     let engine = Engine::new();
     if args.markdown {
-        print!("{}", tapflow_tools::reference::markdown(&engine));
+        print!("{}", crate::mcp::catalog::reference_markdown(&engine));
         return exit::SUCCESS;
     }
     if args.json {

@@ -44,7 +44,7 @@ pub struct Core {
 impl Core {
     pub fn new(engine: Arc<Engine>, ctx: ToolContext, options: McpOptions) -> Result<Self, String> {
         let filter = options.compile()?;
-        let catalog = Catalog::new(&engine, &filter)?;
+        let catalog = Catalog::new(&engine, &filter, options.platform)?;
         Ok(Core {
             engine,
             catalog,
@@ -202,6 +202,7 @@ impl Core {
         args: &mut JsonObject,
         meta: &mut Map<String, Value>,
     ) -> Result<Level, ToolError> {
+        crate::mcp::platform_text::refuse_foreign(args, self.options.platform)?;
         let approval = if needs_approval {
             args.remove(policy::APPROVAL)
         } else {

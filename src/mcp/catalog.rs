@@ -1,8 +1,10 @@
-//! The server's tool list: [`Engine::mcp_tools`] — the registry's own entries, in registry
-//! order — filtered by `--allow-tools` / `--deny-tools`, with the two parameters only the MCP
-//! server takes added to the schemas of the tools they apply to: `approval` (tools whose policy
-//! needs approval) and `response_level` (tools returning trees or lists; its digest shape is
-//! added to the output schema). Built once at start-up; the list never varies per connection.
+//! The server's tool list: [`Engine::mcp_tools`] — the registry's own entries (published
+//! schemas), in registry order — filtered by the tool profile, then `--allow-tools` /
+//! `--deny-tools` ([`Compiled::serves`]) and the platform ([`platform_text`]), with the two
+//! parameters only the MCP server takes added to the schemas of the tools they apply to:
+//! `approval` (tools whose policy needs approval) and `response_level` (tools returning trees,
+//! lists or bulky summaries; its digest shape is added to the output schema). Built once at
+//! start-up; the list never varies per connection.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,7 +13,9 @@ use rmcp::model::Tool;
 use serde_json::{Value, json};
 
 use crate::mcp::options::Compiled;
-use crate::mcp::{levels, policy};
+use crate::mcp::{levels, platform_text, policy};
+use tapflow_device::Platform;
+use tapflow_tools::registry::publish;
 use tapflow_tools::{Digest, Engine, Routing};
 
 /// What the call path needs to know about a served tool.
@@ -33,14 +37,17 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    pub fn new(engine: &Engine, filter: &Compiled) -> Result<Self, String> {
+    pub fn new(
+        engine: &Engine,
+        filter: &Compiled,
+        platform: Option<Platform>,
+    ) -> Result<Self, String> {
         let mut order = Vec::new();
         let mut by_name = HashMap::new();
         for (def, mut entry) in engine.tools().zip(engine.mcp_tools()) {
-            if !filter.serves(def.name) {
+            if !filter.serves(def.name) || !platform_text::serves(platform, def.name) {
                 continue;
             }
-            let takes_level = def.digest.is_some();
             if let Some(props) = entry
                 .pointer_mut("/inputSchema/properties")
                 .and_then(Value::as_object_mut)
@@ -48,17 +55,20 @@ impl Catalog {
                 if def.policy.needs_approval {
                     props.insert(policy::APPROVAL.into(), policy::approval_schema());
                 }
-                if takes_level {
-                    props.insert(levels::PARAM.into(), levels::param_schema());
+                if let Some(d) = def.digest {
+                    props.insert(levels::PARAM.into(), levels::param_schema(d));
                 }
             }
-            if takes_level
+            if let Some(d) = def.digest
                 && let Some(any) = entry
                     .pointer_mut("/outputSchema/properties/result/anyOf")
                     .and_then(Value::as_array_mut)
             {
-                any.insert(1, levels::digest_schema());
+                let mut digest = levels::digest_schema(d);
+                publish::compact_output(&mut digest);
+                any.insert(1, digest);
             }
+            platform_text::adapt(&mut entry, platform);
             let tool: Tool = serde_json::from_value(entry)
                 .map_err(|e| format!("tool `{}`: not a valid MCP tool entry: {e}", def.name))?;
             order.push(def.name.to_string());
@@ -99,6 +109,16 @@ impl Catalog {
 
 /// Shared, immutable after start-up.
 pub type SharedCatalog = Arc<Catalog>;
+
+/// docs/tools.md's generated reference (`tapflow tools --markdown`): the registry's own, with
+/// the parameter only MCP takes on a tool, `response_level`, in its table.
+pub fn reference_markdown(engine: &Engine) -> String {
+    tapflow_tools::reference::markdown_with(engine, &|def| {
+        def.digest
+            .map(|d| vec![(levels::PARAM, levels::param_schema(d))])
+            .unwrap_or_default()
+    })
+}
 
 /// The `_meta` of a tools/list entry carries the policy (for tests and docs).
 pub fn policy_of(tool: &Tool) -> Value {

@@ -1,8 +1,10 @@
-//! `response_level` for tools that return trees or lists: `default` is the tool's own result
-//! (the reference contract, unchanged); `digest` is sized for a model's context — counts plus
-//! the first [`DIGEST_ITEMS`] actionable elements (with their reusable handles) or list entries;
-//! `full` is the default result plus the call's cost accounting (`cost`: wall time, device round
-//! trips, UI dumps), i.e. everything the server knows about the call.
+//! `response_level` for tools that return trees, lists or bulky summaries: `default` is the
+//! tool's own result (the reference contract, unchanged); `digest` is sized for a model's
+//! context — counts plus the first [`DIGEST_ITEMS`] actionable elements (with their reusable
+//! handles) or list entries, or a summary's essential fields; `full` is the default result plus
+//! the call's cost accounting (`cost`: wall time, device round trips, UI dumps), i.e. everything
+//! the server knows about the call. A tree's level is `digest` when none is asked for (as its
+//! description says): a whole tree rarely fits a model's context.
 //!
 //! The digest is computed on the host from the result the tool returned: no extra round trip.
 
@@ -30,11 +32,27 @@ pub enum Level {
     Full,
 }
 
+/// The level of a call that names none.
+pub fn default_level(digest: Digest) -> Level {
+    match digest {
+        Digest::Tree => Level::Digest(digest),
+        _ => Level::Default,
+    }
+}
+
+fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Digest(_) => "digest",
+        Level::Default => "default",
+        Level::Full => "full",
+    }
+}
+
 /// Reads (and removes) `response_level` from the arguments of a tool whose results are summed
 /// up as `digest` says.
 pub fn take(args: &mut Map<String, Value>, digest: Digest) -> Result<Level, ToolError> {
     match args.remove(PARAM) {
-        None | Some(Value::Null) => Ok(Level::Default),
+        None | Some(Value::Null) => Ok(default_level(digest)),
         Some(Value::String(s)) => match s.as_str() {
             "digest" => Ok(Level::Digest(digest)),
             "default" => Ok(Level::Default),
@@ -54,17 +72,28 @@ fn bad(msg: &str) -> ToolError {
 }
 
 /// The input-schema property.
-pub fn param_schema() -> Value {
+pub fn param_schema(digest: Digest) -> Value {
+    let what = match digest {
+        Digest::Fields(_) => "`digest`: the essentials",
+        _ => "`digest`: counts + first 25 entries with handles",
+    };
     json!({
         "type": "string",
         "enum": ["digest", "default", "full"],
-        "default": "default",
-        "description": "Response size: `digest` = counts and the first 25 actionable elements / entries with handles (token-cheap; use it first on big screens), `default` = the tool's full result (unchanged), `full` = default plus cost accounting."
+        "default": level_name(default_level(digest)),
+        "description": format!("{what}; `default`: all; `full`: + cost.")
     })
 }
 
 /// The schema of a digest result (accepted beside the tool's own result schema).
-pub fn digest_schema() -> Value {
+pub fn digest_schema(digest: Digest) -> Value {
+    if let Digest::Fields(_) = digest {
+        return json!({
+            "type": "object",
+            "properties": { "response_level": { "type": "string", "const": "digest" } },
+            "required": ["response_level"]
+        });
+    }
     json!({
         "type": "object",
         "description": "response_level=digest: counts and the first entries; call again with response_level=default for everything.",
@@ -83,6 +112,11 @@ pub fn digest_schema() -> Value {
 pub fn digest(how: Digest, result: &Value) -> Value {
     let (field, keep) = match how {
         Digest::Tree => return tree_digest(result),
+        Digest::Fields(fields) => {
+            let mut out = compact_entry(fields, result.clone());
+            out["response_level"] = json!("digest");
+            return out;
+        }
         Digest::List { field, keep } => (field, keep),
     };
     let items: Vec<Value> = result
@@ -221,6 +255,17 @@ mod tests {
     #[test]
     fn levels_parse_and_reject() {
         let mut a = Map::new();
+        // A tree is summed up unless asked otherwise; a list is not.
+        assert_eq!(
+            take(&mut a, Digest::Tree).unwrap(),
+            Level::Digest(Digest::Tree)
+        );
+        let list = Digest::List {
+            field: "rows",
+            keep: &[],
+        };
+        assert_eq!(take(&mut a, list).unwrap(), Level::Default);
+        a.insert(PARAM.into(), json!("default"));
         assert_eq!(take(&mut a, Digest::Tree).unwrap(), Level::Default);
         a.insert(PARAM.into(), json!("digest"));
         assert_eq!(
@@ -252,8 +297,23 @@ mod tests {
         assert_eq!(d["counts"]["rows"], 40);
         assert_eq!(d["first"].as_array().unwrap().len(), DIGEST_ITEMS);
         assert_eq!(d["omitted"], 40 - DIGEST_ITEMS);
-        let schema = digest_schema();
+        let schema = digest_schema(how);
         let v = jsonschema::validator_for(&schema).unwrap();
+        assert!(v.is_valid(&d));
+    }
+
+    #[test]
+    fn a_summary_digest_keeps_its_essential_fields() {
+        let how = Digest::Fields(&["run_id", "status"]);
+        let d = digest(
+            how,
+            &json!({"run_id": "r1", "status": "failed", "flows": [1, 2]}),
+        );
+        assert_eq!(
+            d,
+            json!({"run_id": "r1", "status": "failed", "response_level": "digest"})
+        );
+        let v = jsonschema::validator_for(&digest_schema(how)).unwrap();
         assert!(v.is_valid(&d));
     }
 }

@@ -16,13 +16,16 @@ pub mod http;
 pub mod lanes;
 pub mod levels;
 pub mod options;
+pub mod platform_text;
 pub mod policy;
+pub mod profile;
 pub mod progress;
 pub mod server;
 pub mod stdio;
 pub mod text;
 
 pub use options::McpOptions;
+pub use profile::ToolProfile;
 pub use server::TapflowMcp;
 
 /// The engine the server serves: every built-in tool, then the flow tools.

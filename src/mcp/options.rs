@@ -3,12 +3,20 @@
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
+use super::ToolProfile;
+use tapflow_device::Platform;
+
 /// Server-wide settings (see `docs/mcp.md`).
 #[derive(Debug, Clone)]
 pub struct McpOptions {
     /// Tools whose policy needs approval must carry a valid `approval` argument.
     pub require_approval: bool,
-    /// Only tools matching one of these globs are served (empty: all).
+    /// The tools served before the allow/deny globs narrow them (`--tools`).
+    pub profile: ToolProfile,
+    /// The platform every device of this server has (`--platform`): tool descriptions speak of
+    /// it, and HarmonyOS-only parameters are absent on Android. `None`: both may be connected.
+    pub platform: Option<Platform>,
+    /// Only tools matching one of these globs are served (empty: all of the profile).
     pub allow_tools: Vec<String>,
     /// Tools matching one of these globs are never served (wins over `allow_tools`).
     pub deny_tools: Vec<String>,
@@ -22,6 +30,8 @@ impl Default for McpOptions {
     fn default() -> Self {
         McpOptions {
             require_approval: false,
+            profile: ToolProfile::Core,
+            platform: None,
             allow_tools: Vec::new(),
             deny_tools: Vec::new(),
             allow_devices: Vec::new(),
@@ -33,6 +43,7 @@ impl Default for McpOptions {
 /// Compiled globs of the options; `Err` names the bad glob.
 #[derive(Debug, Clone)]
 pub struct Compiled {
+    pub profile: ToolProfile,
     pub allow_tools: Option<GlobSet>,
     pub deny_tools: GlobSet,
     pub allow_devices: Option<GlobSet>,
@@ -48,7 +59,19 @@ fn set(globs: &[String], what: &str) -> Result<GlobSet, String> {
 
 impl McpOptions {
     pub fn compile(&self) -> Result<Compiled, String> {
+        // A tool named outright (no glob) that the profile leaves out would silently not be
+        // served: say so now.
+        for name in &self.allow_tools {
+            let literal = !name.contains(['*', '?', '[', '{']);
+            if literal && !self.profile.includes(name) {
+                return Err(format!(
+                    "--allow-tools: `{name}` is not in the `{}` tool profile; add --tools all",
+                    self.profile
+                ));
+            }
+        }
         Ok(Compiled {
+            profile: self.profile,
             allow_tools: if self.allow_tools.is_empty() {
                 None
             } else {
@@ -65,9 +88,10 @@ impl McpOptions {
 }
 
 impl Compiled {
-    /// Whether the server serves `tool` at all.
+    /// Whether the server serves `tool` at all: in the profile, then allowed and not denied.
     pub fn serves(&self, tool: &str) -> bool {
-        !self.deny_tools.is_match(tool)
+        self.profile.includes(tool)
+            && !self.deny_tools.is_match(tool)
             && self.allow_tools.as_ref().is_none_or(|a| a.is_match(tool))
     }
 
@@ -86,6 +110,7 @@ mod tests {
     #[test]
     fn deny_wins_over_allow_and_bad_globs_are_named() {
         let o = McpOptions {
+            profile: ToolProfile::All,
             allow_tools: vec!["*".into()],
             deny_tools: vec!["*_app".into(), "build_*".into()],
             allow_devices: vec!["sim-*".into()],
@@ -102,7 +127,29 @@ mod tests {
             ..McpOptions::default()
         };
         assert!(bad.compile().unwrap_err().contains("--deny-tools"));
-        let all = McpOptions::default().compile().unwrap();
+        let all = McpOptions {
+            profile: ToolProfile::All,
+            ..McpOptions::default()
+        };
+        let all = all.compile().unwrap();
         assert!(all.serves("anything") && all.device_allowed("any"));
+    }
+
+    #[test]
+    fn the_profile_comes_first_and_a_tool_named_outside_it_is_refused() {
+        let core = McpOptions::default().compile().unwrap();
+        assert!(core.serves("click") && !core.serves("build_app"));
+        let narrowed = McpOptions {
+            allow_tools: vec!["*_app".into()],
+            ..McpOptions::default()
+        };
+        let c = narrowed.compile().unwrap();
+        assert!(c.serves("run_app") && !c.serves("install_app") && !c.serves("click"));
+        let named = McpOptions {
+            allow_tools: vec!["click".into(), "build_app".into()],
+            ..McpOptions::default()
+        };
+        let e = named.compile().unwrap_err();
+        assert!(e.contains("build_app") && e.contains("--tools all"), "{e}");
     }
 }

@@ -22,6 +22,9 @@
 //! [paths]
 //! allowed_roots = ["assets"]       # more directories tools may read (relative to this file)
 //! output_roots = ["out"]           # more directories tools may write (and read)
+//!
+//! [mcp]
+//! tools = "all"                    # `tapflow mcp`'s tool profile (default "core")
 //! ```
 
 use std::collections::BTreeMap;
@@ -51,6 +54,8 @@ pub struct ProjectConfig {
     /// `[paths] output_roots` (write roots), as written; [`Project::output_roots`] resolves
     /// them.
     pub output_roots: Vec<String>,
+    /// `[mcp] tools`: `tapflow mcp`'s tool profile, as written (`core` or `all`, checked here).
+    pub mcp_tools: Option<String>,
 }
 
 const CONFIG_KEYS: &[&str] = &[
@@ -62,9 +67,12 @@ const CONFIG_KEYS: &[&str] = &[
     "wait",
     "env",
     "paths",
+    "mcp",
 ];
 
 const PATHS_KEYS: &[&str] = &["allowed_roots", "output_roots"];
+
+const MCP_KEYS: &[&str] = &["tools"];
 
 /// Parses `tapflow.toml`; errors name the key and say what is expected.
 pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
@@ -146,6 +154,18 @@ pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
                             }
                         }
                         other => return Err(unknown("paths.", other, PATHS_KEYS)),
+                    }
+                }
+            }
+            "mcp" => {
+                let table = item.as_table_like().ok_or("`mcp` must be a table")?;
+                for (name, v) in table.iter() {
+                    match name {
+                        "tools" => match v.as_str() {
+                            Some(p @ ("core" | "all")) => cfg.mcp_tools = Some(p.to_string()),
+                            _ => return Err("`mcp.tools` must be \"core\" or \"all\"".into()),
+                        },
+                        other => return Err(unknown("mcp.", other, MCP_KEYS)),
                     }
                 }
             }

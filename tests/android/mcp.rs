@@ -1,6 +1,7 @@
-//! `tapflow mcp --sim 1 --platform android` as a real process, driven over stdio by the rmcp
-//! client: tools/list is the one registry (the same list as on HarmonyOS, no Android-only
-//! tools), every answer matches the tool's outputSchema, `meta.platform` says `android` when a
+//! `tapflow mcp --sim 1 --platform android --tools all` as a real process, driven over stdio by
+//! the rmcp client: tools/list is the one registry (the same list as on HarmonyOS but for
+//! `build_app`, which builds HarmonyOS artifacts only; no Android-only tools), in Android's
+//! words and without the HarmonyOS-only `hdc_server` (refused when passed), every answer matches the tool's outputSchema, `meta.platform` says `android` when a
 //! device answered (and is absent for a host-only call), a `.hap` is `UNSUPPORTED_ON_PLATFORM`,
 //! `press_key` sends Android keycodes, `run_flow` passes a HarmonyOS flow unchanged, and closing stdin stops the server and its private adb
 //! server (exit 0).
@@ -69,6 +70,8 @@ async fn mcp_serves_the_registry_on_a_simulated_android_device() {
             "android",
             "--sim-latency",
             "none",
+            "--tools",
+            "all",
         ])
         .arg("--allow-root")
         .arg(tmp.path())
@@ -98,8 +101,38 @@ async fn mcp_serves_the_registry_on_a_simulated_android_device() {
     let registry: Vec<String> = tapflow::mcp::engine()
         .tools()
         .map(|t| t.name.to_string())
+        .filter(|n| n != "build_app")
         .collect();
-    assert_eq!(names, registry, "the same registry as on HarmonyOS");
+    assert_eq!(
+        names, registry,
+        "the same registry as on HarmonyOS, but build_app"
+    );
+    // Platform-aware: Android's words, no HarmonyOS-only parameter.
+    for t in &tools {
+        let words = format!(
+            "{} {}",
+            t.description.as_deref().unwrap_or(""),
+            Value::Object(t.input_schema.as_ref().clone())
+        );
+        for w in [
+            "HarmonyOS",
+            "hdc",
+            "hilog",
+            "ArkUI",
+            "aa force-stop",
+            "bm clean",
+        ] {
+            assert!(!words.contains(w), "{}: says `{w}`: {words}", t.name);
+        }
+    }
+    let stop = tools.iter().find(|t| t.name == "stop_app").unwrap();
+    assert!(
+        stop.description
+            .as_deref()
+            .unwrap()
+            .contains("am force-stop"),
+        "{stop:?}"
+    );
     let install = tools.iter().find(|t| t.name == "install_app").unwrap();
     let hap_doc = install.input_schema["properties"]["hap_path"].to_string();
     assert!(
@@ -118,6 +151,13 @@ async fn mcp_serves_the_registry_on_a_simulated_android_device() {
         devices["meta"].get("platform").is_none(),
         "a listing resolves no device: {devices:#}"
     );
+
+    // hdc_server is not in the schemas, and not taken either.
+    let foreign = c
+        .call("list_devices", json!({ "hdc_server": "127.0.0.1:8710" }))
+        .await;
+    assert_eq!(foreign["error"]["code"], "INVALID_PARAM", "{foreign:#}");
+    assert_eq!(foreign["error"]["details"]["param"], "hdc_server");
 
     let run = c.call("run_app", json!({ "bundle_name": DEMO })).await;
     assert_eq!(run["ok"], true, "{run:#}");

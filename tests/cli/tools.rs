@@ -85,7 +85,7 @@ fn tool_call_prints_the_envelope_and_exits_1_when_not_ok() {
 
 #[test]
 fn docs_embed_the_generated_reference() {
-    use tapflow_tools::reference::{BEGIN, END, markdown};
+    use tapflow_tools::reference::{BEGIN, END};
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tools.md");
     let doc = std::fs::read_to_string(path).unwrap();
     let (head, rest) = doc
@@ -94,7 +94,7 @@ fn docs_embed_the_generated_reference() {
     let (block, tail) = rest
         .split_once(END)
         .expect("docs/tools.md has the END marker");
-    let fresh = markdown(&tapflow_tools::Engine::new());
+    let fresh = tapflow::mcp::catalog::reference_markdown(&tapflow_tools::Engine::new());
     if block.trim() != fresh.trim() {
         if std::env::var_os("TAPFLOW_BLESS").is_some() {
             std::fs::write(path, format!("{head}{BEGIN}\n{fresh}{END}{tail}")).unwrap();

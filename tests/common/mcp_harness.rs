@@ -23,6 +23,15 @@ pub struct Server {
     pub tmp: tempfile::TempDir,
 }
 
+/// The server's options with every tool served (`--tools all`): most tests exercise tools
+/// beyond the default `core` profile.
+pub fn all_tools() -> McpOptions {
+    McpOptions {
+        profile: tapflow::mcp::ToolProfile::All,
+        ..McpOptions::default()
+    }
+}
+
 /// A server with `devices` simulated phones (no latency) and `options`.
 pub async fn start(devices: usize, options: McpOptions) -> Server {
     let tmp = tempfile::tempdir().unwrap();

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use mcp_harness::start;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Map, Value, json};
-use tapflow::mcp::McpOptions;
 use tapflow_sim::DEMO_BUNDLE as DEMO;
 
 fn params(tool: &str, args: Value) -> CallToolRequestParams {
@@ -29,7 +28,7 @@ async fn eventually(what: &str, mut f: impl FnMut() -> bool) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn busy_devices_queue_and_cancelled_calls_release_them() {
-    let s = start(2, McpOptions::default()).await;
+    let s = start(2, mcp_harness::all_tools()).await;
     let (a, b) = (s.serial(0), s.serial(1));
     s.ok("run_app", json!({"bundle_name": DEMO, "device_id": a}))
         .await;
@@ -79,7 +78,7 @@ async fn busy_devices_queue_and_cancelled_calls_release_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_cancelled_flow_run_stops_and_says_so() {
-    let s = start(1, McpOptions::default()).await;
+    let s = start(1, mcp_harness::all_tools()).await;
     let flow = "name: waits\napp: com.tapflow.demo\nsteps:\n  - run_app: com.tapflow.demo\n  - wait_for_element: {text: never there, timeout_ms: 60000}\n";
     let peer = s.client.peer().clone();
     let run = tokio::spawn(async move {

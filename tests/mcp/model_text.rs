@@ -9,7 +9,6 @@ use crate::common::mcp_harness;
 
 use mcp_harness::start;
 use serde_json::{Value, json};
-use tapflow::mcp::McpOptions;
 
 /// The one text block of a result: its first line and the JSON after it.
 fn text(r: &rmcp::model::CallToolResult) -> (String, Value) {
@@ -24,7 +23,7 @@ fn text(r: &rmcp::model::CallToolResult) -> (String, Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_text_carries_handles_verdicts_and_failing_steps() {
-    let s = start(1, McpOptions::default()).await;
+    let s = start(1, mcp_harness::all_tools()).await;
     s.ok("run_app", json!({"bundle_name": tapflow_sim::DEMO_BUNDLE}))
         .await;
 

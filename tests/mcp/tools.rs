@@ -27,7 +27,7 @@ fn hap(s: &Server, name: &str, bundle: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_tool_is_listed_with_schemas_annotations_and_policy() {
-    let s = start(1, McpOptions::default()).await;
+    let s = start(1, mcp_harness::all_tools()).await;
     let tools = s.tools().await;
     let engine = tapflow::mcp::engine();
     let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
@@ -95,7 +95,7 @@ async fn every_tool_is_listed_with_schemas_annotations_and_policy() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_tool_answers_with_the_reference_envelope() {
-    let s = start(1, McpOptions::default()).await;
+    let s = start(1, mcp_harness::all_tools()).await;
     let tools = s.tools().await;
     let tool = |n: &str| tools.iter().find(|t| t.name == n).unwrap().clone();
     let mut called = BTreeSet::new();
@@ -253,7 +253,7 @@ async fn every_tool_answers_with_the_reference_envelope() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn errors_are_tool_results_except_unknown_tools() {
-    let s = start(1, McpOptions::default()).await;
+    let s = start(1, mcp_harness::all_tools()).await;
     // A bad argument is the agent's to read: isError with the contract's code.
     let (code, _) = s
         .err("wait_for_element", json!({"text": "x", "state": "later"}))
@@ -280,7 +280,7 @@ async fn approval_is_required_validated_and_echoed() {
         1,
         McpOptions {
             require_approval: true,
-            ..McpOptions::default()
+            ..mcp_harness::all_tools()
         },
     )
     .await;
@@ -320,7 +320,7 @@ async fn tool_globs_and_the_device_allowlist() {
         McpOptions {
             deny_tools: vec!["*_app".into(), "build_*".into()],
             allow_devices: vec![],
-            ..McpOptions::default()
+            ..mcp_harness::all_tools()
         },
     )
     .await;
@@ -333,14 +333,14 @@ async fn tool_globs_and_the_device_allowlist() {
         .unwrap_err();
     assert!(format!("{e}").contains("not served"), "{e}");
 
-    let allowed = start(2, McpOptions::default()).await;
+    let allowed = start(2, mcp_harness::all_tools()).await;
     let first = allowed.serial(0);
     drop(allowed);
     let s = start(
         2,
         McpOptions {
             allow_devices: vec![first.clone()],
-            ..McpOptions::default()
+            ..mcp_harness::all_tools()
         },
     )
     .await;
@@ -355,7 +355,7 @@ async fn tool_globs_and_the_device_allowlist() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn response_levels_on_the_demo_login_page() {
-    let s = start(1, McpOptions::default()).await;
+    let s = start(1, mcp_harness::all_tools()).await;
     s.ok("run_app", json!({"bundle_name": DEMO})).await;
     let tools = s.tools().await;
     let tool = tools.iter().find(|t| t.name == "get_ui_tree").unwrap();
@@ -394,7 +394,7 @@ async fn response_levels_on_the_demo_login_page() {
 /// fixture served by the simulated device (docs/mcp.md quotes them).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn response_levels_on_the_large_real_layout() {
-    let s = start(1, McpOptions::default()).await;
+    let s = start(1, mcp_harness::all_tools()).await;
     let text = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/harmonyos/layout_haptest_vmall_web_keyboard_large_pretty.json"),
@@ -435,7 +435,7 @@ async fn response_levels_on_the_large_real_layout() {
 /// points at its evidence.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn flow_tools_with_paths_and_a_failing_run() {
-    let s = start(1, McpOptions::default()).await;
+    let s = start(1, mcp_harness::all_tools()).await;
     let dir = s.tmp.path().join("flows");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("fails.yaml");

@@ -251,8 +251,10 @@ pub struct LookupHint {
     pub bundle_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
-    /// How `text` was compared when the handle was minted (`exact`, `contains`, `regex`), so a
-    /// stale handle is refreshed the same way. Absent (older handles): exact, then contains.
+    // How `text` was compared when the handle was minted (`exact`, `contains`, `regex`), so a
+    // stale handle is refreshed the same way. Absent (older handles): exact, then contains.
+    // (A plain comment: a model passes handles back as it got them, and this text would sit in
+    // every schema that takes one.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub match_mode: Option<String>,
 }

@@ -22,7 +22,7 @@ pub struct Output {
 impl BundleOp for Clear {
     const NAME: &'static str = "clear_app_data";
     const TITLE: &'static str = "Clear app data";
-    const DESCRIPTION: &'static str = "Delete an app's data (bm clean -d): the app starts as freshly installed, logged out (needs approval where the server requires it). Use it for a clean starting state before `run_app`; use `stop_app` to stop the app without losing data, `uninstall_app` to remove it.";
+    const DESCRIPTION: &'static str = "Delete an app's data (bm clean -d): it starts as freshly installed, logged out (needs approval where the server requires it). Use it for a clean state before `run_app`.";
     const POLICY: Policy = presets::REMOVES_DATA;
     const HINTS: Hints = presets::DESTRUCTIVE_IDEMPOTENT;
     const FAILED: tapflow_core::codes::Code = tapflow_core::codes::CLEAR_APP_DATA_FAILED;

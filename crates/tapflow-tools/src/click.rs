@@ -28,11 +28,11 @@ fn one() -> u8 {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Params {
-    /// Coordinate mode: x in physical pixels (with y).
+    /// Coordinate mode: x px (with y).
     pub x: Option<i32>,
-    /// Coordinate mode: y in physical pixels (with x).
+    /// Coordinate mode: y px (with x).
     pub y: Option<i32>,
-    /// Handle mode: the object find_elements / wait_for_element returned (not a JSON string).
+    /// Handle mode: an `element_handle` object, as returned.
     #[schemars(with = "Option<ElementHandle>")]
     pub element_handle: Option<Value>,
     /// Search mode: the element's text (exact unless match_mode says otherwise).
@@ -49,7 +49,7 @@ pub struct Params {
     pub bundle_name: Option<String>,
     /// Search mode: how `text` is compared (default exact).
     pub match_mode: Option<TextMatch>,
-    /// Search mode: pick the n-th match (0-based, reading order) instead of requiring one match.
+    /// Search mode: the n-th match (0-based, reading order), not the only one.
     pub index: Option<usize>,
     /// Search mode, tapflow extensions: state and position filters.
     #[serde(flatten)]
@@ -111,7 +111,7 @@ fn target(p: &Params) -> Result<TargetMode, ToolError> {
 impl Tool for Click {
     const NAME: &'static str = "click";
     const TITLE: &'static str = "Click";
-    const DESCRIPTION: &'static str = "Dispatch one or two clicks to a target given by coordinates, an element handle (preferred: from `find_elements` or `wait_for_element`), or search criteria (one mode only). Confirms delivery, not the app's reaction: follow with `wait_for_element` to check the effect (or pass `verify: true` for a cheap before/after digest). Use `long_press` for a hold gesture, `input_text` to type into a field, `scroll_until_visible` when the target is off screen.";
+    const DESCRIPTION: &'static str = "Click (or double-click) a target: an element handle (preferred: from `find_elements` / `wait_for_element`), search criteria, or coordinates (one mode only). Confirms delivery, not the app's reaction: follow with `wait_for_element` (or pass `verify: true`). Use `input_text` to type into a field.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;

@@ -19,7 +19,7 @@ pub struct FindElements;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Params {
-    /// Element text (exact unless match_mode says otherwise).
+    /// Element text (see match_mode).
     pub text: Option<String>,
     /// Node type, e.g. `Button`.
     pub element_type: Option<String>,
@@ -67,7 +67,7 @@ fn criteria(p: &Params) -> Result<(SearchArgs, Selector), ToolError> {
 impl Tool for FindElements {
     const NAME: &'static str = "find_elements";
     const TITLE: &'static str = "Find elements";
-    const DESCRIPTION: &'static str = "Search the current screen for visible UI elements by text (exact, contains or regex), type or id and return them with reusable element handles, bounds and states. Use it to get a handle before `click` / `input_text`; use `wait_for_element` when the element may not be there yet, `get_ui_tree` (response_level=digest) to survey a whole screen.";
+    const DESCRIPTION: &'static str = "Find visible elements on the current screen by text (exact, contains or regex), type or id; returns them with reusable element handles, bounds and states. Use it to get a handle for `click` / `input_text`; `wait_for_element` when it may not be there yet.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {

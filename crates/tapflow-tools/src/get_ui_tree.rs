@@ -60,7 +60,7 @@ fn window_subtree(root: &UiNode, wid: i64) -> Option<UiNode> {
 impl Tool for GetUiTree {
     const NAME: &'static str = "get_ui_tree";
     const TITLE: &'static str = "Get UI tree";
-    const DESCRIPTION: &'static str = "Fetch the UI layout tree of the whole screen, or of one window validated by bundle_name / window_id. Trees can be large: use response_level=digest first (counts and the first actionable elements with handles), `default` for the whole tree. Use `find_elements` when you know what you are looking for, `list_windows` for the window table only.";
+    const DESCRIPTION: &'static str = "The UI tree of the screen, or of one window (bundle_name / window_id). Over MCP, a digest by default (counts and the first actionable elements with handles); response_level=default for the whole tree. Use `find_elements` when you know what you look for.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const DIGEST: Option<Digest> = Some(Digest::Tree);

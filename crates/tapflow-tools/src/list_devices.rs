@@ -39,7 +39,7 @@ pub struct Output {
 impl Tool for ListDevices {
     const NAME: &'static str = "list_devices";
     const TITLE: &'static str = "List devices";
-    const DESCRIPTION: &'static str = "List the connected HarmonyOS devices (serial, state, model, API level, screen size). Use it first when several devices may be connected, then pass `device_id` to every other tool; with `hdc_server` it lists a remote hdc server's devices. Use `list_windows` to see what a device shows.";
+    const DESCRIPTION: &'static str = "List the connected HarmonyOS devices (serial, state, model, API level, screen size). Use it first when several may be connected, then pass `device_id` to the other tools; `hdc_server` lists a remote hdc server's devices.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const ROUTING: Routing = Routing::ServerOnly;

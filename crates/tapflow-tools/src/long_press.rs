@@ -21,11 +21,11 @@ pub struct LongPress;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Params {
-    /// Coordinate mode: x in physical pixels (with y).
+    /// Coordinate mode: x px (with y).
     pub x: Option<i32>,
-    /// Coordinate mode: y in physical pixels (with x).
+    /// Coordinate mode: y px (with x).
     pub y: Option<i32>,
-    /// Handle mode: the object find_elements / wait_for_element returned (not a JSON string).
+    /// Handle mode: an `element_handle` object, as returned.
     #[schemars(with = "Option<ElementHandle>")]
     pub element_handle: Option<Value>,
     /// Search mode: the element's text (exact unless match_mode says otherwise).

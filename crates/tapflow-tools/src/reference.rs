@@ -10,16 +10,25 @@ use crate::registry::{Engine, ToolDef};
 pub const BEGIN: &str = "<!-- BEGIN GENERATED TOOL REFERENCE (tapflow tools --markdown) -->";
 pub const END: &str = "<!-- END GENERATED TOOL REFERENCE -->";
 
+/// Parameters a front end adds to a tool's own (MCP's `response_level`): name and schema.
+pub type Extras<'a> = &'a dyn Fn(&ToolDef) -> Vec<(&'static str, Value)>;
+
 /// The reference of every tool in `engine`, in registry order.
 pub fn markdown(engine: &Engine) -> String {
+    markdown_with(engine, &|_| Vec::new())
+}
+
+/// [`markdown`] with the parameters `extras` adds to each tool, in its table (marked
+/// "MCP only" in their description).
+pub fn markdown_with(engine: &Engine, extras: Extras<'_>) -> String {
     let mut out = String::new();
     for t in engine.tools() {
-        tool(&mut out, t);
+        tool(&mut out, t, extras);
     }
     out
 }
 
-fn tool(out: &mut String, t: &ToolDef) {
+fn tool(out: &mut String, t: &ToolDef, extras: Extras<'_>) {
     let p = t.policy;
     let risk = serde_json::to_value(p.risk)
         .ok()
@@ -43,7 +52,16 @@ fn tool(out: &mut String, t: &ToolDef) {
     out.push_str(
         "| parameter | type | required | default | description |\n|---|---|---|---|---|\n",
     );
-    for (name, prop) in schema["properties"].as_object().into_iter().flatten() {
+    let added: Vec<(String, Value)> = extras(t)
+        .into_iter()
+        .map(|(name, mut prop)| {
+            let what = prop["description"].as_str().unwrap_or("").to_string();
+            prop["description"] = Value::String(format!("MCP only: {what}"));
+            (name.to_string(), prop)
+        })
+        .collect();
+    let own = schema["properties"].as_object().into_iter().flatten();
+    for (name, prop) in own.chain(added.iter().map(|(n, p)| (n, p))) {
         out.push_str(&format!(
             "| `{name}` | {} | {} | {} | {} |\n",
             type_of(prop),

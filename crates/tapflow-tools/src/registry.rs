@@ -7,9 +7,10 @@
 //!
 //! Parameters every device tool shares (`device_id`, `hdc_server`), the opt-in extras
 //! (`include_cost` on every tool, `verify` on UI actions) are handled here, once, and injected
-//! into every published input schema.
+//! into every input schema (the published one, [`publish`], leaves `include_cost` out).
 
 mod engine;
+pub mod publish;
 mod schema;
 
 use schemars::JsonSchema;
@@ -41,8 +42,12 @@ pub enum Routing {
 /// How a result too big for a model's context is summed up (MCP `response_level: digest`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Digest {
-    /// The result is a UI tree: counts, the first actionable elements with their handles.
+    /// The result is a UI tree: counts, the first actionable elements with their handles. A
+    /// whole tree rarely fits a model's context, so MCP answers with the digest by default.
     Tree,
+    /// The result is a summary with bulky parts (lists, paths): the digest keeps only these
+    /// top-level fields.
+    Fields(&'static [&'static str]),
     /// The result lists its entries in `field`: the count and the first entries, each with only
     /// the `keep` fields (all of them when `keep` is empty).
     List {
@@ -136,6 +141,8 @@ pub struct ToolDef {
     codes: FieldCodes,
     input_schema: Value,
     result_schema: Value,
+    /// What `tools/list` carries ([`publish`]): same parameters, sized for a model.
+    published_input: Value,
     check: Checker,
     budget: Budget,
     run: Runner,
@@ -145,6 +152,14 @@ impl ToolDef {
     pub fn of<T: Tool>() -> Self {
         let mut input = schema_of::<T::Params>();
         add_common_inputs(&mut input, T::ROUTING, T::VERIFY, T::REQUIRED);
+        let mut published_input = publish::input_of::<T::Params>();
+        add_common_inputs(&mut published_input, T::ROUTING, T::VERIFY, T::REQUIRED);
+        // Accepted, not advertised: a model has no use for it (MCP's `response_level: full`
+        // adds the cost where a result is big enough to cost something).
+        published_input["properties"]
+            .as_object_mut()
+            .map(|p| p.remove(INCLUDE_COST));
+        publish::compact_input(&mut published_input);
         let mut result = result_schema_of::<T::Output>();
         add_common_outputs(&mut result, T::VERIFY);
         let flow = FlowDef::of::<T>(&input);
@@ -162,6 +177,7 @@ impl ToolDef {
             codes: T::CODES,
             input_schema: input,
             result_schema: result,
+            published_input,
             check: Box::new(|map| T::check(&decode::deserialize(map.clone())?)),
             budget: Box::new(|map, config| {
                 let params: T::Params = decode::deserialize(map.clone()).ok()?;
@@ -180,9 +196,16 @@ impl ToolDef {
         }
     }
 
-    /// The published input schema (JSON Schema 2020-12, no `$ref`).
+    /// The exact input schema (JSON Schema 2020-12, flat: no `$ref`): what the engine, the
+    /// flow compiler and docs/tools.md read.
     pub fn input_schema(&self) -> &Value {
         &self.input_schema
+    }
+
+    /// The input schema `tools/list` publishes ([`publish`]): `$defs` for repeated types, no
+    /// `null` in optional parameters, standard formats only.
+    pub fn published_input(&self) -> &Value {
+        &self.published_input
     }
 
     /// The schema of `structuredContent.result` on success.
@@ -205,14 +228,15 @@ impl ToolDef {
         structured_schema(self.name, self.result_schema.clone())
     }
 
-    /// The entry MCP `tools/list` carries for this tool.
+    /// The entry MCP `tools/list` carries for this tool (published schemas, [`publish`]).
     pub fn mcp_entry(&self) -> Value {
+        let output = publish::envelope_output(self.output_schema());
         json!({
             "name": self.name,
             "title": self.title,
             "description": self.description,
-            "inputSchema": self.input_schema,
-            "outputSchema": self.output_schema(),
+            "inputSchema": self.published_input,
+            "outputSchema": output,
             "annotations": {
                 "title": self.title,
                 "readOnlyHint": self.hints.read_only,
@@ -273,16 +297,27 @@ mod tests {
     }
 
     #[test]
-    fn published_schemas_are_flat_and_carry_the_common_parameters() {
+    fn exact_schemas_are_flat_and_published_ones_resolve_and_carry_the_common_parameters() {
         let e = Engine::new();
         assert_eq!(e.tools().count(), 22);
         for t in e.tools() {
-            let entry = t.mcp_entry();
-            walk(&entry, &mut |k, _| {
+            walk(t.input_schema(), &mut |k, _| {
                 assert!(k != "$ref" && k != "$defs", "{}: {k}", t.name)
             });
+            let entry = t.mcp_entry();
+            let input = &entry["inputSchema"];
+            walk(input, &mut |k, v| match k {
+                "$ref" => {
+                    let name = v.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
+                    assert!(input["$defs"].get(name).is_some(), "{}: {v}", t.name);
+                }
+                "type" => assert!(!v.to_string().contains("null"), "{}: {v}", t.name),
+                "format" => panic!("{}: format {v} in the published input", t.name),
+                _ => {}
+            });
             let props = &entry["inputSchema"]["properties"];
-            assert!(props.get("include_cost").is_some(), "{}", t.name);
+            assert!(t.input_schema()["properties"].get("include_cost").is_some());
+            assert!(props.get("include_cost").is_none(), "{}", t.name);
             assert_eq!(
                 props.get("device_id").is_some(),
                 t.routing == Routing::Full,

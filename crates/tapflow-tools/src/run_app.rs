@@ -43,7 +43,7 @@ pub struct Params {
     pub ability_name: Option<String>,
     /// Explicit module of the ability.
     pub module_name: Option<String>,
-    /// Resolve the main ability automatically when ability_name is omitted (default true).
+    /// Find the main ability when ability_name is omitted.
     #[serde(default = "yes")]
     #[schemars(default = "yes")]
     pub auto_detect: bool,
@@ -115,7 +115,7 @@ fn launch(p: &Params) -> Result<(String, Option<String>), ToolError> {
 impl Tool for RunApp {
     const NAME: &'static str = "run_app";
     const TITLE: &'static str = "Run app";
-    const DESCRIPTION: &'static str = "Launch an app (its main ability unless `ability_name` is given) and verify that its window appears. Use it to start or bring an app to the foreground before UI tools; use `stop_app` to force-stop it, and `clear_app_data` first for a fresh state.";
+    const DESCRIPTION: &'static str = "Launch an app (its main ability unless `ability_name` is given) and verify its window appears. Use it before UI tools; `stop_app` force-stops, `clear_app_data` first for a fresh state.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const REQUIRED: &'static [&'static str] = &["bundle_name"];

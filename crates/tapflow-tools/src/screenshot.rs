@@ -166,7 +166,7 @@ fn path_error(e: HostPathError) -> ToolError {
 impl Tool for Screenshot {
     const NAME: &'static str = "screenshot";
     const TITLE: &'static str = "Screenshot";
-    const DESCRIPTION: &'static str = "Take a full-screen or region screenshot and save it as a PNG or JPEG file on the host (`local_path`, default a new file in the screenshots directory). Use it for evidence a human will look at; to reason about the screen use `get_ui_tree` or `find_elements`, which return text and handles.";
+    const DESCRIPTION: &'static str = "Save a full-screen or region screenshot as a PNG or JPEG file on the host (`local_path`, default a new file in the screenshots directory). Evidence for humans. Use `find_elements` to reason about the screen.";
     const POLICY: Policy = presets::READ_TO_HOST_FILE;
     const HINTS: Hints = presets::IDEMPOTENT;
     const FLOW: FlowHooks<Params> = FlowHooks {

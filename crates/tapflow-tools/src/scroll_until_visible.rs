@@ -43,7 +43,7 @@ fn default_timeout() -> u64 {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Params {
-    /// Element text (exact unless match_mode says otherwise).
+    /// Element text (see match_mode).
     pub text: Option<String>,
     /// Node type.
     pub element_type: Option<String>,
@@ -70,8 +70,9 @@ pub struct Params {
     #[serde(default = "default_timeout")]
     #[schemars(default = "default_timeout")]
     pub timeout_ms: u64,
-    /// Swipe speed in px/s (default 4000: a list scrolls a screen in a fraction of a second;
-    /// `swipe`'s gentler 600 took 15 s for 6 swipes).
+    /// Swipe speed in px/s.
+    // Default 4000: a list scrolls a screen in a fraction of a second; `swipe`'s gentler 600
+    // took 15 s for 6 swipes.
     #[serde(default = "default_scroll_speed")]
     #[schemars(default = "default_scroll_speed", range(min = 200, max = 40000))]
     pub speed: u32,
@@ -129,7 +130,7 @@ fn selector(p: &Params) -> Result<Selector, ToolError> {
 impl Tool for ScrollUntilVisible {
     const NAME: &'static str = "scroll_until_visible";
     const TITLE: &'static str = "Scroll until visible";
-    const DESCRIPTION: &'static str = "Swipe in a direction until an element matching text / type / id is on screen (stops at the end of the content, the swipe budget or the deadline), then return it with its handle. Use it for targets in long lists before `click`; use `swipe` for a single scroll, `find_elements` when the target is already visible.";
+    const DESCRIPTION: &'static str = "Swipe in a direction until an element matching text / type / id is on screen (stops at the end of the content, the swipe budget or the deadline) and return it with its handle. Use it for targets in long lists.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const CODES: FieldCodes = FieldCodes {

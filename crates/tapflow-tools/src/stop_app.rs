@@ -22,7 +22,7 @@ pub struct Output {
 impl BundleOp for Stop {
     const NAME: &'static str = "stop_app";
     const TITLE: &'static str = "Stop app";
-    const DESCRIPTION: &'static str = "Force-stop a running app (aa force-stop); its data is kept. Use it to end an app or restart it cleanly with `run_app`; use `clear_app_data` to also reset its data, `press_key` Back/Home to leave it the way a user would.";
+    const DESCRIPTION: &'static str = "Force-stop a running app (aa force-stop); its data is kept. Use `clear_app_data` to also reset its data, `press_key` Back/Home to leave as a user would.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = presets::IDEMPOTENT;
     const FAILED: tapflow_core::codes::Code = tapflow_core::codes::STOP_APP_FAILED;

@@ -126,7 +126,7 @@ fn mode(p: &Params) -> Result<Mode, ToolError> {
 impl Tool for Swipe {
     const NAME: &'static str = "swipe";
     const TITLE: &'static str = "Swipe";
-    const DESCRIPTION: &'static str = "Swipe by direction (up/down/left/right: the way the finger moves) or by explicit from/to coordinates, e.g. to scroll a list or change pages. Use `scroll_until_visible` when you are looking for an element (it swipes and checks for you), `drag` for a slow press-move-release between two points.";
+    const DESCRIPTION: &'static str = "Swipe by direction (the way the finger moves) or from/to coordinates, e.g. to scroll or change pages. Use `find_elements` after it to look for a target.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;

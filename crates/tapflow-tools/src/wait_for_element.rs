@@ -57,7 +57,7 @@ pub struct Params {
     pub bundle_name: Option<String>,
     /// Only this window.
     pub window_id: Option<i64>,
-    /// Element text (exact unless match_mode says otherwise).
+    /// Element text (see match_mode).
     pub text: Option<String>,
     /// Node type.
     pub element_type: Option<String>,
@@ -179,7 +179,7 @@ fn selector(p: &Params) -> Result<Selector, ToolError> {
 impl Tool for WaitForElement {
     const NAME: &'static str = "wait_for_element";
     const TITLE: &'static str = "Wait for element";
-    const DESCRIPTION: &'static str = "Wait until an element is present (state found) or absent (gone), polling within a strict wall-clock budget (timeout_ms, default 5000) and confirming once more after interval_ms; returns the element with its handle. Use it after an action to confirm its effect, instead of sleeping or polling find_elements; cancellable, with progress per observation. Use `find_elements` for a one-off look, `wait_for_stable` to wait for animations to settle.";
+    const DESCRIPTION: &'static str = "Wait until an element is present (state found) or gone, polling within timeout_ms (default 5000) and confirming once more after interval_ms; returns the element with its handle. Use it after an action to confirm its effect instead of sleeping; cancellable, with progress.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const CODES: FieldCodes = FieldCodes {

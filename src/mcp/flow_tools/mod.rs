@@ -5,10 +5,10 @@
 //! report paths). Host paths obey the host-path policy ([`tapflow_device::hostfs::PathPolicy`]) with the
 //! server's roots.
 
+mod env;
 mod headline;
 mod run;
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -51,15 +51,13 @@ pub(crate) fn step_engine() -> Arc<tapflow_tools::Engine> {
 /// Where a flow comes from.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct FlowSource {
-    /// The flow as YAML text (give this or `path`). Sub-flow files it names are read relative to
-    /// the server's working directory.
+    /// The flow as YAML text (or give `path`).
     pub yaml: Option<String>,
-    /// A flow file on the host (give this or `yaml`); relative to the server's working
-    /// directory, inside its allowed roots.
+    /// A flow file on the host (or give `yaml`).
     pub path: Option<String>,
     /// Flow variables (`{{ NAME }}`), like `tapflow run --env NAME=value`.
     #[serde(default)]
-    pub env: BTreeMap<String, String>,
+    pub env: env::FlowEnv,
 }
 
 /// The server's host-path policy (its allowed roots; relative paths against its working
@@ -115,7 +113,7 @@ pub(crate) fn compile(src: &FlowSource, config: &ToolConfig) -> Result<Compiled,
     };
     let catalog = RegistryCatalog::new(step_engine());
     let opts = PlanOptions {
-        env: src.env.clone(),
+        env: src.env.0.clone(),
         ..PlanOptions::default()
     };
     let loader = FlowLoader::new(policy.base(), [root]);
@@ -165,7 +163,7 @@ pub struct Validated {
 impl Tool for ValidateFlow {
     const NAME: &'static str = "validate_flow";
     const TITLE: &'static str = "Validate a flow";
-    const DESCRIPTION: &'static str = "Check a YAML flow (inline `yaml` or a host `path`) without touching a device: every error at once with file, line and column, and a suggestion where one exists. Use it while writing a flow; use `plan_flow` to see what would run, `run_flow` to run it.";
+    const DESCRIPTION: &'static str = "Check a YAML flow (inline `yaml` or a host `path`) without a device: every error with file, line, column and a suggestion where one exists. Use `run_flow` to run it.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const ROUTING: Routing = Routing::None;

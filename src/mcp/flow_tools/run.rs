@@ -135,7 +135,7 @@ impl EventSink for Progress {
 impl Tool for RunFlow {
     const NAME: &'static str = "run_flow";
     const TITLE: &'static str = "Run a flow";
-    const DESCRIPTION: &'static str = "Run a whole YAML flow (inline `yaml` or a host `path`) on one device, as `tapflow run` does: clean state, steps with their deadlines and retries, `finally` hooks, evidence (screenshot, UI tree, log excerpt) for a failed step, result.json in a new run directory. Sends one progress notification per step when asked; cancellable. Returns the summary, the failing step with its evidence paths, and the report paths. Use it for a repeatable multi-step check; use the step tools (click, input_text, …) to explore, `validate_flow` first for a new flow, `get_run` to read a run again later.";
+    const DESCRIPTION: &'static str = "Run a YAML flow (inline `yaml` or a host `path`) on one device as `tapflow run` does: steps with deadlines and retries, `finally` hooks, evidence for a failed step, reports in a new run directory. Progress per step; cancellable. Returns the summary, the failing step and the report paths (`get_run` reads them later). Use `validate_flow` first for a new flow.";
     const POLICY: Policy = Policy {
         risk: Risk::Device,
         mutates_device: true,
@@ -144,6 +144,16 @@ impl Tool for RunFlow {
         needs_approval: false,
     };
     const HINTS: Hints = Hints::ACTION;
+    // The summary's lists and paths are for humans and `get_run`; a model needs the verdict.
+    const DIGEST: Option<tapflow_tools::Digest> = Some(tapflow_tools::Digest::Fields(&[
+        "run_id",
+        "status",
+        "passed",
+        "duration_ms",
+        "totals",
+        "failing_step",
+        "report_errors",
+    ]));
     const ROUTING: Routing = Routing::Full;
     type Params = FlowSource;
     type Output = RunSummary;
@@ -221,7 +231,7 @@ pub struct GetRunParams {
 impl Tool for GetRun {
     const NAME: &'static str = "get_run";
     const TITLE: &'static str = "Get a run";
-    const DESCRIPTION: &'static str = "Read a finished run by its run_id (from `run_flow` or `tapflow run`, in the reports directory): status, totals, each flow's outcome, the failing step with its evidence paths, and the report paths. Use it to look at a run again without re-running; use `run_flow` to run a flow.";
+    const DESCRIPTION: &'static str = "Read a finished run by run_id (from `run_flow` or `tapflow run`): status, totals, each flow's outcome, the failing step with its evidence paths, the report paths. Use `run_flow` to run one.";
     const POLICY: Policy = Policy::READ;
     const HINTS: Hints = Hints::READ;
     const ROUTING: Routing = Routing::None;

@@ -56,11 +56,11 @@ pub struct LogsQueryParams {
     /// Several local log files, read in order after `input_file`.
     #[serde(default)]
     pub input_files: Option<Vec<String>>,
-    /// Maximum number of returned items (groups), 1..=10000.
+    /// Maximum items (groups) returned.
     #[serde(default = "default_lines")]
     #[schemars(range(min = 1, max = 10000))]
     pub lines: i64,
-    /// Minimum level: D, I, W, E, F (or DEBUG, INFO, WARN, ERROR, FATAL), any case.
+    /// Minimum level: D, I, W, E, F (or DEBUG … FATAL).
     #[serde(default)]
     pub level: Option<String>,
     /// Exact tag.
@@ -69,7 +69,7 @@ pub struct LogsQueryParams {
     /// Case-insensitive substring of the tag.
     #[serde(default)]
     pub tag_search: Option<String>,
-    /// Case-insensitive substring of the whole line.
+    /// Case-insensitive substring of the line.
     #[serde(default)]
     pub keyword: Option<String>,
     /// hilog domain, hex: `0x3200`, `3200`, `0xD003900`, `C03900`.
@@ -78,7 +78,7 @@ pub struct LogsQueryParams {
     /// Strict process id.
     #[serde(default)]
     pub pid: Option<i64>,
-    /// Bundle name: lines mentioning it plus lines of processes attributed to it.
+    /// App (bundle name): lines mentioning it or from its processes.
     #[serde(default)]
     pub package_name: Option<String>,
     /// `HH:MM:SS` or `YYYY-MM-DD HH:MM:SS` (device local time).
@@ -90,10 +90,10 @@ pub struct LogsQueryParams {
     /// Only the last N seconds.
     #[serde(default)]
     pub seconds: Option<i64>,
-    /// Write the scanned log text to this file (inside the allowed directories).
+    /// Also write the scanned text to this host file.
     #[serde(default)]
     pub save_path: Option<String>,
-    /// Natural-language window: `last 5 minutes`, `since 10:30`, `between 10:00 and 10:05`, `today`, `最近5分钟` …
+    /// Window in words: `last 5 minutes`, `since 10:30`, `today`, …
     #[serde(default)]
     pub time_expr: Option<String>,
     /// Attach matching crash evidence (`crash_info`).
@@ -103,17 +103,17 @@ pub struct LogsQueryParams {
     #[serde(default = "default_mode")]
     #[schemars(extend("enum" = ["errors", "markers"]))]
     pub mode: String,
-    /// Keywords for `markers` mode (`re:` prefix for a regular expression); built-in defaults otherwise.
+    /// `markers` mode: keywords (`re:` prefix: a regex); built-in defaults otherwise.
     #[serde(default)]
     pub marker_keywords: Option<Vec<String>>,
-    /// When the realtime device capture fails or finds nothing, query the persisted (historical) logs.
+    /// If the realtime capture fails or finds nothing, query persisted logs.
     #[serde(default)]
     pub fallback_to_historical: bool,
-    /// Realtime sampling window on the device, in milliseconds (0..=60000).
+    /// Realtime sampling window on the device, in ms.
     #[serde(default = "default_wait")]
     #[schemars(range(min = 0, max = 60000))]
     pub realtime_wait_ms: i64,
-    /// Lines of context before and after each item (0..=50).
+    /// Lines of context around each item.
     #[serde(default)]
     #[schemars(range(min = 0, max = 50))]
     pub context_lines: i64,

@@ -1,5 +1,6 @@
 //! Selectors by state and position: extensions beyond the tool reference (each property is
-//! marked `"x-tapflow-extension": true` in the input schema, so `tools/list` says so). They
+//! marked `"x-tapflow-extension": true` in the exact input schema; the schema `tools/list`
+//! publishes drops vendor keys to stay small). They
 //! narrow what the base criteria (`text`, `element_type`, `element_id`) match:
 //!
 //! - state: `checked`, `enabled`, `focused`, `selected`, `clickable`, `scrollable` (the
@@ -21,53 +22,54 @@ use crate::ui::selector::{Selector, TextMatch};
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Anchor {
-    /// The anchor's text (exact unless match_mode says otherwise).
+    // The anchor's text (exact unless match_mode says otherwise). Plain comments here: the
+    // names say it to a model, and each word is repeated in every selector tool's schema.
     pub text: Option<String>,
-    /// The anchor's node type.
+    // Its node type.
     pub element_type: Option<String>,
-    /// The anchor's ArkUI id / key.
+    // Its id (ArkUI id / key, Android resource-id).
     pub element_id: Option<String>,
-    /// How the anchor's `text` is compared (default exact).
+    // How its `text` is compared (default exact).
     pub match_mode: Option<TextMatch>,
 }
 
 /// State and position filters (all optional; all given must hold).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Refine {
-    /// tapflow extension: only elements whose `checked` flag is this (toggles, checkboxes).
+    /// State filters (`checked` … `scrollable`): the element's flag equals this.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub checked: Option<bool>,
-    /// tapflow extension: only elements whose `enabled` flag is this.
+    // The element's `enabled` flag equals this (described once, at `checked`).
     #[schemars(extend("x-tapflow-extension" = true))]
     pub enabled: Option<bool>,
-    /// tapflow extension: only elements whose `focused` flag is this.
+    // Its `focused` flag equals this.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub focused: Option<bool>,
-    /// tapflow extension: only elements whose `selected` flag is this.
+    // Its `selected` flag equals this.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub selected: Option<bool>,
-    /// tapflow extension: only elements whose `clickable` flag is this.
+    // Its `clickable` flag equals this.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub clickable: Option<bool>,
-    /// tapflow extension: only elements whose `scrollable` flag is this.
+    // Its `scrollable` flag equals this.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub scrollable: Option<bool>,
-    /// tapflow extension: only elements entirely below an element matching this selector.
+    /// Entirely below this anchor.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub below: Option<Box<Anchor>>,
-    /// tapflow extension: only elements entirely above an element matching this selector.
+    /// Entirely above this anchor.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub above: Option<Box<Anchor>>,
-    /// tapflow extension: only elements entirely left of an element matching this selector.
+    /// Entirely left of this anchor.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub left_of: Option<Box<Anchor>>,
-    /// tapflow extension: only elements entirely right of an element matching this selector.
+    /// Entirely right of this anchor.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub right_of: Option<Box<Anchor>>,
-    /// tapflow extension: only elements inside (in the tree) an element matching this selector.
+    /// Inside this anchor (in the tree).
     #[schemars(extend("x-tapflow-extension" = true))]
     pub child_of: Option<Box<Anchor>>,
-    /// tapflow extension: only elements that contain an element matching this selector.
+    /// Contains this anchor.
     #[schemars(extend("x-tapflow-extension" = true))]
     pub contains_child: Option<Box<Anchor>>,
 }

@@ -65,13 +65,13 @@ impl InputMode {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Params {
-    /// Coordinate mode: x in physical pixels (with y).
+    /// Coordinate mode: x px (with y).
     pub x: Option<i32>,
-    /// Coordinate mode: y in physical pixels (with x).
+    /// Coordinate mode: y px (with x).
     pub y: Option<i32>,
-    /// The text to input (always required; empty only in replace mode, where it clears the field). Sent byte-exact.
+    /// The text to type, byte-exact (empty in replace mode clears the field).
     pub text: Option<String>,
-    /// Handle mode: the object find_elements / wait_for_element returned (not a JSON string).
+    /// Handle mode: an `element_handle` object, as returned.
     #[schemars(with = "Option<ElementHandle>")]
     pub element_handle: Option<Value>,
     /// Search mode: the field's current text, compared exactly.
@@ -80,7 +80,7 @@ pub struct Params {
     pub element_type: Option<String>,
     /// Search mode: ArkUI id / key.
     pub element_id: Option<String>,
-    /// Search scope only: the app whose windows are searched (with a handle: scopes its refresh).
+    /// Search scope: only this app's windows (with a handle: its refresh).
     pub bundle_name: Option<String>,
     /// Search mode, tapflow extensions: state and position filters.
     #[serde(flatten)]
@@ -196,7 +196,7 @@ impl Output {
 impl Tool for InputText {
     const NAME: &'static str = "input_text";
     const TITLE: &'static str = "Input text";
-    const DESCRIPTION: &'static str = "Input text into a field given by an element handle (preferred: from `find_elements` / `wait_for_element`), search criteria (element_text, element_type, element_id) or coordinates, replacing (default) or appending to its value. Handle and search modes click the field, wait for focus and verify the exact final value (`verified: true`); coordinates cannot verify. Use `press_key` for single keys or shortcuts (Enter, Back, Ctrl+A), not for strings.";
+    const DESCRIPTION: &'static str = "Type text into a field given by an element handle (preferred), search criteria or coordinates, replacing (default) or appending to its value. Handle and search modes focus the field and verify the final value (`verified: true`); coordinates cannot. Use `press_key` for single keys.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const REQUIRED: &'static [&'static str] = &["text"];

@@ -33,7 +33,7 @@ pub struct LogsQuery;
 impl Tool for LogsQuery {
     const NAME: &'static str = "logs_query";
     const TITLE: &'static str = "Query logs";
-    const DESCRIPTION: &'static str = "Query HarmonyOS logs for actionable errors (mode `errors`) or business markers (mode `markers`). Sources, by priority: inline `logs`, local `input_file`/`input_files`, the device's hilog buffer plus `realtime_wait_ms` of new lines. Filters: level, tag, tag_search, keyword, domain, pid, package_name, time window. `include_crash` attaches faultlogger crash reports; `save_path` writes the scanned text to a host file. A marker that is not found is `matched: false`, not an error. Use it to confirm that an action reached the app's logic (a marker) or to explain a failure; use `wait_for_element` to confirm what the screen shows.";
+    const DESCRIPTION: &'static str = "Query HarmonyOS logs for actionable errors (mode `errors`) or business markers (mode `markers`). Sources, by priority: inline `logs`, host `input_file`(s), the device's hilog buffer plus `realtime_wait_ms` of new lines. `include_crash` attaches crash reports; `save_path` writes the scanned text to a host file. A marker not found is `matched: false`, not an error. Use it to confirm an action reached the app's logic or to explain a failure.";
     const POLICY: Policy = Policy {
         risk: Risk::Read,
         mutates_device: false,

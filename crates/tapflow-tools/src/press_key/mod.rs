@@ -54,7 +54,7 @@ impl Modifier {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Params {
-    /// Any official OpenHarmony `KEYCODE_*` name (prefix, case and separators optional) or numeric value; single letters and digits; Backspace, Delete, MoveHome, End.
+    /// A `KEYCODE_*` name (prefix, case and separators optional: `Back`, `page-up`) or number.
     pub key: Option<KeyArg>,
     /// Zero to two unique shortcut modifiers, sent with the key in one keyEvent.
     pub modifiers: Option<Vec<Modifier>>,
@@ -174,7 +174,7 @@ fn event(p: &Params) -> Result<(keys::Key, Vec<Modifier>, KeyInput), ToolError> 
 impl Tool for PressKey {
     const NAME: &'static str = "press_key";
     const TITLE: &'static str = "Press key";
-    const DESCRIPTION: &'static str = "Press one logical key (official KEYCODE name or number, e.g. Back, Home, Enter, PageDown), optionally with up to two of Ctrl, Alt, Shift, Meta, as one keyEvent. Confirms delivery only. Use `input_text` for strings (it focuses and verifies the field), `click` to press on-screen buttons.";
+    const DESCRIPTION: &'static str = "Press one logical key (KEYCODE name or number, e.g. Back, Home, Enter, PageDown), optionally with up to two of Ctrl, Alt, Shift, Meta, as one key event. Confirms delivery only. Use `input_text` for strings.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const VERIFY: bool = true;

@@ -53,24 +53,24 @@ pub(super) fn add_common_inputs(
     if routing == Routing::Full {
         p.insert(
             "device_id".into(),
-            json!({"type": ["string", "null"], "description": "Target device (serial or connect key); default: the only connected device."}),
+            json!({"type": ["string", "null"], "description": "Device serial; default: the only device."}),
         );
     }
     if routing != Routing::None {
         p.insert(
             "hdc_server".into(),
-            json!({"type": ["string", "null"], "description": "hdc server / wireless endpoint `IP:port`; default: HARMONYOS_HDC_SERVER, else the local server."}),
+            json!({"type": ["string", "null"], "description": "Remote hdc server `IP:port`."}),
         );
     }
     if verify {
         p.insert(
             "verify".into(),
-            json!({"type": ["boolean", "null"], "default": false, "description": "Capture cheap post-action evidence (tree digest, node counts, changed_from_before) in `evidence`."}),
+            json!({"type": ["boolean", "null"], "default": false, "description": "Add post-action evidence (tree digest, what changed)."}),
         );
     }
     p.insert(
         "include_cost".into(),
-        json!({"type": ["boolean", "null"], "default": false, "description": "Add `cost {wall_ms, device_round_trips, ui_dumps}` to the result."}),
+        json!({"type": ["boolean", "null"], "default": false, "description": "Add `cost` (wall_ms, device round trips, UI dumps) to the result."}),
     );
     let obj = schema.as_object_mut().expect("object");
     obj.insert("additionalProperties".into(), json!(false));
