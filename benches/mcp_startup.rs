@@ -77,9 +77,11 @@ fn report(label: &str, args: &[&str]) {
 fn main() {
     // `cargo test --benches` runs this with --bench absent: keep that quick.
     if !std::env::args().any(|a| a == "--bench") {
-        once(&["mcp"]);
+        once(&["mcp", "--tools", "all"]);
         return;
     }
-    report("hdc", &["mcp"]);
-    report("sim", &["mcp", "--sim", "1"]);
+    // Every tool (`--tools all`): the figures stay comparable with those measured before the
+    // default became the smaller `core` profile.
+    report("hdc", &["mcp", "--tools", "all"]);
+    report("sim", &["mcp", "--sim", "1", "--tools", "all"]);
 }

@@ -1,6 +1,6 @@
 //! The MCP Inspector CLI (npm `@modelcontextprotocol/inspector` 2.12.0, pinned by
-//! scripts/test-deps.d/40-mcp-inspector.sh) lists the tools — with `--strict`, so every schema
-//! must be portable — and calls them, over stdio and over HTTP with a bearer token.
+//! scripts/test-deps.d/40-mcp-inspector.sh) lists every tool (`--tools all`) — with `--strict`,
+//! so every schema, `$defs` and `$ref` included, must be portable — and calls them, over stdio and over HTTP with a bearer token.
 
 use crate::common::cli;
 use crate::common::mcp_proc;
@@ -38,6 +38,8 @@ fn inspector_lists_strictly_and_calls_over_stdio() {
         "1",
         "--sim-latency",
         "none",
+        "--tools",
+        "all",
     ];
     let mut args = server.to_vec();
     args.extend(["--method", "tools/list", "--strict"]);

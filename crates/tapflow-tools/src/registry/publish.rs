@@ -100,10 +100,11 @@ pub fn envelope_output(mut envelope: Value) -> Value {
 }
 
 /// How deep a published output schema describes a result: the envelope (0), the result (1), its
-/// fields (2), a list's entries (3). Below, a value is described by its type only: no host
-/// shows output schemas to a model, while every client that validates `structuredContent`
-/// (the Python SDK on every call) pays for each keyword.
-pub const OUTPUT_DEPTH: usize = 3;
+/// fields (2), by type. Below, nothing more: no host shows output schemas to a model, while
+/// every client that validates `structuredContent` pays for each keyword on every call (the
+/// Python SDK 1.x compiles the schema each time: about 6 ms of client CPU per KB of schema,
+/// docs/benchmarks.md). docs/tools.md documents the whole shapes.
+pub const OUTPUT_DEPTH: usize = 2;
 
 fn prune(v: &mut Value, depth: usize) {
     let Value::Object(o) = v else { return };
@@ -331,7 +332,7 @@ mod tests {
         let mut s = json!({"type": "object", "description": "d", "properties": {
             "description": {"type": ["string", "null"], "description": "x"},
             "n": {"type": "integer", "format": "uint", "minimum": 0},
-            "r": {"anyOf": [{"type": "object", "properties": {"list": {"type": "array", "items": {
+            "r": {"anyOf": [{"type": "object", "required": ["list"], "properties": {"list": {"type": "array", "items": {
                 "type": "object", "required": ["deep"],
                 "properties": {"deep": {"type": "object", "properties": {"x": {"type": "string"}}}}
             }}}}, {"type": "null"}]}
@@ -342,10 +343,9 @@ mod tests {
             json!({"type": "object", "properties": {
                 "description": {"type": ["string", "null"]},
                 "n": {"type": "integer", "minimum": 0},
-                "r": {"anyOf": [{"type": "object", "properties": {"list": {"type": "array", "items": {
-                    "type": "object", "required": ["deep"],
-                    "properties": {"deep": {"type": "object"}}
-                }}}}, {"type": "null"}]}
+                "r": {"anyOf": [{"type": "object", "required": ["list"], "properties": {
+                    "list": {"type": "array", "items": {"type": "object"}}
+                }}, {"type": "null"}]}
             }})
         );
     }
