@@ -3,7 +3,8 @@
 //! within the size targets (model-facing — name, description, inputSchema — at most 24 000
 //! bytes; the whole `tools/list` result at most 60 000), plain nullables and standard formats
 //! only, `$ref`s that resolve, the profile and its interplay with `--allow-tools` and
-//! tapflow.toml, and every input schema convertible by OpenAI's strict-mode converter.
+//! tapflow.toml, every input schema convertible by OpenAI's strict-mode converter, and the
+//! TypeScript SDK 1.x listing every tool without a warning.
 
 use crate::common::cli;
 use crate::common::mcp_proc::{self, repo};
@@ -290,4 +291,35 @@ fn every_input_schema_converts_to_openai_strict_mode() {
     let facts: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(facts["checked"], names(&all).len());
     assert_eq!(facts["failed"], json!({}), "strict-mode conversion failed");
+}
+
+/// The TypeScript SDK 1.x (`TAPFLOW_TS_SDK`, else the install of
+/// scripts/test-deps.d/40-mcp-ts-sdk-1.sh) lists every tool without a warning: it compiles each
+/// outputSchema with Ajv, which warned once per non-standard `format` (156 before).
+#[test]
+fn typescript_sdk_1_lists_every_tool_without_a_warning() {
+    let sdk = std::env::var_os("TAPFLOW_TS_SDK")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            repo().join(".test-deps/mcp-ts-sdk-1/node_modules/@modelcontextprotocol/sdk")
+        });
+    assert!(
+        sdk.exists(),
+        "{} is missing: run scripts/test-deps.d/40-mcp-ts-sdk-1.sh",
+        sdk.display()
+    );
+    let bin = cli::bin();
+    let (ok, out, err) = mcp_proc::run(
+        Command::new("node")
+            .arg(repo().join("scripts/bench/mcp_ts_list.cjs"))
+            .arg(&sdk)
+            .arg(&bin)
+            .args(["--tools", "all"]),
+        GUARD,
+    );
+    assert!(ok, "{out}\n{err}");
+    let facts: Value = serde_json::from_str(out.lines().last().unwrap_or("")).unwrap();
+    eprintln!("TypeScript SDK 1.x listTools: {facts}");
+    assert_eq!(facts["tools"], tapflow::mcp::engine().tools().count());
+    assert_eq!(facts["warnings"], 0, "{facts}");
 }
