@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod adb_server;
 mod cli;
 mod mcp;
 mod run_device_faults;
