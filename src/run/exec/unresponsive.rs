@@ -14,11 +14,12 @@
 //! when one of the attempt's dumps took [`UNANSWERED_AFTER`] or longer: the time went to a
 //! device that answers too slowly, not to an app that did not show what was awaited.
 //!
-//! A dump still running when such a verdict is given is watched a little longer, until it
-//! answers or has run [`UNANSWERED_AFTER`] (never longer, and Ctrl-C ends the watch): a wait
-//! whose budget a 6 s dump ate after 4.9 s is the device's too. A dump that answers within
-//! that time proves nothing (a short wait may end before any dump could): the verdict stands,
-//! with `details.screen` saying what the step saw (nothing, when it had no answer yet).
+//! A dump that has run [`WATCHED_FROM`] or more (slower than any real dump) and is still
+//! running when such a verdict is given is watched a little longer, until it answers or has
+//! run [`UNANSWERED_AFTER`] (never longer, and Ctrl-C ends the watch): a wait whose budget a
+//! 6 s dump ate after 4.9 s is the device's too. A dump that answers within that time, or a
+//! younger one, proves nothing (a short wait may end before any dump could): the verdict
+//! stands, with `details.screen` saying what the step saw (nothing, when it had no answer yet).
 //!
 //! And a step whose own verdict is a failed dump (`UI_TREE_FETCH_ERROR`,
 //! `INVALID_UI_TREE_PAYLOAD`: the backends resend an empty or truncated dump within their
@@ -36,6 +37,11 @@ use tapflow_tools::context::screen_log::ScreenReport;
 /// A UI dump unanswered this long is a device that does not answer (a dump takes well under
 /// 2 s on a real phone, uitest's and uiautomator's alike).
 pub const UNANSWERED_AFTER: Duration = Duration::from_secs(5);
+
+/// A dump still running this long when a deadline gave the verdict is watched until it
+/// answers or reaches [`UNANSWERED_AFTER`]: it is already slower than any real dump. A dump
+/// running for less is not waited for (a failing step is not held back for nothing).
+pub const WATCHED_FROM: Duration = Duration::from_secs(2);
 
 fn screen_json(r: &ScreenReport) -> Value {
     json!({
@@ -162,7 +168,10 @@ impl FlowRun<'_, '_> {
         let mut judged = unanswered(&report, verdict);
         // A deadline's verdict with a dump still running: watched until that dump answers or
         // has run 5 s; only the latter changes the verdict (the step's own view is kept else).
-        if verdict == Verdict::Deadline && judged != Some(true) && report.pending.is_some() {
+        if verdict == Verdict::Deadline
+            && judged != Some(true)
+            && report.pending.is_some_and(|p| p >= WATCHED_FROM)
+        {
             let settled = self.settled_screen(since);
             if settled.slowest >= UNANSWERED_AFTER {
                 judged = Some(true);

@@ -12,9 +12,33 @@
 //!
 //! Only serials of the `HOST:PORT` form are reconnected: a USB device cannot be attached by
 //! the host. The runner ([`super::runner`]) decides when; every command sent here is one more
-//! round trip in the cost.
+//! round trip in the cost. Before the dead transport is dropped, the device's port is tried
+//! ([`port_answers`]): a device that is gone for good stays listed `offline` (so adb's own
+//! reconnection can still bring it back, and a later lookup still says it is disconnected)
+//! instead of vanishing from the list.
+
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::Duration;
 
 use crate::adb::classify::AdbFailure;
+
+/// Whether something accepts TCP connections at the network device `serial` (`HOST:PORT`)
+/// within `within`; `Err` says why not. The connection is closed at once (adbd drops a
+/// connection that never sent `CNXN`).
+pub fn port_answers(serial: &str, within: Duration) -> Result<(), String> {
+    let addrs: Vec<_> = serial
+        .to_socket_addrs()
+        .map_err(|e| format!("{serial} does not resolve: {e}"))?
+        .collect();
+    let mut last = format!("{serial} has no address");
+    for a in addrs {
+        match TcpStream::connect_timeout(&a, within.max(Duration::from_millis(1))) {
+            Ok(_) => return Ok(()),
+            Err(e) => last = format!("{serial} does not accept connections: {e}"),
+        }
+    }
+    Err(last)
+}
 
 /// Whether `serial` names a network device (`HOST:PORT`, `[v6]:PORT`), the only kind
 /// `adb connect` can attach again.
@@ -63,6 +87,16 @@ mod tests {
         ] {
             assert!(!is_network_serial(s), "{s}");
         }
+    }
+
+    #[test]
+    fn a_port_nobody_listens_on_is_reported() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let serial = l.local_addr().unwrap().to_string();
+        assert!(port_answers(&serial, Duration::from_secs(5)).is_ok());
+        drop(l);
+        let e = port_answers(&serial, Duration::from_secs(5)).unwrap_err();
+        assert!(e.contains("does not accept connections"), "{e}");
     }
 
     #[test]

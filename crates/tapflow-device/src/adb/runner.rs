@@ -176,10 +176,14 @@ impl Runner {
         classify(result, &command, serial.unwrap_or(""), streams)
     }
 
-    /// Attaches the network device `serial` again: `adb disconnect` (its answer does not
-    /// matter: the transport may already be gone), then `adb connect`, judged by its words.
-    /// `Err` says why the device could not be attached.
+    /// Attaches the network device `serial` again: when its port answers, `adb disconnect`
+    /// (its answer does not matter: the transport may already be gone), then `adb connect`,
+    /// judged by its words. `Err` says why the device could not be attached.
     pub fn reconnect(&self, serial: &str, deadline: Instant) -> Result<(), String> {
+        // A device gone for good keeps its (offline) place in adb's list.
+        const PROBE: Duration = Duration::from_secs(2);
+        let left = deadline.saturating_duration_since(Instant::now());
+        reconnect::port_answers(serial, left.min(PROBE))?;
         let server = |verb: &str| {
             self.once(
                 None,
