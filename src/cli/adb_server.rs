@@ -9,16 +9,15 @@
 //!
 //! - stopped by [`PrivateAdbServer::stop`] (and on drop): `adb kill-server`, then SIGKILL if it
 //!   has not exited within [`STOP_WITHIN`];
-//! - killed by the kernel when tapflow dies, however it dies: the child asks for SIGKILL on its
-//!   parent's death (`prctl(PR_SET_PDEATHSIG)` between fork and exec). Linux sends that signal
-//!   when the parent *thread* ends, so the child is spawned by a thread that lives exactly as
-//!   long as the child (it waits for it);
+//! - killed by the kernel when tapflow dies, however it dies (Linux): the child asks for SIGKILL
+//!   on its parent's death (`prctl(PR_SET_PDEATHSIG)` between fork and exec). Linux sends that
+//!   signal when the parent *thread* ends, so the child is spawned by a thread that lives
+//!   exactly as long as the child (it waits for it);
 //! - never started twice: every client tapflow runs against it addresses `-H 127.0.0.1`, which
 //!   makes adb refuse to start a server of its own when none answers (a late command after the
 //!   stop fails with `ADB_SERVER_UNREACHABLE` instead of leaving a new daemon behind).
 
 use std::net::{SocketAddr, TcpStream};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -62,20 +61,7 @@ impl PrivateAdbServer {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr);
-        let parent = std::process::id() as i32;
-        // SAFETY: between fork and exec only async-signal-safe calls (prctl, getppid, _exit).
-        unsafe {
-            command.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // The parent may have died before the request took effect.
-                if libc::getppid() != parent {
-                    libc::_exit(1);
-                }
-                Ok(())
-            });
-        }
+        die_with_parent(&mut command);
         let (started_tx, started_rx) = mpsc::channel();
         let (exited_tx, exited_rx) = mpsc::channel();
         let (reap_tx, reap_rx) = mpsc::channel::<()>();
@@ -202,3 +188,28 @@ impl Drop for PrivateAdbServer {
         self.stop_now();
     }
 }
+
+/// Linux: the child gets SIGKILL when the thread that spawned it ends (the whole process
+/// included). Other systems have no such request: there the server is stopped on every orderly
+/// exit and on SIGINT/SIGTERM, not when tapflow is killed outright (docs/android.md).
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id() as i32;
+    // SAFETY: between fork and exec only async-signal-safe calls (prctl, getppid, _exit).
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died before the request took effect.
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_command: &mut Command) {}
