@@ -6,5 +6,6 @@ mod common;
 
 mod adb_server;
 mod cli;
+mod fault_matrix;
 mod mcp;
 mod run_device_faults;
