@@ -2,8 +2,9 @@
 //! hdc and adb backends or on `--sim N` in-process simulated devices (`--platform android`:
 //! simulated Android devices on a private adb server, reached through the real `adb`). Reads the environment, the token
 //! file and the flags here, once, and hands `mcp` a typed configuration. Exit codes: 0 the
-//! client disconnected (stdio) or the server was stopped (HTTP, Ctrl-C); 2 usage or refused
-//! configuration; 4 the listener could not be opened.
+//! client disconnected (stdio) or the server was stopped (Ctrl-C or SIGTERM, both transports:
+//! what the server owns is cleaned up first); 2 usage or refused configuration; 4 the listener
+//! could not be opened.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -201,16 +202,18 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     };
     let outcome = runtime.block_on(async move {
         match http {
-            None => crate::mcp::stdio::serve(core).await,
+            None => {
+                tokio::select! {
+                    served = crate::mcp::stdio::serve(core) => served,
+                    () = stop_requested() => Ok(()),
+                }
+            }
             Some(opts) => {
-                let shutdown = async {
-                    let _ = tokio::signal::ctrl_c().await;
-                };
                 crate::mcp::http::serve(
                     core,
                     opts,
                     |bound| eprintln!("tapflow mcp: listening on http://{bound}/mcp"),
-                    shutdown,
+                    stop_requested(),
                 )
                 .await
             }
@@ -256,5 +259,23 @@ impl HttpLimitArgs {
             max_sessions: self.http_max_sessions,
             session_idle: std::time::Duration::from_millis(self.http_session_idle_timeout),
         }
+    }
+}
+
+/// Ctrl-C or SIGTERM (what a supervisor sends to stop a server): the server stops serving and
+/// `run` returns, so what it owns (the private adb server of `--platform android`) is stopped.
+async fn stop_requested() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let terminated = async {
+        match term.as_mut() {
+            Some(t) => {
+                t.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminated => {}
     }
 }
