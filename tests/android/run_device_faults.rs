@@ -2,7 +2,8 @@
 //! the device's"), end to end through the binary on both simulated platforms (Android through
 //! the real adb): slow UI dumps end in `DEVICE_UNRESPONSIVE` and exit 4; keys lost at random
 //! end in `INPUT_KEYS_LOST` and exit 4; a lost key that a retype recovers passes; a field that
-//! shows the same thing on every try keeps the tool's verdict (exit 1); a crash the device
+//! shows the same thing on every try keeps the tool's verdict (exit 1), a password field only
+//! when its counts agree over five tries; a crash the device
 //! proves wins over the device faults that follow it (exit 1, `APP_CRASHED`). (A bare tool
 //! call keeps the reference's contract, no settling and no retyping:
 //! `tests/tools/sim_faults.rs`.) Wall-time bounds are hang guards.
@@ -294,4 +295,35 @@ steps:
         assert!(!text.contains(part), "{part} in {text}");
         assert!(!r.all.contains(part), "{part} in the output");
     }
+}
+
+/// A password field shows only how many characters it holds, so three tries that show the
+/// same *count* do not prove the field refuses the characters: a device dropping keys at random
+/// did that in the fault matrix (Android, `drop-chars=0.3`), and the run exited 1. A field that
+/// hides its value is typed five times and blamed only when every count agrees; here half the
+/// keys are lost, so the counts differ and the device is blamed (exit 4), with nothing of the
+/// secret in what the tries showed.
+#[test]
+fn keys_lost_in_a_password_field_are_typed_five_times_and_blamed_on_the_device() {
+    let flow = "name: Long password
+app: com.tapflow.demo
+clean_state: true
+env:
+  PASSWORD: {default: \"pw-abcdefghijklmnop\", secret: true}
+steps:
+  - input_text: {element_id: password, text: \"{{ PASSWORD }}\"}
+";
+    let r = run("android", "drop-chars=0.5", flow);
+    assert_eq!(r.code, Some(4), "{}", r.all);
+    let e = failure(&r);
+    assert_eq!(e["code"], "INPUT_KEYS_LOST", "{e:#}");
+    let tries = e["details"]["retyped"].as_array().unwrap();
+    assert_eq!(tries.len(), 5, "a masked field gets five tries: {e:#}");
+    for t in tries {
+        assert!(t.as_str().unwrap().chars().all(|c| c == '•'), "{e:#}");
+    }
+    assert!(
+        !r.all.contains("abcdef"),
+        "the secret stays out of the output"
+    );
 }
