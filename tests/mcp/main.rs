@@ -14,5 +14,6 @@ mod inspector;
 mod lanes;
 mod load;
 mod model_text;
+mod openai_agents;
 mod python;
 mod tools;
