@@ -9,8 +9,10 @@
 //! transports ([`stdio`], [`http`]). Uses `tools`, `flow`, `plan`, `run`; must not use `cli`
 //! or read the environment: the CLI passes [`McpOptions`].
 
+pub mod approval;
 pub mod call;
 pub mod catalog;
+pub mod flow_gate;
 pub mod flow_tools;
 pub mod http;
 pub mod lanes;
