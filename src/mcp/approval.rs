@@ -6,20 +6,19 @@
 //!    with `APPROVAL_NOT_TRUSTED`, whatever it says;
 //! 2. tools the operator approved in advance (`--approve-tools`, `[mcp] approve_tools`) need
 //!    nothing more;
-//! 3. anything left is asked of the person through `elicitation/create` when the client declared
-//!    elicitation and the session can carry a server-to-client request (the handshake era; the
-//!    2026-07-28 era forbids them): one question per call — for `run_flow`, one for the whole
-//!    flow, listing its steps that need approval. Accept (with `approve` ticked) runs the call;
-//!    decline → `APPROVAL_DECLINED`, dismiss → `APPROVAL_CANCELLED`;
+//! 3. anything left is asked of the person through elicitation when the client declared it
+//!    ([`elicit`]: `elicitation/create` in the handshake era, an `InputRequiredResult` in the
+//!    2026-07-28 era): one question per call — for `run_flow`, one for the whole flow, listing
+//!    its steps that need approval. Accept (with `approve` ticked) runs the call; decline →
+//!    `APPROVAL_DECLINED`, dismiss → `APPROVAL_CANCELLED`;
 //! 4. otherwise → `APPROVAL_REQUIRED`, saying how the operator can approve.
 
-use std::time::Duration;
-
-use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema, ProtocolVersion};
+use rmcp::model::{InputRequiredResult, InputResponses, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::mcp::call::Core;
+use crate::mcp::elicit::{self, Modern};
 use crate::mcp::flow_gate::{StepRef, tools_of};
 use crate::mcp::policy;
 use tapflow_tools::ToolError;
@@ -27,19 +26,32 @@ use tapflow_tools::ToolError;
 /// How approval is given on a server (quoted by every refusal).
 pub const HOW: &str = "A person approves through a client that supports MCP elicitation (the server asks them); or the operator approves the tools in advance (tapflow mcp --approve-tools TOOLS, or [mcp] approve_tools in tapflow.toml), or lets callers carry their own approval (--trust-caller-approval, or [mcp] approval = \"caller\").";
 
-/// How long a person has to answer an elicitation.
-const ANSWER_WITHIN: Duration = Duration::from_secs(600);
+/// What a call's approval came to.
+pub enum Decision {
+    /// Go ahead; the record for `meta.approval` (and a run's `result.json`), if any.
+    Go(Option<Value>),
+    /// 2026-07-28 era: return this question; the client retries with the person's answer.
+    Ask(InputRequiredResult),
+}
+
+/// The call as it arrived, for binding a 2026-07-28 answer to it.
+pub struct Retry<'a> {
+    /// The arguments without `approval`, as JSON text.
+    pub args: String,
+    pub request_state: Option<&'a str>,
+    pub input_responses: Option<&'a InputResponses>,
+}
 
 /// Decides the approval of one call. `needing`: the steps that need approval (a step tool's own
-/// call is one step named after it); empty when none does. `Ok(Some(record))` goes into
-/// `meta.approval` (and a run's `result.json`).
+/// call is one step named after it); empty when none does.
 pub async fn decide(
     core: &Core,
     tool: &str,
     needing: &[StepRef],
     given: Option<Value>,
+    retry: &Retry<'_>,
     rctx: &RequestContext<RoleServer>,
-) -> Result<Option<Value>, ToolError> {
+) -> Result<Decision, ToolError> {
     let tools: Vec<String> = tools_of(needing).into_iter().collect();
     if let Some(given) = given {
         if !core.options.trust_caller_approval {
@@ -58,45 +70,59 @@ pub async fn decide(
             Some(given),
             chrono::Utc::now(),
         )?;
-        return Ok(echo.map(|mut e| {
+        return Ok(Decision::Go(echo.map(|mut e| {
             e["via"] = json!("caller");
             e["tools"] = json!(tools);
             e
-        }));
+        })));
     }
     if needing.is_empty() {
-        return Ok(None);
+        return Ok(Decision::Go(None));
     }
     let left: Vec<&StepRef> = needing
         .iter()
         .filter(|s| !core.filter.operator_approved(&s.tool))
         .collect();
     if left.is_empty() {
-        return Ok(Some(json!({
+        return Ok(Decision::Go(Some(json!({
             "via": "operator", "approved": true, "required": true, "tools": tools,
-        })));
+        }))));
     }
-    if let Some(why_not) = cannot_elicit(rctx) {
-        let what = if needing.len() == 1 && needing[0].id == CALL {
-            format!("`{tool}` needs a person's approval on this server")
-        } else {
-            let list: Vec<String> = left.iter().map(|s| s.describe()).collect();
-            format!(
-                "the flow has {} step(s) that need a person's approval on this server: {}; nothing ran",
-                left.len(),
-                list.join(", ")
-            )
-        };
-        return Err(ToolError::new(
-            tapflow_core::codes::APPROVAL_REQUIRED,
-            format!("{what} ({why_not}). {HOW}"),
-        )
-        .with_details(json!({ "steps": left, "elicitation": why_not })));
-    }
-    elicit(tool, &left, rctx).await.map(|mut record| {
+    let with_tools = |mut record: Value| {
         record["tools"] = json!(tools);
-        Some(record)
-    })
+        Decision::Go(Some(record))
+    };
+    let why_not = match channel(rctx) {
+        Channel::Request => return elicit::ask_now(tool, &left, rctx).await.map(with_tools),
+        Channel::InputRequired => {
+            return match core.pending.ask_or_answer(
+                tool,
+                &retry.args,
+                &left,
+                retry.request_state,
+                retry.input_responses,
+            )? {
+                Modern::Ask(question) => Ok(Decision::Ask(question)),
+                Modern::Answered(record) => Ok(with_tools(record)),
+            };
+        }
+        Channel::None(why) => why,
+    };
+    let what = if needing.len() == 1 && needing[0].id == CALL {
+        format!("`{tool}` needs a person's approval on this server")
+    } else {
+        let list: Vec<String> = left.iter().map(|s| s.describe()).collect();
+        format!(
+            "the flow has {} step(s) that need a person's approval on this server: {}; nothing ran",
+            left.len(),
+            list.join(", ")
+        )
+    };
+    Err(ToolError::new(
+        tapflow_core::codes::APPROVAL_REQUIRED,
+        format!("{what} ({why_not}). {HOW}"),
+    )
+    .with_details(json!({ "steps": left, "elicitation": why_not })))
 }
 
 /// The step id of a step tool's own call (not a flow step).
@@ -113,117 +139,31 @@ pub fn call_step(tool: &str) -> StepRef {
     }
 }
 
-/// Why this request cannot ask the person, or `None` when it can.
-fn cannot_elicit(rctx: &RequestContext<RoleServer>) -> Option<&'static str> {
+/// How this request can ask the person.
+enum Channel {
+    /// `elicitation/create` (handshake era).
+    Request,
+    /// An `InputRequiredResult` the client answers by retrying (2026-07-28 era).
+    InputRequired,
+    /// It cannot, and why.
+    None(&'static str),
+}
+
+fn channel(rctx: &RequestContext<RoleServer>) -> Channel {
+    let caps = rctx.client_capabilities();
+    let Some(e) = caps.as_ref().and_then(|c| c.elicitation.as_ref()) else {
+        return Channel::None("the client did not declare elicitation");
+    };
+    // A client that declares neither mode supports the form (MCP 2025-06-18).
+    if e.form.is_none() && e.url.is_some() {
+        return Channel::None("the client declared URL elicitation only, not forms");
+    }
     if rctx
         .protocol_version()
         .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
     {
-        return Some("protocol 2026-07-28 has no server-to-client requests");
-    }
-    let caps = rctx.client_capabilities();
-    let Some(e) = caps.as_ref().and_then(|c| c.elicitation.as_ref()) else {
-        return Some("the client did not declare elicitation");
-    };
-    // A client that declares neither mode supports the form (MCP 2025-06-18).
-    if e.form.is_none() && e.url.is_some() {
-        return Some("the client declared URL elicitation only, not forms");
-    }
-    None
-}
-
-/// Asks the person; the record of a yes, or the refusal.
-async fn elicit(
-    tool: &str,
-    steps: &[&StepRef],
-    rctx: &RequestContext<RoleServer>,
-) -> Result<Value, ToolError> {
-    let message = if steps.len() == 1 && steps[0].id == CALL {
-        format!("tapflow: an agent asks to call `{tool}`. Approve this call?")
+        Channel::InputRequired
     } else {
-        let mut m = format!(
-            "tapflow: an agent asks to run a flow ({tool}) with {} step(s) that need your approval:",
-            steps.len()
-        );
-        for s in steps {
-            m.push_str(&format!("\n- {}", s.describe()));
-        }
-        m.push_str("\nApprove the whole flow?");
-        m
-    };
-    let schema = ElicitationSchema::builder()
-        .required_bool_with("approve", |b| {
-            b.title("Approve").description("Tick to let this run.")
-        })
-        .optional_string_with("approved_by", |s| {
-            s.title("Your name")
-                .description("Recorded with the approval.")
-        })
-        .optional_string_with("reason", |s| s.title("Note").description("Optional."))
-        .build()
-        .map_err(|e| ToolError::new(tapflow_core::codes::INTERNAL_ERROR, e))?;
-    let request = ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message,
-        requested_schema: schema,
-    };
-    let asked = tokio::select! {
-        r = rctx.peer.create_elicitation_with_timeout(request, Some(ANSWER_WITHIN)) => r,
-        _ = rctx.ct.cancelled() => return Err(tapflow_tools::context::cancelled()),
-    };
-    let answer = asked.map_err(|e| {
-        ToolError::new(
-            tapflow_core::codes::APPROVAL_REQUIRED,
-            format!(
-                "`{tool}` needs a person's approval and asking them failed: {e}; nothing ran. {HOW}"
-            ),
-        )
-    })?;
-    let content = answer.content.as_ref().and_then(Value::as_object);
-    let text = |k: &str| {
-        content
-            .and_then(|c| c.get(k))
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| Value::String(s.to_string()))
-            .unwrap_or(Value::Null)
-    };
-    let mut record = Map::new();
-    record.insert("via".into(), json!("elicitation"));
-    let action = match answer.action {
-        ElicitationAction::Accept => "accept",
-        ElicitationAction::Decline => "decline",
-        ElicitationAction::Cancel => "cancel",
-        _ => "unknown",
-    };
-    record.insert("action".into(), json!(action));
-    let ticked = content.and_then(|c| c.get("approve")) == Some(&Value::Bool(true));
-    match answer.action {
-        ElicitationAction::Accept if ticked => {}
-        ElicitationAction::Accept | ElicitationAction::Decline => {
-            return Err(ToolError::new(
-                tapflow_core::codes::APPROVAL_DECLINED,
-                format!("the person declined `{tool}`; nothing ran"),
-            )
-            .with_details(Value::Object(record)));
-        }
-        _ => {
-            return Err(ToolError::new(
-                tapflow_core::codes::APPROVAL_CANCELLED,
-                format!("the person dismissed the approval request for `{tool}` without answering; nothing ran"),
-            )
-            .with_details(Value::Object(record)));
-        }
+        Channel::Request
     }
-    record.insert("approved".into(), json!(true));
-    record.insert("approved_by".into(), text("approved_by"));
-    record.insert("reason".into(), text("reason"));
-    record.insert("required".into(), json!(true));
-    record.insert(
-        "steps".into(),
-        json!(steps.iter().filter(|s| s.id != CALL).collect::<Vec<_>>()),
-    );
-    record.insert("answered_at".into(), json!(chrono::Utc::now().to_rfc3339()));
-    Ok(Value::Object(record))
 }

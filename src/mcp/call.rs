@@ -18,12 +18,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, InputRequiredResult, InputResponses, JsonObject,
+};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 
 use crate::mcp::approval;
-use crate::mcp::catalog::Catalog;
+use crate::mcp::catalog::{Catalog, Served};
+use crate::mcp::elicit::Pending;
 use crate::mcp::flow_gate::{self, Approved, FlowGate};
 use crate::mcp::lanes::Lanes;
 use crate::mcp::levels::{self, Level};
@@ -34,6 +37,21 @@ use crate::mcp::text;
 use tapflow_tools::context::{PlanGate, Signals};
 use tapflow_tools::registry::INCLUDE_COST;
 use tapflow_tools::{DeviceRoute, Engine, Envelope, Routing, ToolContext, ToolError};
+
+/// A 2026-07-28 retry's answer to an approval question (`requestState`, `inputResponses`).
+#[derive(Clone, Copy, Default)]
+pub struct Answered<'a> {
+    pub request_state: Option<&'a str>,
+    pub input_responses: Option<&'a InputResponses>,
+}
+
+/// What a call's approval came to.
+enum Decision {
+    /// Run it: the record for `meta.approval`, and the gate of a flow tool.
+    Go(Option<Value>, Option<Arc<dyn PlanGate>>),
+    /// Return this question first (2026-07-28 era).
+    Ask(InputRequiredResult),
+}
 
 /// The flow tools whose flow is checked step by step before they run.
 const RUN_FLOW: &str = "run_flow";
@@ -47,6 +65,8 @@ pub struct Core {
     pub options: McpOptions,
     pub filter: Compiled,
     pub lanes: Lanes,
+    /// Approval questions asked in the 2026-07-28 era, awaiting the client's retry.
+    pub pending: Pending,
 }
 
 impl Core {
@@ -60,16 +80,19 @@ impl Core {
             options,
             filter,
             lanes: Lanes::default(),
+            pending: Pending::default(),
         })
     }
 
-    /// Handles one `tools/call`.
+    /// Handles one `tools/call`: decides its approval (which, in the 2026-07-28 era, may be a
+    /// question to return first), then runs it.
     pub async fn call(
         self: Arc<Self>,
         name: &str,
         args: Option<JsonObject>,
+        input: Answered<'_>,
         rctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let Some(served) = self.catalog.get(name) else {
             let why = if self.engine.get(name).is_some() {
                 format!("tool `{name}` is not served here (--allow-tools / --deny-tools)")
@@ -81,14 +104,14 @@ impl Core {
                 Some(json!({ "tool": name })),
             ));
         };
-        let started = Instant::now();
         let mut args = args.unwrap_or_default();
         let mut extra_meta = Map::new();
         let gate = match self
-            .approve(name, served.needs_approval, &mut args, &rctx)
+            .approve(name, served.needs_approval, &mut args, input, &rctx)
             .await
         {
-            Ok((record, gate)) => {
+            Ok(Decision::Ask(question)) => return Ok(CallToolResponse::InputRequired(question)),
+            Ok(Decision::Go(record, gate)) => {
                 if let Some(r) = record {
                     extra_meta.insert("approval".into(), r);
                 }
@@ -100,9 +123,26 @@ impl Core {
                     extra_meta,
                     Level::Default,
                     served.headline,
-                ));
+                )
+                .into());
             }
         };
+        self.run(name, served, args, extra_meta, gate, rctx)
+            .await
+            .map(Into::into)
+    }
+
+    /// Runs an approved call.
+    async fn run(
+        &self,
+        name: &str,
+        served: &Served,
+        mut args: JsonObject,
+        mut extra_meta: Map<String, Value>,
+        gate: Option<Arc<dyn PlanGate>>,
+        rctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let started = Instant::now();
         let prepared = match served.digest {
             Some(d) => levels::take(&mut args, d),
             None => Ok(Level::Default),
@@ -228,8 +268,9 @@ impl Core {
         name: &str,
         needs_approval: bool,
         args: &mut JsonObject,
+        input: Answered<'_>,
         rctx: &RequestContext<RoleServer>,
-    ) -> Result<(Option<Value>, Option<Arc<dyn PlanGate>>), ToolError> {
+    ) -> Result<Decision, ToolError> {
         let flow_tool = matches!(name, RUN_FLOW | PLAN_FLOW);
         let given = if needs_approval || name == RUN_FLOW {
             args.remove(policy::APPROVAL)
@@ -253,9 +294,17 @@ impl Core {
             };
             let record = (!needing.is_empty())
                 .then(|| json!({ "required": true, "steps": needing, "decided": false }));
-            return Ok((record, Some(Arc::new(gate))));
+            return Ok(Decision::Go(record, Some(Arc::new(gate))));
         }
-        let record = approval::decide(self, name, &needing, given, rctx).await?;
+        let retry = approval::Retry {
+            args: Value::Object(args.clone()).to_string(),
+            request_state: input.request_state,
+            input_responses: input.input_responses,
+        };
+        let record = match approval::decide(self, name, &needing, given, &retry, rctx).await? {
+            approval::Decision::Go(record) => record,
+            approval::Decision::Ask(question) => return Ok(Decision::Ask(question)),
+        };
         let gate = flow_tool.then(|| {
             Arc::new(FlowGate {
                 filter: self.filter.clone(),
@@ -267,7 +316,7 @@ impl Core {
                 record: record.clone(),
             }) as Arc<dyn PlanGate>
         });
-        Ok((record, gate))
+        Ok(Decision::Go(record, gate))
     }
 
     fn route_of(&self, args: &JsonObject) -> DeviceRoute {

@@ -211,3 +211,53 @@ pub async fn precheck(core: &Arc<Core>, args: &JsonObject) -> Result<Vec<StepRef
         core.options.require_approval,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::McpOptions;
+    use tapflow_tools::ToolConfig;
+
+    fn plan(yaml: &str) -> Plan {
+        let tmp = tempfile::tempdir().unwrap();
+        let src = FlowSource {
+            yaml: Some(yaml.into()),
+            path: None,
+            env: Default::default(),
+        };
+        let c = compile(&src, &ToolConfig::rooted_at(tmp.path())).unwrap();
+        assert!(!c.has_errors(), "{:?}", c.diagnostics);
+        c.plan
+    }
+
+    /// The plan that runs is checked again: a step added after the approval (a flow file
+    /// rewritten between the check and the run) is refused.
+    #[test]
+    fn the_gate_refuses_steps_beyond_what_was_approved() {
+        let options = McpOptions {
+            require_approval: true,
+            ..McpOptions::default()
+        };
+        let gate = FlowGate {
+            filter: options.compile().unwrap(),
+            engine: Arc::new(crate::mcp::engine()),
+            approval: Some(Approved {
+                require_approval: true,
+                tools: ["clear_app_data".to_string()].into(),
+            }),
+            record: None,
+        };
+        let approved = plan("name: f\nsteps:\n  - clear_app_data: com.tapflow.demo\n");
+        assert!(gate.check(&approved).is_ok());
+        let grown = plan(
+            "name: f\nsteps:\n  - clear_app_data: com.tapflow.demo\nfinally:\n  - uninstall_app: com.tapflow.demo\n",
+        );
+        let e = gate.check(&grown).unwrap_err();
+        assert_eq!(e.code, "APPROVAL_REQUIRED");
+        assert!(
+            e.message.contains("`uninstall_app` at inline.yaml:5"),
+            "{}",
+            e.message
+        );
+    }
+}

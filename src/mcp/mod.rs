@@ -12,6 +12,7 @@
 pub mod approval;
 pub mod call;
 pub mod catalog;
+pub mod elicit;
 pub mod flow_gate;
 pub mod flow_tools;
 pub mod http;

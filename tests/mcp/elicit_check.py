@@ -4,12 +4,13 @@ in the working directory (whose tapflow.toml denies `clear_app_data` for MCP). C
 tests/mcp/elicitation.rs; exits non-zero (reason on stderr) on any deviation, and prints one JSON
 line of facts last.
 
-Handshake era (1.26, or 2.3 with --mode legacy): a denied step is refused without asking anyone;
-a flow with two steps needing approval asks once, listing both with their lines; decline →
-APPROVAL_DECLINED, dismiss → APPROVAL_CANCELLED, both with the app still installed; accept →
-the flow runs, meta.approval and the run's result.json record the answer, the app is gone.
-2026-07-28 era (2.3, --mode auto): the server cannot send the request, so it refuses with
-APPROVAL_REQUIRED and says why; nobody is asked.
+In both eras (handshake: 1.26, or 2.3 with --mode legacy, where the server sends
+elicitation/create; 2026-07-28: 2.3 with --mode auto, where the call returns an
+InputRequiredResult and the SDK retries it with the answer): a denied step is refused without
+asking anyone; a flow with two steps needing approval asks once, listing both with their lines;
+decline → APPROVAL_DECLINED, dismiss → APPROVAL_CANCELLED, both with the app still installed;
+accept → the flow runs, meta.approval and the run's result.json record the answer, the app is
+gone.
 
 usage: elicit_check.py --stdio TAPFLOW_BIN [--mode auto|legacy]
 """
@@ -87,7 +88,7 @@ async def expect_error(s, code, yaml):
     return sc
 
 
-async def handshake_era(s):
+async def scenario(s):
     if not await installed(s):
         fail("the demo app is not installed at the start")
     # tapflow.toml [mcp] deny_tools: refused at plan time, nobody asked.
@@ -123,14 +124,6 @@ async def handshake_era(s):
         fail(f"the question does not list the steps: {message}")
 
 
-async def modern_era(s):
-    sc = await expect_error(s, "APPROVAL_REQUIRED", REMOVE)
-    if "2026-07-28" not in sc["error"]["message"] or facts["asked"]:
-        fail(f"modern era: {sc['error']['message']} (asked {len(facts['asked'])})")
-    if not await installed(s):
-        fail("modern era: the app was uninstalled")
-
-
 async def run_v1(a):
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
@@ -139,7 +132,7 @@ async def run_v1(a):
         async with ClientSession(streams[0], streams[1], elicitation_callback=on_elicit) as s:
             init = await s.initialize()
             facts["protocol"] = init.protocolVersion
-            await handshake_era(s)
+            await scenario(s)
 
 
 async def run_v2(a):
@@ -148,10 +141,7 @@ async def run_v2(a):
     target = StdioServerParameters(command=a.stdio, args=SERVER)
     async with Client(target, mode=a.mode, elicitation_callback=on_elicit) as c:
         facts["protocol"] = c.session.protocol_version
-        if facts["protocol"] >= "2026-07-28":
-            await modern_era(c)
-        else:
-            await handshake_era(c)
+        await scenario(c)
 
 
 def main():

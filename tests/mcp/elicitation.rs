@@ -3,8 +3,9 @@
 //! stdio with `--require-approval`, in a directory whose tapflow.toml denies `clear_app_data`
 //! for MCP. The agent-side script is tests/mcp/elicit_check.py (decline → APPROVAL_DECLINED,
 //! dismiss → APPROVAL_CANCELLED, app still installed; accept → the flow runs, `meta.approval`
-//! and the run's result.json record the answer; one question per flow listing its steps; the
-//! 2026-07-28 era cannot carry the request and is refused with APPROVAL_REQUIRED).
+//! and the run's result.json record the answer; one question per flow listing its steps). The
+//! handshake era asks with `elicitation/create`; the 2026-07-28 era, which forbids
+//! server-to-client requests, with an `InputRequiredResult` the SDK answers by retrying.
 
 use crate::common::cli;
 use crate::common::mcp_proc::{python, repo, run};
@@ -54,8 +55,9 @@ fn python_sdk_1_26_person_accepts_declines_or_dismisses() {
 }
 
 #[test]
-fn python_sdk_2_3_modern_era_is_refused_without_asking() {
+fn python_sdk_2_3_modern_era_asks_through_input_required() {
     let f = check("2.3", "auto");
     assert_eq!(f["protocol"], "2026-07-28");
-    assert_eq!(f["asked"], 0);
+    assert_eq!(f["asked"], 3, "decline, dismiss, accept: one question each");
+    assert_eq!(f["meta_approval"]["via"], "elicitation");
 }
