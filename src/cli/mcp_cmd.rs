@@ -54,8 +54,9 @@ pub struct McpArgs {
     /// (through the real `adb` on a private server).
     #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub platform: super::platform::Platform,
-    /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …) must
-    /// carry `approval: {approved, approved_by, reason, expires_at?}`.
+    /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …), alone
+    /// or as steps of a flow, must be approved: by the operator (--approve-tools), by the person
+    /// through MCP elicitation, or, in trusted-caller mode, by the call's own `approval`.
     #[arg(long, env = "TAPFLOW_MCP_REQUIRE_APPROVAL")]
     pub require_approval: bool,
     /// Tools the operator approves in advance (globs, comma-separated; adds to `[mcp]
