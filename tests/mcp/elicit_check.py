@@ -1,6 +1,7 @@
 """A person approving (or not) through MCP elicitation, with the official Python MCP SDK (PyPI `mcp`
-1.26 or 2.3) as the client, against `tapflow mcp --sim 1 --require-approval` over stdio, started
-in the working directory (whose tapflow.toml denies `clear_app_data` for MCP). Called by
+1.26 or 2.3) as the client, against `tapflow mcp --sim 1 --require-approval` over stdio (started
+in the working directory, whose tapflow.toml denies `clear_app_data` for MCP) or over streamable
+HTTP (a server the test started the same way). Called by
 tests/mcp/elicitation.rs; exits non-zero (reason on stderr) on any deviation, and prints one JSON
 line of facts last.
 
@@ -12,7 +13,7 @@ decline → APPROVAL_DECLINED, dismiss → APPROVAL_CANCELLED, both with the app
 accept → the flow runs, meta.approval and the run's result.json record the answer, the app is
 gone.
 
-usage: elicit_check.py --stdio TAPFLOW_BIN [--mode auto|legacy]
+usage: elicit_check.py (--stdio TAPFLOW_BIN | --url URL) [--mode auto|legacy]
 """
 
 import argparse
@@ -126,9 +127,16 @@ async def scenario(s):
 
 async def run_v1(a):
     from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
 
-    async with stdio_client(StdioServerParameters(command=a.stdio, args=SERVER)) as streams:
+    if a.stdio:
+        from mcp.client.stdio import stdio_client
+
+        cm = stdio_client(StdioServerParameters(command=a.stdio, args=SERVER))
+    else:
+        from mcp.client.streamable_http import streamablehttp_client
+
+        cm = streamablehttp_client(a.url)
+    async with cm as streams:
         async with ClientSession(streams[0], streams[1], elicitation_callback=on_elicit) as s:
             init = await s.initialize()
             facts["protocol"] = init.protocolVersion
@@ -138,7 +146,7 @@ async def run_v1(a):
 async def run_v2(a):
     from mcp import Client, StdioServerParameters
 
-    target = StdioServerParameters(command=a.stdio, args=SERVER)
+    target = StdioServerParameters(command=a.stdio, args=SERVER) if a.stdio else a.url
     async with Client(target, mode=a.mode, elicitation_callback=on_elicit) as c:
         facts["protocol"] = c.session.protocol_version
         await scenario(c)
@@ -146,7 +154,9 @@ async def run_v2(a):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--stdio", required=True)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--stdio")
+    g.add_argument("--url")
     p.add_argument("--mode", default="auto")
     a = p.parse_args()
     anyio.run(run_v1 if MAJOR == 1 else run_v2, a)
