@@ -55,10 +55,20 @@ pub struct McpArgs {
     /// (through the real `adb` on a private server).
     #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub platform: super::platform::Platform,
-    /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …) must
-    /// carry `approval: {approved, approved_by, reason, expires_at?}`.
+    /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …), alone
+    /// or as steps of a flow, must be approved: by the operator (--approve-tools), by the person
+    /// through MCP elicitation, or, in trusted-caller mode, by the call's own `approval`.
     #[arg(long, env = "TAPFLOW_MCP_REQUIRE_APPROVAL")]
     pub require_approval: bool,
+    /// Tools the operator approves in advance (globs, comma-separated; adds to `[mcp]
+    /// approve_tools` of tapflow.toml): alone or as steps of a flow, they need no further
+    /// approval.
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    pub approve_tools: Vec<String>,
+    /// Trusted-caller mode (CI): a call's own `approval` argument counts (validated, echoed).
+    /// Without it (or `[mcp] approval = "caller"`), such an argument is refused.
+    #[arg(long)]
+    pub trust_caller_approval: bool,
     /// Serve only tools matching these globs (comma-separated, e.g. `find_*,click`).
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
     pub allow_tools: Vec<String>,
@@ -96,8 +106,8 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         output_roots: args.output_roots.clone(),
         trusted_files: args.token_file.iter().cloned().collect(),
     };
-    let config = match super::setup::load_with(None, &line) {
-        Ok((_, c)) => c,
+    let (project, config) = match super::setup::load_with(None, &line) {
+        Ok(pc) => pc,
         Err(e) => {
             eprintln!("tapflow mcp: {e}");
             return exit::USAGE;
@@ -147,8 +157,16 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     };
     let options = McpOptions {
         require_approval: args.require_approval,
+        // The flags add to tapflow.toml's [mcp] (the operator's file).
+        approve_tools: [
+            &args.approve_tools[..],
+            &project.config.mcp.approve_tools[..],
+        ]
+        .concat(),
+        trust_caller_approval: args.trust_caller_approval
+            || project.config.mcp.trust_caller_approval,
         allow_tools: args.allow_tools.clone(),
-        deny_tools: args.deny_tools.clone(),
+        deny_tools: [&args.deny_tools[..], &project.config.mcp.deny_tools[..]].concat(),
         allow_devices: args.allow_devices.clone(),
         busy_wait_ms: args.busy_wait_ms,
     };

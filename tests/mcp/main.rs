@@ -4,6 +4,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod approval_flows;
+mod elicitation;
 mod http_limits;
 mod http_proc;
 mod http_security;
