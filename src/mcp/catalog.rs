@@ -1,10 +1,11 @@
 //! The server's tool list: [`Engine::mcp_tools`] — the registry's own entries (published
 //! schemas), in registry order — filtered by the tool profile, then `--allow-tools` /
-//! `--deny-tools` ([`Compiled::serves`]) and the platform ([`platform_text`]), with the two
+//! `--deny-tools` ([`Compiled::lists`]) and the platform ([`platform_text`]), with the two
 //! parameters only the MCP server takes added to the schemas of the tools they apply to:
-//! `approval` (tools whose policy needs approval) and `response_level` (tools returning trees,
-//! lists or bulky summaries; its digest shape is added to the output schema). Built once at
-//! start-up; the list never varies per connection.
+//! `approval` (tools whose policy needs approval, and `run_flow`, whose steps may; listed in
+//! trusted-caller mode only, the one mode that honours it) and
+//! `response_level` (tools returning trees, lists or bulky summaries; its digest shape is added
+//! to the output schema). Built once at start-up; the list never varies per connection.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,22 +38,26 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// `caller_approval`: trusted-caller mode, the only mode in which a call's own `approval`
+    /// counts; otherwise the parameter is refused, so it is not listed either.
     pub fn new(
         engine: &Engine,
         filter: &Compiled,
         platform: Option<Platform>,
+        caller_approval: bool,
     ) -> Result<Self, String> {
         let mut order = Vec::new();
         let mut by_name = HashMap::new();
         for (def, mut entry) in engine.tools().zip(engine.mcp_tools()) {
-            if !filter.serves(def.name) || !platform_text::serves(platform, def.name) {
+            if !filter.lists(def.name) || !platform_text::serves(platform, def.name) {
                 continue;
             }
             if let Some(props) = entry
                 .pointer_mut("/inputSchema/properties")
                 .and_then(Value::as_object_mut)
             {
-                if def.policy.needs_approval {
+                // run_flow's steps may need approval (decided per flow at plan time).
+                if caller_approval && (def.policy.needs_approval || def.name == "run_flow") {
                     props.insert(policy::APPROVAL.into(), policy::approval_schema());
                 }
                 if let Some(d) = def.digest {

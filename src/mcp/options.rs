@@ -1,5 +1,7 @@
-//! What the server runs with, decided once by the CLI: policy (approval, tool and device
-//! allowlists) and the queueing budget of a call that waits for a busy device.
+//! What the server runs with, decided once by the CLI (flags and `tapflow.toml` `[mcp]`):
+//! policy (approval: the operator's approved tools and whether a caller's own approval is
+//! trusted; tool and device allowlists) and the queueing budget of a call that waits for a busy
+//! device.
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
@@ -11,6 +13,12 @@ use tapflow_device::Platform;
 pub struct McpOptions {
     /// Tools whose policy needs approval must carry a valid `approval` argument.
     pub require_approval: bool,
+    /// Tools the operator approved in advance (globs: `--approve-tools`, `[mcp] approve_tools`):
+    /// they need no further approval, in a flow or alone.
+    pub approve_tools: Vec<String>,
+    /// Trusted-caller mode (`--trust-caller-approval`, `[mcp] approval = "caller"`): a call's
+    /// own `approval` argument counts (validated, echoed). Off: such an argument is refused.
+    pub trust_caller_approval: bool,
     /// The tools served before the allow/deny globs narrow them (`--tools`).
     pub profile: ToolProfile,
     /// The platform every device of this server has (`--platform`): tool descriptions speak of
@@ -30,6 +38,8 @@ impl Default for McpOptions {
     fn default() -> Self {
         McpOptions {
             require_approval: false,
+            approve_tools: Vec::new(),
+            trust_caller_approval: false,
             profile: ToolProfile::Core,
             platform: None,
             allow_tools: Vec::new(),
@@ -47,6 +57,7 @@ pub struct Compiled {
     pub allow_tools: Option<GlobSet>,
     pub deny_tools: GlobSet,
     pub allow_devices: Option<GlobSet>,
+    pub approve_tools: GlobSet,
 }
 
 fn set(globs: &[String], what: &str) -> Result<GlobSet, String> {
@@ -78,6 +89,7 @@ impl McpOptions {
                 Some(set(&self.allow_tools, "--allow-tools")?)
             },
             deny_tools: set(&self.deny_tools, "--deny-tools")?,
+            approve_tools: set(&self.approve_tools, "--approve-tools")?,
             allow_devices: if self.allow_devices.is_empty() {
                 None
             } else {
@@ -88,11 +100,23 @@ impl McpOptions {
 }
 
 impl Compiled {
-    /// Whether the server serves `tool` at all: in the profile, then allowed and not denied.
+    /// Whether the operator's policy lets `tool` run at all (allowed and not denied), as a call
+    /// or as a flow step.
     pub fn serves(&self, tool: &str) -> bool {
-        self.profile.includes(tool)
-            && !self.deny_tools.is_match(tool)
+        !self.deny_tools.is_match(tool)
             && self.allow_tools.as_ref().is_none_or(|a| a.is_match(tool))
+    }
+
+    /// Whether `tools/list` carries `tool` (and a call may name it): in the profile, then
+    /// served. The profile is about a model's context, not policy: a flow's steps may use any
+    /// tool the policy serves.
+    pub fn lists(&self, tool: &str) -> bool {
+        self.profile.includes(tool) && self.serves(tool)
+    }
+
+    /// Whether the operator approved `tool` in advance.
+    pub fn operator_approved(&self, tool: &str) -> bool {
+        self.approve_tools.is_match(tool)
     }
 
     /// Whether `device` (a serial or connect key) may be targeted.
@@ -121,6 +145,17 @@ mod tests {
         assert!(!c.serves("install_app"));
         assert!(!c.serves("build_app"));
         assert!(c.device_allowed("sim-0001"));
+        assert!(
+            !c.operator_approved("install_app"),
+            "nothing is approved by default"
+        );
+        let approving = McpOptions {
+            approve_tools: vec!["install_app".into(), "clear_*".into()],
+            ..McpOptions::default()
+        };
+        let a = approving.compile().unwrap();
+        assert!(a.operator_approved("install_app") && a.operator_approved("clear_app_data"));
+        assert!(!a.operator_approved("uninstall_app"));
         assert!(!c.device_allowed("3QC0124C11000711"));
         let bad = McpOptions {
             deny_tools: vec!["[".into()],
@@ -138,13 +173,14 @@ mod tests {
     #[test]
     fn the_profile_comes_first_and_a_tool_named_outside_it_is_refused() {
         let core = McpOptions::default().compile().unwrap();
-        assert!(core.serves("click") && !core.serves("build_app"));
+        assert!(core.lists("click") && !core.lists("build_app"));
+        assert!(core.serves("build_app"), "flows may still use it");
         let narrowed = McpOptions {
             allow_tools: vec!["*_app".into()],
             ..McpOptions::default()
         };
         let c = narrowed.compile().unwrap();
-        assert!(c.serves("run_app") && !c.serves("install_app") && !c.serves("click"));
+        assert!(c.lists("run_app") && !c.lists("install_app") && !c.lists("click"));
         let named = McpOptions {
             allow_tools: vec!["click".into(), "build_app".into()],
             ..McpOptions::default()

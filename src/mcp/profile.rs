@@ -4,7 +4,9 @@
 //! (`core`) serves what an agent drives an app with — find, act, confirm, read logs, run flows —
 //! and leaves the rest to `all`: app lifecycle beyond start/stop/reset (build, install,
 //! uninstall, package queries), rarer gestures (long press, drag, scroll-until-visible, which
-//! `swipe` + `find_elements` do in two calls), window tables, settle waits and flow plans.
+//! `swipe` + `find_elements` do in two calls), window tables, settle waits and flow plans. The
+//! profile decides what is listed and callable by name, not what a flow may run: `run_flow`'s
+//! steps obey the allow/deny policy only.
 
 use std::fmt;
 use std::str::FromStr;

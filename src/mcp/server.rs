@@ -61,10 +61,13 @@ impl ServerHandler for TapflowMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
+        let input = crate::mcp::call::Answered {
+            request_state: request.request_state.as_deref(),
+            input_responses: request.input_responses.as_ref(),
+        };
         self.core
             .clone()
-            .call(&name, request.arguments, context)
+            .call(&name, request.arguments, input, context)
             .await
-            .map(Into::into)
     }
 }

@@ -23,8 +23,8 @@
 //! allowed_roots = ["assets"]       # more directories tools may read (relative to this file)
 //! output_roots = ["out"]           # more directories tools may write (and read)
 //!
-//! [mcp]
-//! tools = "all"                    # `tapflow mcp`'s tool profile (default "core")
+//! [mcp]                            # `tapflow mcp` only (see `mcp_section`)
+//! deny_tools = ["uninstall_app"]
 //! ```
 
 use std::collections::BTreeMap;
@@ -54,8 +54,8 @@ pub struct ProjectConfig {
     /// `[paths] output_roots` (write roots), as written; [`Project::output_roots`] resolves
     /// them.
     pub output_roots: Vec<String>,
-    /// `[mcp] tools`: `tapflow mcp`'s tool profile, as written (`core` or `all`, checked here).
-    pub mcp_tools: Option<String>,
+    /// `[mcp]`: the operator's MCP policy (`tapflow mcp` only).
+    pub mcp: super::mcp_section::McpSection,
 }
 
 const CONFIG_KEYS: &[&str] = &[
@@ -71,8 +71,6 @@ const CONFIG_KEYS: &[&str] = &[
 ];
 
 const PATHS_KEYS: &[&str] = &["allowed_roots", "output_roots"];
-
-const MCP_KEYS: &[&str] = &["tools"];
 
 /// Parses `tapflow.toml`; errors name the key and say what is expected.
 pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
@@ -157,18 +155,7 @@ pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
                     }
                 }
             }
-            "mcp" => {
-                let table = item.as_table_like().ok_or("`mcp` must be a table")?;
-                for (name, v) in table.iter() {
-                    match name {
-                        "tools" => match v.as_str() {
-                            Some(p @ ("core" | "all")) => cfg.mcp_tools = Some(p.to_string()),
-                            _ => return Err("`mcp.tools` must be \"core\" or \"all\"".into()),
-                        },
-                        other => return Err(unknown("mcp.", other, MCP_KEYS)),
-                    }
-                }
-            }
+            "mcp" => cfg.mcp = super::mcp_section::parse(item)?,
             other => return Err(unknown("", other, CONFIG_KEYS)),
         }
     }

@@ -4,6 +4,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod approval_flows;
+mod elicitation;
 mod http_limits;
 mod http_proc;
 mod http_security;
@@ -15,6 +17,7 @@ mod lanes;
 mod level_defaults;
 mod load;
 mod model_text;
+mod openai_agents;
 mod python;
 mod tool_list;
 mod tools;

@@ -186,6 +186,14 @@ fn the_default_tool_list_fits_a_models_context() {
             }
         });
     }
+    // `approval` counts only in trusted-caller mode: not listed otherwise.
+    for t in tools {
+        assert!(
+            t["inputSchema"]["properties"].get("approval").is_none(),
+            "{}",
+            t["name"]
+        );
+    }
     // Selector anchors are defined once per tool.
     let click = tools.iter().find(|t| t["name"] == "click").unwrap();
     assert_eq!(
@@ -251,14 +259,14 @@ fn the_profile_comes_first_then_allow_and_deny() {
 }
 
 /// The Python of the OpenAI Agents SDK (`TAPFLOW_OPENAI_AGENTS_PYTHON`, else the venv
-/// scripts/test-deps.d/30-mcp-python.sh installs).
+/// scripts/test-deps.d/35-openai-agents.sh installs).
 fn agents_python() -> std::path::PathBuf {
     let p = std::env::var_os("TAPFLOW_OPENAI_AGENTS_PYTHON")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| repo().join(".test-deps/openai-agents/bin/python"));
+        .unwrap_or_else(|| repo().join(".test-deps/openai-agents-0.24/bin/python"));
     assert!(
         p.exists(),
-        "{} is missing: run scripts/test-deps.d/30-mcp-python.sh",
+        "{} is missing: run scripts/test-deps.d/35-openai-agents.sh",
         p.display()
     );
     p
