@@ -49,7 +49,7 @@ impl Catalog {
         let mut order = Vec::new();
         let mut by_name = HashMap::new();
         for (def, mut entry) in engine.tools().zip(engine.mcp_tools()) {
-            if !filter.lists(def.name) || !platform_text::serves(platform, def.name) {
+            if !filter.lists(def) || !platform_text::serves(platform, def) {
                 continue;
             }
             if let Some(props) = entry

@@ -7,6 +7,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use super::ToolProfile;
 use tapflow_device::Platform;
+use tapflow_tools::registry::ToolDef;
 
 /// Server-wide settings (see `docs/mcp.md`).
 #[derive(Debug, Clone)]
@@ -72,9 +73,10 @@ impl McpOptions {
     pub fn compile(&self) -> Result<Compiled, String> {
         // A tool named outright (no glob) that the profile leaves out would silently not be
         // served: say so now.
+        let engine = super::engine();
         for name in &self.allow_tools {
-            let literal = !name.contains(['*', '?', '[', '{']);
-            if literal && !self.profile.includes(name) {
+            let outside = engine.get(name).is_some_and(|d| !self.profile.includes(d));
+            if outside {
                 return Err(format!(
                     "--allow-tools: `{name}` is not in the `{}` tool profile; add --tools all",
                     self.profile
@@ -107,11 +109,11 @@ impl Compiled {
             && self.allow_tools.as_ref().is_none_or(|a| a.is_match(tool))
     }
 
-    /// Whether `tools/list` carries `tool` (and a call may name it): in the profile, then
+    /// Whether `tools/list` carries `def` (and a call may name it): in the profile, then
     /// served. The profile is about a model's context, not policy: a flow's steps may use any
     /// tool the policy serves.
-    pub fn lists(&self, tool: &str) -> bool {
-        self.profile.includes(tool) && self.serves(tool)
+    pub fn lists(&self, def: &ToolDef) -> bool {
+        self.profile.includes(def) && self.serves(def.name)
     }
 
     /// Whether the operator approved `tool` in advance.
@@ -172,15 +174,17 @@ mod tests {
 
     #[test]
     fn the_profile_comes_first_and_a_tool_named_outside_it_is_refused() {
+        let engine = crate::mcp::engine();
+        let def = |n: &str| engine.get(n).unwrap();
         let core = McpOptions::default().compile().unwrap();
-        assert!(core.lists("click") && !core.lists("build_app"));
+        assert!(core.lists(def("click")) && !core.lists(def("build_app")));
         assert!(core.serves("build_app"), "flows may still use it");
         let narrowed = McpOptions {
             allow_tools: vec!["*_app".into()],
             ..McpOptions::default()
         };
         let c = narrowed.compile().unwrap();
-        assert!(c.lists("run_app") && !c.lists("install_app") && !c.lists("click"));
+        assert!(c.lists(def("run_app")) && !c.lists(def("install_app")) && !c.lists(def("click")));
         let named = McpOptions {
             allow_tools: vec!["click".into(), "build_app".into()],
             ..McpOptions::default()

@@ -2,18 +2,17 @@
 //! descriptions speak of HarmonyOS, its home platform; a server whose devices are all Android
 //! publishes them in Android's words (logcat, am/pm, resource-id, .apk) and without the
 //! HarmonyOS-only routing parameter `hdc_server`, which it then refuses like any unknown
-//! parameter. `build_app` (hvigor: HarmonyOS artifacts only) is not served there at all.
+//! parameter. A tool that declares itself HarmonyOS-only (`build_app`: hvigor builds HarmonyOS
+//! artifacts) is not served there at all.
 
 use serde_json::{Value, json};
 
 use tapflow_device::Platform;
 use tapflow_tools::ToolError;
+use tapflow_tools::registry::ToolDef;
 
 /// Parameters only HarmonyOS devices have.
 pub const HARMONYOS_ONLY_PARAMS: &[&str] = &["hdc_server"];
-
-/// Tools only HarmonyOS servers serve.
-pub const HARMONYOS_ONLY_TOOLS: &[&str] = &["build_app"];
 
 /// HarmonyOS words → Android words, longest first where one contains another.
 const ANDROID_WORDS: &[(&str, &str)] = &[
@@ -44,8 +43,8 @@ const ANDROID_WORDS: &[(&str, &str)] = &[
 ];
 
 /// Whether a tool is served on `platform` (`None`: devices of both kinds).
-pub fn serves(platform: Option<Platform>, tool: &str) -> bool {
-    platform != Some(Platform::Android) || !HARMONYOS_ONLY_TOOLS.contains(&tool)
+pub fn serves(platform: Option<Platform>, def: &ToolDef) -> bool {
+    platform != Some(Platform::Android) || !def.harmonyos_only
 }
 
 /// Rewrites a `tools/list` entry for `platform` in place.
@@ -112,7 +111,7 @@ mod tests {
     fn android_entries_lose_hdc_words_and_parameters() {
         let engine = crate::mcp::engine();
         for def in engine.tools() {
-            if !serves(Some(Platform::Android), def.name) {
+            if !serves(Some(Platform::Android), def) {
                 continue;
             }
             let mut entry = def.mcp_entry();
@@ -133,8 +132,9 @@ mod tests {
                 assert!(!words.contains(w), "{}: `{w}` in {words}", def.name);
             }
         }
-        assert!(!serves(Some(Platform::Android), "build_app"));
-        assert!(serves(None, "build_app"));
+        let build = engine.get("build_app").unwrap();
+        assert!(!serves(Some(Platform::Android), build));
+        assert!(serves(None, build));
         let mut args = serde_json::Map::new();
         args.insert("hdc_server".into(), json!("1.2.3.4:5"));
         let e = refuse_foreign(&args, Some(Platform::Android)).unwrap_err();

@@ -11,6 +11,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use tapflow_tools::registry::ToolDef;
+
 /// A tool profile.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ToolProfile {
@@ -21,29 +23,12 @@ pub enum ToolProfile {
     All,
 }
 
-/// The tools of the `core` profile.
-pub const CORE: &[&str] = &[
-    "list_devices",
-    "run_app",
-    "stop_app",
-    "clear_app_data",
-    "click",
-    "input_text",
-    "press_key",
-    "swipe",
-    "find_elements",
-    "get_ui_tree",
-    "wait_for_element",
-    "screenshot",
-    "logs_query",
-    "validate_flow",
-    "run_flow",
-    "get_run",
-];
-
 impl ToolProfile {
-    pub fn includes(self, tool: &str) -> bool {
-        self == ToolProfile::All || CORE.contains(&tool)
+    /// Whether the profile serves `def` (the `core` ones declare it: [`Tool::CORE`]).
+    ///
+    /// [`Tool::CORE`]: tapflow_tools::registry::Tool::CORE
+    pub fn includes(self, def: &ToolDef) -> bool {
+        self == ToolProfile::All || def.core
     }
 }
 
@@ -75,13 +60,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn core_names_real_tools_and_all_serves_everything() {
+    fn core_is_what_an_agent_drives_an_app_with_and_all_serves_everything() {
         let engine = crate::mcp::engine();
-        for name in CORE {
-            assert!(engine.get(name).is_some(), "{name} is no tool");
-        }
-        assert!(ToolProfile::All.includes("build_app"));
-        assert!(!ToolProfile::Core.includes("build_app"));
+        let core: Vec<&str> = engine
+            .tools()
+            .filter(|d| ToolProfile::Core.includes(d))
+            .map(|d| d.name)
+            .collect();
+        assert_eq!(core.len(), 16, "{core:?}");
+        assert!(engine.tools().all(|d| ToolProfile::All.includes(d)));
+        let build = engine.get("build_app").unwrap();
+        assert!(!ToolProfile::Core.includes(build));
         assert_eq!("all".parse::<ToolProfile>(), Ok(ToolProfile::All));
         assert!("most".parse::<ToolProfile>().unwrap_err().contains("core"));
     }

@@ -193,10 +193,14 @@ fn a_new_tool_is_picked_up_by_validate_the_schema_and_the_listing() {
         .expect("beep is listed");
     assert_eq!(entry["description"], Beep::DESCRIPTION);
     assert_eq!(entry["inputSchema"]["properties"]["times"]["maximum"], 3);
+    // The listing's output schema types the result's fields; the exact one documents them.
+    assert_eq!(
+        entry["outputSchema"]["properties"]["result"]["anyOf"][0]["properties"]["tone"]["type"],
+        "string"
+    );
     assert!(
-        entry["outputSchema"]
-            .to_string()
-            .contains("The tone played")
+        engine.get("beep").unwrap().result_schema()["properties"]["tone"]["description"]
+            == "The tone played."
     );
     assert!(tapflow_tools::reference::markdown(&engine).contains("### `beep`"));
 }

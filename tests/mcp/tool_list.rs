@@ -157,9 +157,10 @@ fn the_default_tool_list_fits_a_models_context() {
     assert!(whole <= WHOLE_MAX, "whole tools/list {whole} > {WHOLE_MAX}");
     let mut served = names(&core);
     served.sort();
-    let mut profile: Vec<String> = tapflow::mcp::profile::CORE
-        .iter()
-        .map(|n| n.to_string())
+    let mut profile: Vec<String> = tapflow::mcp::engine()
+        .tools()
+        .filter(|d| d.core)
+        .map(|d| d.name.to_string())
         .collect();
     profile.sort();
     assert_eq!(served, profile);

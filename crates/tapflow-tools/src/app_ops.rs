@@ -68,6 +68,8 @@ pub trait BundleOp: 'static {
     /// The tool's code for a device that refuses the operation (`details.cause_code` keeps
     /// the backend's).
     const FAILED: tapflow_core::codes::Code;
+    /// In MCP's `core` profile ([`Tool::CORE`]).
+    const CORE: bool = false;
     type Output: Serialize + JsonSchema;
 
     /// The one device call (one round trip on hdc).
@@ -86,6 +88,7 @@ impl<O: BundleOp> Tool for BundleTool<O> {
     const DESCRIPTION: &'static str = O::DESCRIPTION;
     const POLICY: Policy = O::POLICY;
     const HINTS: Hints = O::HINTS;
+    const CORE: bool = O::CORE;
     const REQUIRED: &'static [&'static str] = &["bundle_name"];
     const FLOW: FlowHooks<Params> = FlowHooks {
         shorthand: Some("bundle_name"),

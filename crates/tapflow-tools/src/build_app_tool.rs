@@ -46,6 +46,8 @@ impl JsonSchema for BuildAppArgs {
 }
 
 impl Tool for BuildApp {
+    // hvigor builds HarmonyOS artifacts only.
+    const HARMONYOS_ONLY: bool = true;
     const NAME: &'static str = "build_app";
     const TITLE: &'static str = "Build app";
     const DESCRIPTION: &'static str = "Build HarmonyOS artifacts with hvigor on the host: target `hap` (default), `har`, `hsp` (module_name required for har/hsp), `app`, or `hnp` (repack native packages and sign). `include_hsp` with a hap builds the shared modules, repacks and signs the HAP. Runs project code on the host. Long-running: allow at least 60 s (120 s for cold builds); send a progressToken to get progress. A failed build returns BUILD_FAILED with the extracted compiler errors in `error.details.errors`. Use `install_app` next with `output_path`.";

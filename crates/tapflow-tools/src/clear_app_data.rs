@@ -26,6 +26,7 @@ impl BundleOp for Clear {
     const POLICY: Policy = presets::REMOVES_DATA;
     const HINTS: Hints = presets::DESTRUCTIVE_IDEMPOTENT;
     const FAILED: tapflow_core::codes::Code = tapflow_core::codes::CLEAR_APP_DATA_FAILED;
+    const CORE: bool = true;
     type Output = Output;
 
     fn act(device: &dyn Device, bundle: &str) -> DeviceResult<()> {

@@ -109,6 +109,7 @@ fn target(p: &Params) -> Result<TargetMode, ToolError> {
 }
 
 impl Tool for Click {
+    const CORE: bool = true;
     const NAME: &'static str = "click";
     const TITLE: &'static str = "Click";
     const DESCRIPTION: &'static str = "Click (or double-click) a target: an element handle (preferred: from `find_elements` / `wait_for_element`), search criteria, or coordinates (one mode only). Confirms delivery, not the app's reaction: follow with `wait_for_element` (or pass `verify: true`). Use `input_text` to type into a field.";

@@ -65,6 +65,7 @@ fn criteria(p: &Params) -> Result<(SearchArgs, Selector), ToolError> {
 }
 
 impl Tool for FindElements {
+    const CORE: bool = true;
     const NAME: &'static str = "find_elements";
     const TITLE: &'static str = "Find elements";
     const DESCRIPTION: &'static str = "Find visible elements on the current screen by text (exact, contains or regex), type or id; returns them with reusable element handles, bounds and states. Use it to get a handle for `click` / `input_text`; `wait_for_element` when it may not be there yet.";

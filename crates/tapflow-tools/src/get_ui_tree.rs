@@ -58,6 +58,7 @@ fn window_subtree(root: &UiNode, wid: i64) -> Option<UiNode> {
 }
 
 impl Tool for GetUiTree {
+    const CORE: bool = true;
     const NAME: &'static str = "get_ui_tree";
     const TITLE: &'static str = "Get UI tree";
     const DESCRIPTION: &'static str = "The UI tree of the screen, or of one window (bundle_name / window_id). Over MCP, a digest by default (counts and the first actionable elements with handles); response_level=default for the whole tree. Use `find_elements` when you know what you look for.";

@@ -37,6 +37,7 @@ pub struct Output {
 }
 
 impl Tool for ListDevices {
+    const CORE: bool = true;
     const NAME: &'static str = "list_devices";
     const TITLE: &'static str = "List devices";
     const DESCRIPTION: &'static str = "List the connected HarmonyOS devices (serial, state, model, API level, screen size). Use it first when several may be connected, then pass `device_id` to the other tools; `hdc_server` lists a remote hdc server's devices.";

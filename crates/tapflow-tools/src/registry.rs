@@ -76,6 +76,11 @@ pub trait Tool: 'static {
     const REQUIRED: &'static [&'static str] = &[];
     /// How its result is summed up for a model (`None`: it is small already).
     const DIGEST: Option<Digest> = None;
+    /// In MCP's default `core` tool profile: what an agent drives an app with (find, act,
+    /// confirm, logs, flows; docs/mcp.md). The others are served with `--tools all`.
+    const CORE: bool = false;
+    /// Only HarmonyOS devices can do it (an Android server does not serve it).
+    const HARMONYOS_ONLY: bool = false;
     /// What a flow step may do beyond the bare call ([`FlowHooks`]; nothing by default).
     const FLOW: FlowHooks<Self::Params> = FlowHooks::NONE;
 
@@ -136,6 +141,10 @@ pub struct ToolDef {
     pub digest: Option<Digest>,
     /// Its outcome in words ([`Tool::headline`]).
     pub headline: fn(&Value) -> Option<String>,
+    /// In MCP's `core` profile ([`Tool::CORE`]).
+    pub core: bool,
+    /// HarmonyOS devices only ([`Tool::HARMONYOS_ONLY`]).
+    pub harmonyos_only: bool,
     /// What a flow step may do beyond the bare call.
     pub flow: FlowDef,
     codes: FieldCodes,
@@ -173,6 +182,8 @@ impl ToolDef {
             verify: T::VERIFY,
             digest: T::DIGEST,
             headline: T::headline,
+            core: T::CORE,
+            harmonyos_only: T::HARMONYOS_ONLY,
             flow,
             codes: T::CODES,
             input_schema: input,

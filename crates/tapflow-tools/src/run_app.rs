@@ -113,6 +113,7 @@ fn launch(p: &Params) -> Result<(String, Option<String>), ToolError> {
 }
 
 impl Tool for RunApp {
+    const CORE: bool = true;
     const NAME: &'static str = "run_app";
     const TITLE: &'static str = "Run app";
     const DESCRIPTION: &'static str = "Launch an app (its main ability unless `ability_name` is given) and verify its window appears. Use it before UI tools; `stop_app` force-stops, `clear_app_data` first for a fresh state.";

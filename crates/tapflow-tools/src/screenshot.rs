@@ -164,6 +164,7 @@ fn path_error(e: HostPathError) -> ToolError {
 }
 
 impl Tool for Screenshot {
+    const CORE: bool = true;
     const NAME: &'static str = "screenshot";
     const TITLE: &'static str = "Screenshot";
     const DESCRIPTION: &'static str = "Save a full-screen or region screenshot as a PNG or JPEG file on the host (`local_path`, default a new file in the screenshots directory). Evidence for humans. Use `find_elements` to reason about the screen.";

@@ -26,6 +26,7 @@ impl BundleOp for Stop {
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = presets::IDEMPOTENT;
     const FAILED: tapflow_core::codes::Code = tapflow_core::codes::STOP_APP_FAILED;
+    const CORE: bool = true;
     type Output = Output;
 
     fn act(device: &dyn Device, bundle: &str) -> DeviceResult<()> {

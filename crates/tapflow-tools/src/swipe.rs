@@ -124,6 +124,7 @@ fn mode(p: &Params) -> Result<Mode, ToolError> {
 }
 
 impl Tool for Swipe {
+    const CORE: bool = true;
     const NAME: &'static str = "swipe";
     const TITLE: &'static str = "Swipe";
     const DESCRIPTION: &'static str = "Swipe by direction (the way the finger moves) or from/to coordinates, e.g. to scroll or change pages. Use `find_elements` after it to look for a target.";

@@ -177,6 +177,7 @@ fn selector(p: &Params) -> Result<Selector, ToolError> {
 }
 
 impl Tool for WaitForElement {
+    const CORE: bool = true;
     const NAME: &'static str = "wait_for_element";
     const TITLE: &'static str = "Wait for element";
     const DESCRIPTION: &'static str = "Wait until an element is present (state found) or gone, polling within timeout_ms (default 5000) and confirming once more after interval_ms; returns the element with its handle. Use it after an action to confirm its effect instead of sleeping; cancellable, with progress.";

@@ -161,6 +161,7 @@ pub struct Validated {
 }
 
 impl Tool for ValidateFlow {
+    const CORE: bool = true;
     const NAME: &'static str = "validate_flow";
     const TITLE: &'static str = "Validate a flow";
     const DESCRIPTION: &'static str = "Check a YAML flow (inline `yaml` or a host `path`) without a device: every error with file, line, column and a suggestion where one exists. Use `run_flow` to run it.";

@@ -133,6 +133,7 @@ impl EventSink for Progress {
 }
 
 impl Tool for RunFlow {
+    const CORE: bool = true;
     const NAME: &'static str = "run_flow";
     const TITLE: &'static str = "Run a flow";
     const DESCRIPTION: &'static str = "Run a YAML flow (inline `yaml` or a host `path`) on one device as `tapflow run` does: steps with deadlines and retries, `finally` hooks, evidence for a failed step, reports in a new run directory. Progress per step; cancellable. Returns the summary, the failing step and the report paths (`get_run` reads them later). Use `validate_flow` first for a new flow.";
@@ -238,6 +239,7 @@ pub struct GetRunParams {
 }
 
 impl Tool for GetRun {
+    const CORE: bool = true;
     const NAME: &'static str = "get_run";
     const TITLE: &'static str = "Get a run";
     const DESCRIPTION: &'static str = "Read a finished run by run_id (from `run_flow` or `tapflow run`): status, totals, each flow's outcome, the failing step with its evidence paths, the report paths. Use `run_flow` to run one.";

@@ -194,6 +194,7 @@ impl Output {
 }
 
 impl Tool for InputText {
+    const CORE: bool = true;
     const NAME: &'static str = "input_text";
     const TITLE: &'static str = "Input text";
     const DESCRIPTION: &'static str = "Type text into a field given by an element handle (preferred), search criteria or coordinates, replacing (default) or appending to its value. Handle and search modes focus the field and verify the final value (`verified: true`); coordinates cannot. Use `press_key` for single keys.";

@@ -31,6 +31,7 @@ use capture::DeviceCapture;
 pub struct LogsQuery;
 
 impl Tool for LogsQuery {
+    const CORE: bool = true;
     const NAME: &'static str = "logs_query";
     const TITLE: &'static str = "Query logs";
     const DESCRIPTION: &'static str = "Query HarmonyOS logs for actionable errors (mode `errors`) or business markers (mode `markers`). Sources, by priority: inline `logs`, host `input_file`(s), the device's hilog buffer plus `realtime_wait_ms` of new lines. `include_crash` attaches crash reports; `save_path` writes the scanned text to a host file. A marker not found is `matched: false`, not an error. Use it to confirm an action reached the app's logic or to explain a failure.";

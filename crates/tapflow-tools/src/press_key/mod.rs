@@ -172,6 +172,7 @@ fn event(p: &Params) -> Result<(keys::Key, Vec<Modifier>, KeyInput), ToolError> 
 }
 
 impl Tool for PressKey {
+    const CORE: bool = true;
     const NAME: &'static str = "press_key";
     const TITLE: &'static str = "Press key";
     const DESCRIPTION: &'static str = "Press one logical key (KEYCODE name or number, e.g. Back, Home, Enter, PageDown), optionally with up to two of Ctrl, Alt, Shift, Meta, as one key event. Confirms delivery only. Use `input_text` for strings.";
