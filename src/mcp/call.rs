@@ -10,7 +10,9 @@
 //! 5. a cancelled request (`notifications/cancelled`, or its HTTP stream closed) cancels the
 //!    signals; the call returns once its device work has stopped, and only then does the lane
 //!    pass to the next call — so the device is never driven by two calls at once;
-//! 6. the result is shaped by `response_level`, and `meta.lane` says where the call queued.
+//! 6. the result is shaped by `response_level`, and `meta.lane` says where the call queued;
+//! 7. a call that reached its tool is recorded in the session's log (`meta.session_call` is its
+//!    number there), which `save_flow` turns into a flow ([`SessionLog`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,6 +28,7 @@ use crate::mcp::levels::{self, Level};
 use crate::mcp::options::{Compiled, McpOptions};
 use crate::mcp::policy;
 use crate::mcp::progress::Reporter;
+use crate::mcp::session_log::SessionLog;
 use crate::mcp::text;
 use tapflow_tools::context::Signals;
 use tapflow_tools::registry::INCLUDE_COST;
@@ -61,6 +64,7 @@ impl Core {
         name: &str,
         args: Option<JsonObject>,
         rctx: RequestContext<RoleServer>,
+        session: Arc<SessionLog>,
     ) -> Result<CallToolResult, ErrorData> {
         let Some(served) = self.catalog.get(name) else {
             let why = if self.engine.get(name).is_some() {
@@ -94,6 +98,7 @@ impl Core {
                 ));
             }
         };
+        let recorded_args = args.clone();
         if level == Level::Full {
             args.insert(INCLUDE_COST.into(), Value::Bool(true));
         }
@@ -156,8 +161,10 @@ impl Core {
         let ctx = self.ctx.with_signals(signals.clone());
         let engine = self.engine.clone();
         let tool = name.to_string();
-        let mut job =
-            tokio::task::spawn_blocking(move || engine.call(&tool, Value::Object(args), &ctx));
+        let log = session.clone();
+        let mut job = tokio::task::spawn_blocking(move || {
+            log.enter(|| engine.call(&tool, Value::Object(args), &ctx))
+        });
         let outcome = tokio::select! {
             r = &mut job => r,
             _ = rctx.ct.cancelled() => {
@@ -190,6 +197,8 @@ impl Core {
                 envelope.structured.meta.duration_ms,
             );
         }
+        let seq = session.record(name, recorded_args, &envelope);
+        extra_meta.insert("session_call".into(), seq.into());
         Ok(finish(envelope, extra_meta, level, served.headline))
     }
 

@@ -19,6 +19,7 @@ pub mod options;
 pub mod policy;
 pub mod progress;
 pub mod server;
+pub mod session_log;
 pub mod stdio;
 pub mod text;
 
