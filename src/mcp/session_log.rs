@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
+use tapflow_core::codes::Code;
 use tapflow_tools::Envelope;
 
 /// Calls a session's log holds (the latest ones).
@@ -34,21 +35,33 @@ pub struct Recorded {
     pub args: Map<String, Value>,
     pub ok: bool,
     /// On failure, the error code.
-    pub code: Option<String>,
-    /// What a step can be made of: the result of a call that names elements or typed text, the
-    /// error details of a failed `input_text`; else null.
+    pub code: Option<Code>,
+    /// What a step can be made of ([`KEEP_FIELDS`] of the result, or of the error's details).
     pub kept: Value,
 }
 
-/// Tools whose result names elements (handles) or shows what was typed.
-const KEEP_RESULT: &[&str] = &[
-    "find_elements",
-    "wait_for_element",
-    "scroll_until_visible",
-    "input_text",
-    "click",
-    "long_press",
+/// The fields of a result (or of an error's details) a step can be made of: elements and the
+/// handles they carry, and what a password field showed. The rest (trees, logs) is not kept.
+const KEEP_FIELDS: &[&str] = &[
+    "elements",
+    "element",
+    "masked",
+    "masked_length",
+    "observed_length",
+    "expected_length",
 ];
+
+fn kept(v: &Value) -> Value {
+    match v.as_object() {
+        Some(o) => Value::Object(
+            o.iter()
+                .filter(|(k, _)| KEEP_FIELDS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        None => Value::Null,
+    }
+}
 
 #[derive(Default)]
 struct Inner {
@@ -92,13 +105,9 @@ impl SessionLog {
     /// Appends a finished call; returns its number in the session.
     pub fn record(&self, tool: &str, args: Map<String, Value>, envelope: &Envelope) -> u64 {
         let s = &envelope.structured;
-        let keep = KEEP_RESULT.contains(&tool);
         let (code, kept) = match &s.error {
-            None => (None, if keep { s.result.clone() } else { Value::Null }),
-            Some(e) => (
-                Some(e.code.to_string()),
-                if keep { e.details.clone() } else { Value::Null },
-            ),
+            None => (None, kept(&s.result)),
+            Some(e) => (Some(e.code), kept(&e.details)),
         };
         let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         inner.next += 1;

@@ -15,4 +15,6 @@ mod lanes;
 mod load;
 mod model_text;
 mod python;
+mod save_flow;
+mod save_flow_cases;
 mod tools;

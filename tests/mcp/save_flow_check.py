@@ -52,7 +52,7 @@ class Agent:
         return sc
 
 
-async def scenario(a, secret):
+async def scenario(a, secret, platform):
     if "save_flow" not in a.schemas:
         fail("tools/list lacks save_flow")
     # A known starting state, as an agent would make it (kept: app lifecycle).
@@ -61,8 +61,10 @@ async def scenario(a, secret):
     launched = await a.call("run_app", {"bundle_name": DEMO})
     # Exploration: read-only, dropped.
     await a.call("get_ui_tree", {"response_level": "digest"})
-    found = await a.call("find_elements", {"element_type": "TextInput"})
-    fields = {e["id"]: e["element_handle"] for e in found["result"]["elements"]}
+    field_type = "android.widget.EditText" if platform == "android" else "TextInput"
+    found = await a.call("find_elements", {"element_type": field_type})
+    # Android ids are `<package>:id/<id>`.
+    fields = {e["id"].rsplit("/", 1)[-1]: e["element_handle"] for e in found["result"]["elements"]}
     if set(fields) != {"username", "password"}:
         fail(f"unexpected text fields: {list(fields)}")
     # Acting by handle: saved as the selectors the handles came from.
@@ -122,7 +124,7 @@ async def main(a):
     params = StdioServerParameters(command=a.stdio, args=args, cwd=os.getcwd())
     async with Client(params) as c:
         tools = (await c.list_tools()).tools
-        await scenario(Agent(c, tools), a.secret)
+        await scenario(Agent(c, tools), a.secret, a.platform)
 
 
 if __name__ == "__main__":

@@ -101,7 +101,7 @@ fn s<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
 }
 
 /// The selector of the element a handle names: its id, else the handle's own criteria, else
-/// its text and type. `None` when nothing names it.
+/// its text. `None` when nothing names it.
 fn selector_of(handle: &Value, elements: &Elements) -> Option<Map<String, Value>> {
     let mut sel = Map::new();
     let known = elements.get(handle);
@@ -109,32 +109,20 @@ fn selector_of(handle: &Value, elements: &Elements) -> Option<Map<String, Value>
         sel.insert("element_id".into(), id.into());
         return Some(sel);
     }
+    // The hint is the criteria the handle was minted with (`LookupHint`): a selector as is.
     if let Some(hint) = handle.get("lookup_hint").and_then(Value::as_object) {
-        for k in [
-            "text",
-            "element_type",
-            "element_id",
-            "bundle_name",
-            "match_mode",
-            "index",
-        ] {
-            if let Some(v) = hint.get(k).filter(|v| !v.is_null()) {
-                sel.insert(k.into(), v.clone());
-            }
-        }
-        if sel.contains_key("text")
-            || sel.contains_key("element_id")
-            || sel.contains_key("element_type")
-        {
+        sel.extend(
+            hint.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        if !sel.is_empty() {
             return Some(sel);
         }
     }
     let e = known?;
     let text = s(e, "text")?;
     sel.insert("text".into(), text.into());
-    if let Some(t) = s(e, "type") {
-        sel.insert("element_type".into(), t.into());
-    }
     Some(sel)
 }
 
@@ -172,11 +160,12 @@ fn step_of(
             c.tool
         ));
     };
-    let masked_typing = c.tool == "input_text" && typed_into_mask(c);
+    let typing = def.flow.typing.is_some();
+    let masked_typing = typing && typed_into_mask(c);
     if !c.ok && !masked_typing {
         return Err(format!(
             "failed ({}): only successful calls are replayed",
-            c.code.as_deref().unwrap_or("error")
+            c.code.map_or("error".to_string(), |code| code.to_string())
         ));
     }
     let is_wait = WAITS.contains(&c.tool.as_str());
@@ -195,9 +184,8 @@ fn step_of(
         let Some(mut sel) = selector_of(&handle, elements) else {
             return Err("its element_handle names no element this session saw (no id, criteria or text to find it by); use search criteria".into());
         };
-        if c.tool == "input_text"
-            && let Some(t) = sel.remove("text")
-        {
+        // A typing tool takes its text criterion as `element_text` (its `text` is the text).
+        if typing && let Some(t) = sel.remove("text") {
             sel.insert("element_text".into(), t);
         }
         // The selector first, as a person writes it (`{element_id: user, text: bob}`). A
@@ -207,7 +195,7 @@ fn step_of(
         }
         args = sel;
     }
-    if c.tool == "input_text" {
+    if typing {
         note_secret(c, &args, masked_typing, secrets);
     }
     Ok(Step {
@@ -225,7 +213,7 @@ fn typed_into_mask(c: &Recorded) -> bool {
     if c.ok {
         return d["masked"] == Value::Bool(true) || d.get("masked_length").is_some();
     }
-    c.code.as_deref() == Some("TEXT_NOT_READABLE")
+    c.code == Some(tapflow_core::codes::TEXT_NOT_READABLE)
         && d["masked"] == Value::Bool(true)
         && d["observed_length"].as_u64().is_some()
         && d["observed_length"] == d["expected_length"]

@@ -71,7 +71,7 @@ fn is_zero(n: &u64) -> bool {
 impl Tool for SaveFlow {
     const NAME: &'static str = "save_flow";
     const TITLE: &'static str = "Save the session as a flow";
-    const DESCRIPTION: &'static str = "Write this MCP session's successful actions and waits as a YAML flow file that `run_flow` / `tapflow run` replays: handles become the selectors they came from, typed secrets (password fields, tokens) become `{{ VAR }}` variables declared without a value, read-only exploration and failed calls are left out (listed in `dropped` with the reason). The flow is validated before it is written. `from` (a call's `meta.session_call`) or `since` cut the session.";
+    const DESCRIPTION: &'static str = "Write this MCP session's successful actions and waits as a YAML flow file that `run_flow` / `tapflow run` replays: handles become the selectors they came from, typed secrets (password fields, tokens) become `{{ VAR }}` variables declared without a value, read-only exploration and failed calls are left out (listed in `dropped` with the reason). The flow is validated before it is written. `from` (a call's `meta.session_call`) or `since` cut the session. Use it once a session did what the flow should do, instead of writing the YAML by hand; then `validate_flow` / `run_flow` on the file.";
     const POLICY: Policy = presets::READ_TO_HOST_FILE;
     const HINTS: Hints = presets::IDEMPOTENT;
     const ROUTING: Routing = Routing::None;
@@ -112,6 +112,10 @@ impl Tool for SaveFlow {
                 "save_flow saves an MCP session's calls; this call has no session (`tapflow tool` runs one call at a time): call it through `tapflow mcp`",
             ));
         };
+        // The path first: a refused one is reported before anything is built.
+        let target = super::policy(call.config())
+            .prepare_inert_write(&p.path)
+            .map_err(path_error)?;
         let (all, calls_cut_off) = log.snapshot();
         let since = p.since.as_deref().map(since).transpose()?;
         let cut: Vec<_> = all
@@ -139,9 +143,6 @@ impl Tool for SaveFlow {
         }
         let env: Vec<String> = secrets.names().map(str::to_string).collect();
         check_valid(&yaml, &env, call, &dropped)?;
-        let target = super::policy(call.config())
-            .prepare_inert_write(&p.path)
-            .map_err(path_error)?;
         let mode = if p.overwrite {
             Overwrite::Replace
         } else {

@@ -124,9 +124,11 @@ fn reference(name: &str) -> String {
     format!("{{{{ {name} }}}}")
 }
 
-/// A flow variable name from a field id: `user-password` → `USER_PASSWORD`.
+/// A flow variable name from a field id: `user-password` → `USER_PASSWORD` (an Android id
+/// `<package>:id/password` by its last part).
 fn var_name(field: &str) -> String {
-    let mut s: String = field
+    let last = field.rsplit(['/', ':']).next().unwrap_or(field);
+    let mut s: String = last
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
@@ -198,6 +200,7 @@ mod tests {
         assert_eq!(s.name("hunter2-secret", None, false), "PASSWORD");
         assert_eq!(s.name("other-secret", Some("password"), true), "PASSWORD_2");
         assert_eq!(s.name("1234", Some("pin-code"), true), "PIN_CODE");
+        assert_eq!(s.name("x-secret", Some("com.app:id/pass"), true), "PASS");
         assert_eq!(s.template("hunter2-secret"), "{{ PASSWORD }}");
         assert_eq!(s.template("me:hunter2-secret {{"), "me:{{ PASSWORD }} \\{{");
         // A short secret is replaced only as a whole value.
