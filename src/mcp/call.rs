@@ -12,7 +12,8 @@
 //!    pass to the next call — so the device is never driven by two calls at once;
 //! 6. the result is shaped by `response_level`, and `meta.lane` says where the call queued;
 //! 7. a call that reached its tool is recorded in the session's log (`meta.session_call` is its
-//!    number there), which `save_flow` turns into a flow ([`SessionLog`]).
+//!    number there), which `save_flow` turns into a flow ([`SessionLog`]); a stateless HTTP
+//!    request (2026-07-28 era) has no session and no log.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -64,7 +65,7 @@ impl Core {
         name: &str,
         args: Option<JsonObject>,
         rctx: RequestContext<RoleServer>,
-        session: Arc<SessionLog>,
+        session: Option<Arc<SessionLog>>,
     ) -> Result<CallToolResult, ErrorData> {
         let Some(served) = self.catalog.get(name) else {
             let why = if self.engine.get(name).is_some() {
@@ -162,8 +163,9 @@ impl Core {
         let engine = self.engine.clone();
         let tool = name.to_string();
         let log = session.clone();
-        let mut job = tokio::task::spawn_blocking(move || {
-            log.enter(|| engine.call(&tool, Value::Object(args), &ctx))
+        let mut job = tokio::task::spawn_blocking(move || match log {
+            Some(log) => log.enter(|| engine.call(&tool, Value::Object(args), &ctx)),
+            None => engine.call(&tool, Value::Object(args), &ctx),
         });
         let outcome = tokio::select! {
             r = &mut job => r,
@@ -197,8 +199,10 @@ impl Core {
                 envelope.structured.meta.duration_ms,
             );
         }
-        let seq = session.record(name, recorded_args, &envelope);
-        extra_meta.insert("session_call".into(), seq.into());
+        if let Some(log) = &session {
+            let seq = log.record(name, recorded_args, &envelope);
+            extra_meta.insert("session_call".into(), seq.into());
+        }
         Ok(finish(envelope, extra_meta, level, served.headline))
     }
 

@@ -66,9 +66,16 @@ impl ServerHandler for TapflowMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
+        // 2026-07-28 over HTTP has no sessions (SEP-2567): rmcp builds a handler per request,
+        // so its log would only ever hold that call. Such a call has none.
+        let stateless = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .is_some_and(|p| !p.headers.contains_key("mcp-session-id"));
+        let session = (!stateless).then(|| self.session.clone());
         self.core
             .clone()
-            .call(&name, request.arguments, context, self.session.clone())
+            .call(&name, request.arguments, context, session)
             .await
             .map(Into::into)
     }

@@ -3,10 +3,12 @@
 //! find_elements, a failed click, a screenshot, a secret typed into the password field), calls
 //! `save_flow`, and `validate_flow` passes on the file. The saved flow then runs with
 //! `tapflow run` on a fresh simulated device (a new process) and passes, the password typed from
-//! `TAPFLOW_PASSWORD`; the secret is in no file of the session or the run. HarmonyOS and Android.
+//! `TAPFLOW_PASSWORD`; the secret is in no file of the session or the run. HarmonyOS and Android
+//! over stdio, HarmonyOS over streamable HTTP in the handshake era (each HTTP session has its own
+//! log); in the 2026-07-28 era HTTP has no sessions, and save_flow says so.
 
 use crate::common::cli;
-use crate::common::mcp_proc::{python, repo, run};
+use crate::common::mcp_proc::{python, repo, run, start_http};
 
 use std::path::Path;
 use std::process::Command;
@@ -17,20 +19,57 @@ use serde_json::Value;
 const GUARD: Duration = Duration::from_secs(300);
 const SECRET: &str = "hunter2-Secr3t";
 
-/// The agent's session through save_flow and validate_flow; its facts.
-fn session(dir: &Path, platform: &str) -> Value {
-    std::fs::create_dir_all(dir.join("flows")).unwrap();
-    let (ok, out, err) = run(
-        Command::new(python("2.3"))
-            .arg(repo().join("tests/mcp/save_flow_check.py"))
-            .args(["--stdio", cli::bin().to_str().unwrap()])
-            .args(["--platform", platform, "--secret", SECRET])
-            .current_dir(dir),
-        GUARD,
-    );
-    assert!(ok, "save_flow_check.py ({platform}) failed:\n{err}\n{out}");
+/// How the agent reaches the server.
+#[derive(Clone, Copy)]
+enum Transport {
+    Stdio,
+    /// Streamable HTTP in the handshake era (2025-11-25: sessions).
+    Http,
+}
+
+fn script(dir: &Path) -> Command {
+    let mut cmd = Command::new(python("2.3"));
+    cmd.arg(repo().join("tests/mcp/save_flow_check.py"))
+        .args(["--secret", SECRET])
+        .current_dir(dir);
+    cmd
+}
+
+fn facts(cmd: &mut Command) -> Value {
+    let (ok, out, err) = run(cmd, GUARD);
+    assert!(ok, "save_flow_check.py failed:\n{err}\n{out}");
     serde_json::from_str(out.lines().last().unwrap_or(""))
         .unwrap_or_else(|e| panic!("no facts line from save_flow_check.py ({e}):\n{out}\n{err}"))
+}
+
+/// The agent's session through save_flow and validate_flow; its facts.
+fn session(dir: &Path, platform: &str, transport: Transport) -> Value {
+    std::fs::create_dir_all(dir.join("flows")).unwrap();
+    let mut cmd = script(dir);
+    // Kept alive until the session is over.
+    let _server = match transport {
+        Transport::Stdio => {
+            cmd.args(["--stdio", cli::bin().to_str().unwrap()])
+                .args(["--platform", platform]);
+            None
+        }
+        Transport::Http => {
+            let server = start_http(
+                &[
+                    "--sim",
+                    "1",
+                    "--sim-latency",
+                    "none",
+                    "--output-root",
+                    "flows",
+                ],
+                dir,
+            );
+            cmd.args(["--url", &server.url, "--mode", "legacy"]);
+            Some(server)
+        }
+    };
+    facts(&mut cmd)
 }
 
 /// Every file under `dir` that holds `needle`.
@@ -48,10 +87,10 @@ fn files_holding(dir: &Path, needle: &str) -> Vec<String> {
         .collect()
 }
 
-fn saved_session_replays(platform: &str) {
+fn saved_session_replays(platform: &str, transport: Transport) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let f = session(dir, platform);
+    let f = session(dir, platform, transport);
     let saved = &f["saved"];
     let yaml = saved["yaml"].as_str().unwrap();
     eprintln!("saved flow ({platform}):\n{yaml}");
@@ -149,10 +188,37 @@ fn saved_session_replays(platform: &str) {
 
 #[test]
 fn saved_session_replays_on_harmonyos() {
-    saved_session_replays("harmonyos");
+    saved_session_replays("harmonyos", Transport::Stdio);
 }
 
 #[test]
 fn saved_session_replays_on_android() {
-    saved_session_replays("android");
+    saved_session_replays("android", Transport::Stdio);
+}
+
+#[test]
+fn saved_http_session_replays() {
+    saved_session_replays("harmonyos", Transport::Http);
+}
+
+#[test]
+fn stateless_http_has_no_session_to_save() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("flows")).unwrap();
+    let server = start_http(
+        &[
+            "--sim",
+            "1",
+            "--sim-latency",
+            "none",
+            "--output-root",
+            "flows",
+        ],
+        tmp.path(),
+    );
+    let f = facts(script(tmp.path()).args(["--url", &server.url, "--stateless"]));
+    assert_eq!(f["stateless_code"], "UNSUPPORTED", "{f}");
+    let m = f["stateless_message"].as_str().unwrap();
+    assert!(m.contains("stateless") && m.contains("initialize"), "{m}");
+    assert!(!tmp.path().join("flows/login_saved.yaml").exists());
 }

@@ -2,12 +2,14 @@
 //! simulated device): text with literal `{{` typed verbatim on replay, a credential-shaped
 //! secret, a tap by coordinates kept as coordinates, a handle whose element has no id saved as
 //! the criteria it was found by, a cut by `since`; and every saved flow replays with
-//! `run_flow`.
+//! `run_flow`. Sessions do not share their logs, and a cut with no action saves nothing.
 
 use crate::common::mcp_harness::start;
 
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
-use tapflow::mcp::McpOptions;
+use tapflow::mcp::{McpOptions, TapflowMcp};
 
 const DEMO: &str = "com.tapflow.demo";
 /// Literal braces a flow would otherwise read as a variable.
@@ -128,4 +130,62 @@ async fn session_cases_save_and_replay() {
         .unwrap();
     assert_eq!(user["result"]["verified"], true, "{user:#}");
     assert_eq!(user["result"]["actual_text"], BRACES, "{user:#}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn each_session_saves_only_its_own_calls() {
+    let s = start(1, McpOptions::default()).await;
+    s.ok("run_app", json!({"bundle_name": DEMO})).await;
+    s.ok(
+        "input_text",
+        json!({"element_id": "username", "text": "first-session"}),
+    )
+    .await;
+    // A second session on the same server (as a second HTTP session or client would be).
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let (server, client) = tokio::join!(TapflowMcp::new(s.core.clone()).serve(a), ().serve(b));
+    let server = server.unwrap();
+    tokio::spawn(async move {
+        let _ = server.waiting().await;
+    });
+    let other = client.unwrap();
+    let call = |tool: &str, args: Value| {
+        CallToolRequestParams::new(tool.to_string())
+            .with_arguments(args.as_object().unwrap().clone())
+    };
+    let r = other
+        .call_tool(call("press_key", json!({"key": "Back"})))
+        .await
+        .unwrap();
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["meta"]["session_call"], 1, "{sc:#}");
+    let r = other
+        .call_tool(call("save_flow", json!({"path": "flows/other.yaml"})))
+        .await
+        .unwrap();
+    let saved = r.structured_content.unwrap()["result"].clone();
+    assert_eq!(saved["steps"], 1, "{saved:#}");
+    let yaml = saved["yaml"].as_str().unwrap();
+    assert!(yaml.contains("- press_key: Back"), "{yaml}");
+    assert!(!yaml.contains("first-session"), "{yaml}");
+
+    // The first session's own flow, then a cut past its last call: nothing to save.
+    let mine = s.ok("save_flow", json!({"path": "flows/mine.yaml"})).await;
+    assert!(mine["yaml"].as_str().unwrap().contains("first-session"));
+    assert!(!mine["yaml"].as_str().unwrap().contains("press_key"));
+    let (code, sc) = s
+        .err(
+            "save_flow",
+            json!({"path": "flows/none.yaml", "from": 1000}),
+        )
+        .await;
+    assert_eq!(code, "FLOW_INVALID");
+    assert!(
+        sc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing to save"),
+        "{sc:#}"
+    );
+    assert!(!s.tmp.path().join("flows/none.yaml").exists());
 }

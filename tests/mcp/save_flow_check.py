@@ -6,7 +6,10 @@ tests/mcp/save_flow.rs, which then runs the saved flow with `tapflow run` on a f
 device. Exits non-zero (the reason on stderr) on any deviation; prints one JSON line of facts
 last (the saved YAML, the save_flow results).
 
-usage: save_flow_check.py --stdio TAPFLOW_BIN --platform harmonyos|android --secret TEXT
+usage: save_flow_check.py (--stdio TAPFLOW_BIN [--platform harmonyos|android] | --url URL
+       [--mode legacy] [--stateless]) --secret TEXT
+(over --url, the server runs in the current directory with `--output-root flows`; HTTP has
+sessions in the handshake era only: `--mode legacy`; `--stateless` checks the refusal without)
 """
 
 import argparse
@@ -29,9 +32,10 @@ def fail(msg):
 
 
 class Agent:
-    def __init__(self, client, tools):
+    def __init__(self, client, tools, sessions=True):
         self.c = client
         self.schemas = {t.name: t.output_schema for t in tools}
+        self.sessions = sessions
 
     async def call(self, name, args, ok=True):
         """ok: True (must succeed), False (must fail), None (either)."""
@@ -47,8 +51,8 @@ class Agent:
             fail(f"{name} {args} failed: {json.dumps(sc['error'])}")
         if ok is False and sc["ok"]:
             fail(f"{name} {args} succeeded, expected a failure: {json.dumps(sc['result'])}")
-        if not isinstance(sc["meta"].get("session_call"), int):
-            fail(f"{name}: meta.session_call missing: {sc['meta']}")
+        if isinstance(sc["meta"].get("session_call"), int) != self.sessions:
+            fail(f"{name}: meta.session_call {'missing' if self.sessions else 'without a session'}: {sc['meta']}")
         return sc
 
 
@@ -117,21 +121,36 @@ async def scenario(a, secret, platform):
     facts["without_env_codes"] = [d["code"] for d in bare["result"]["diagnostics"]]
 
 
+async def stateless(a):
+    """MCP 2026-07-28 over HTTP has no sessions: save_flow says so, and what to use instead."""
+    await a.call("run_app", {"bundle_name": DEMO})
+    r = await a.call("save_flow", {"path": SAVED}, ok=False)
+    facts["stateless_code"] = r["error"]["code"]
+    facts["stateless_message"] = r["error"]["message"]
+
+
 async def main(a):
     args = ["mcp", "--sim", "1", "--sim-latency", "none", "--output-root", "flows"]
     if a.platform == "android":
         args += ["--platform", "android"]
-    params = StdioServerParameters(command=a.stdio, args=args, cwd=os.getcwd())
-    async with Client(params) as c:
+    target = a.url or StdioServerParameters(command=a.stdio, args=args, cwd=os.getcwd())
+    async with Client(target, mode=a.mode) as c:
         tools = (await c.list_tools()).tools
-        await scenario(Agent(c, tools), a.secret, a.platform)
+        if a.stateless:
+            await stateless(Agent(c, tools, sessions=False))
+        else:
+            await scenario(Agent(c, tools), a.secret, a.platform)
 
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser()
-    p.add_argument("--stdio", required=True)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--stdio")
+    g.add_argument("--url")
     p.add_argument("--platform", default="harmonyos")
     p.add_argument("--secret", required=True)
+    p.add_argument("--mode", default="auto")
+    p.add_argument("--stateless", action="store_true", help="only check the refusal without a session")
     a = p.parse_args()
     anyio.run(main, a)
     print(json.dumps(facts))

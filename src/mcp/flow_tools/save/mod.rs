@@ -109,7 +109,7 @@ impl Tool for SaveFlow {
         let Some(log) = session_log::current() else {
             return Err(ToolError::new(
                 tapflow_core::codes::UNSUPPORTED,
-                "save_flow saves an MCP session's calls; this call has no session (`tapflow tool` runs one call at a time): call it through `tapflow mcp`",
+                "save_flow saves an MCP session's calls, and this call has no session: `tapflow tool` runs one call at a time, and MCP 2026-07-28 over HTTP is stateless (each request stands alone). Use stdio, or HTTP with the initialize handshake (protocol 2025-11-25 or older, Mcp-Session-Id)",
             ));
         };
         // The path first: a refused one is reported before anything is built.
@@ -127,6 +127,16 @@ impl Tool for SaveFlow {
         let engine = step_engine();
         let mut secrets = Secrets::default();
         let (steps, dropped) = convert::convert(&cut, &Elements::of(&all), &engine, &mut secrets);
+        if steps.is_empty() {
+            return Err(ToolError::new(
+                tapflow_core::codes::FLOW_INVALID,
+                format!(
+                    "nothing to save: none of the {} calls from the cut is a successful action or wait (details.dropped says why each was left out); nothing was written",
+                    cut.len()
+                ),
+            )
+            .with_details(json!({ "dropped": dropped })));
+        }
         let name = p.name.clone().unwrap_or_else(|| stem(&p.path));
         let yaml = render::flow(&name, &steps, &secrets, &engine).map_err(|e| {
             ToolError::new(
@@ -184,7 +194,10 @@ fn check_valid(
     }
     Err(ToolError::new(
         tapflow_core::codes::FLOW_INVALID,
-        format!("the saved calls do not make a valid flow ({errors} errors); nothing was written"),
+        format!(
+            "the saved calls do not make a valid flow ({errors} error{}); nothing was written",
+            if errors == 1 { "" } else { "s" }
+        ),
     )
     .with_details(json!({ "diagnostics": diags, "yaml": yaml, "dropped": dropped })))
 }
