@@ -86,7 +86,7 @@ async def scenario(a, secret, platform):
     # Refusals: a name that is no flow file, a path outside the output roots. Nothing written.
     bad = await a.call("save_flow", {"path": "tapflow.toml"}, ok=False)
     facts["not_yaml"] = bad["error"]["code"]
-    bad = await a.call("save_flow", {"path": "../escape.yaml"}, ok=False)
+    bad = await a.call("save_flow", {"path": "/etc/tapflow-saved.yaml"}, ok=False)
     facts["outside"] = bad["error"]["code"]
     bad = await a.call("save_flow", {"path": ".tapflow/saved.yaml"}, ok=False)
     facts["dot_tapflow"] = bad["error"]["code"]
