@@ -189,3 +189,26 @@ async fn each_session_saves_only_its_own_calls() {
     );
     assert!(!s.tmp.path().join("flows/none.yaml").exists());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn credential_shaped_text_in_a_plain_field_is_a_variable() {
+    let s = start(1, McpOptions::default()).await;
+    s.ok("run_app", json!({"bundle_name": DEMO})).await;
+    // An unmasked field whose name says nothing: only the text's shape marks it a secret.
+    let typed = s
+        .ok(
+            "input_text",
+            json!({"element_id": "username", "text": TOKEN}),
+        )
+        .await;
+    assert_eq!(typed["verified"], true, "{typed:#}");
+    let saved = s.ok("save_flow", json!({"path": "flows/token.yaml"})).await;
+    let yaml = saved["yaml"].as_str().unwrap();
+    assert_eq!(saved["env"], json!(["USERNAME"]), "{yaml}");
+    assert!(
+        yaml.contains(r#"- input_text: {element_id: username, text: "{{ USERNAME }}"}"#),
+        "{yaml}"
+    );
+    let on_disk = std::fs::read_to_string(saved["path"].as_str().unwrap()).unwrap();
+    assert!(!on_disk.contains(TOKEN) && !saved.to_string().contains(TOKEN));
+}
