@@ -4,6 +4,8 @@
 //!   (`tapflow_core::plan::corpus::sample`: shorthands, variables with a secret, retries, repeat and
 //!   retry blocks, conditions, hooks, a shared sub-flow) against the REAL tool registry
 //!   (`RegistryCatalog`, JSON Schemas of every tool), and the YAML parse alone.
+//! - `plan/mcp_policy_check_200`: the MCP server's step-by-step policy check of that plan
+//!   (`tapflow::mcp::flow_gate`), what `run_flow` / `plan_flow` add beyond compiling.
 //! - `runner/*`: framework overhead per step. A plan of N `find_elements` steps runs through
 //!   `tapflow::run::run` on a simulated device with ZERO latency, against N direct
 //!   `Engine::call`s of the same tool on the same device. The difference divided by N is what
@@ -75,6 +77,26 @@ fn plan(c: &mut Criterion) {
     });
     g.bench_function("compile_200_registry", |b| {
         b.iter(|| compile(black_box(&flows), &[], &registry, &loader, &opts))
+    });
+    // What `tapflow mcp` adds to run_flow / plan_flow beyond compiling (which it does twice:
+    // before queueing, and the plan that runs): every tool step of the plan, walked against the
+    // served tools and the approval policy (issue 19).
+    let filter = tapflow::mcp::McpOptions {
+        require_approval: true,
+        deny_tools: vec!["build_*".into()],
+        ..tapflow::mcp::McpOptions::default()
+    }
+    .compile()
+    .unwrap();
+    let mcp = tapflow::mcp::engine();
+    let walked = tapflow::mcp::flow_gate::tool_steps(&compiled.plan).len();
+    println!("mcp policy check: {walked} tool steps in the plan (setup, bodies, hooks, sub-flows)");
+    g.bench_function("mcp_policy_check_200", |b| {
+        b.iter(|| {
+            let served = tapflow::mcp::flow_gate::check_served(black_box(&compiled.plan), &filter);
+            let needing = tapflow::mcp::flow_gate::needing_approval(&compiled.plan, &mcp, true);
+            black_box((served.is_ok(), needing.len()))
+        })
     });
     g.finish();
 }

@@ -159,6 +159,7 @@ fn big_run() -> RunResult {
         run_id: "bench".into(),
         tapflow_version: "0".into(),
         command: Some("tapflow run flows/ --sim 4".into()),
+        approval: None,
         started_at: "2026-12-02T10:00:00.000Z".into(),
         finished_at: Some("2026-12-02T10:10:00.000Z".into()),
         updated_at: "2026-12-02T10:10:00.000Z".into(),

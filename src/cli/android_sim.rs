@@ -2,13 +2,15 @@
 //! ports), attached to a private adb server on a free port (`adb -P PORT`, so the user's own
 //! server is untouched), and reached through the real adb backend over the real `adb`
 //! executable. The session owns all of it: dropping it stops the private server and the
-//! devices.
+//! devices. The server is tapflow's own child ([`super::adb_server`]): it also ends when
+//! tapflow is killed, and no client of the session can start another one.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::adb_server::PrivateAdbServer;
 use super::platform::adb_config;
 use tapflow_device::adb::AdbClient;
 use tapflow_sim::android::{AndroidFarm, FarmOptions};
@@ -20,6 +22,7 @@ use tapflow_tools::provider::CachingProvider;
 pub struct AndroidSimSession {
     farm: Option<AndroidFarm>,
     client: AdbClient,
+    server: PrivateAdbServer,
     serials: Vec<String>,
 }
 
@@ -59,7 +62,10 @@ impl AndroidSimSession {
         })
         .map_err(|e| format!("cannot start the simulated Android devices: {e}"))?;
         let mut config = adb_config(adb);
-        config.server_port = Some(free_port()?);
+        let server = PrivateAdbServer::start(&config.program, free_port()?)?;
+        config.server_port = Some(server.port());
+        // Never `localhost`: a client then cannot start a server of its own (module doc).
+        config.server_host = Some("127.0.0.1".to_string());
         if latency == Latency::None {
             // No simulated time at all: the pause before resending a refused stream (which
             // gives a real device time to recover) has nothing to wait for.
@@ -69,6 +75,7 @@ impl AndroidSimSession {
         let mut session = Self {
             farm: Some(farm),
             client,
+            server,
             serials: Vec::new(),
         };
         let addresses = session
@@ -97,9 +104,19 @@ impl AndroidSimSession {
     }
 }
 
+impl AndroidSimSession {
+    /// The private adb server's process id.
+    pub fn server_pid(&self) -> i32 {
+        self.server.pid()
+    }
+}
+
 impl Drop for AndroidSimSession {
     fn drop(&mut self) {
-        let _ = self.client.kill_server();
+        let client = &self.client;
+        self.server.stop(|| {
+            let _ = client.kill_server();
+        });
         if let Some(f) = self.farm.take() {
             f.stop();
         }

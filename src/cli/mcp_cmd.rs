@@ -2,8 +2,9 @@
 //! hdc and adb backends or on `--sim N` in-process simulated devices (`--platform android`:
 //! simulated Android devices on a private adb server, reached through the real `adb`). Reads the environment, the token
 //! file and the flags here, once, and hands `mcp` a typed configuration. Exit codes: 0 the
-//! client disconnected (stdio) or the server was stopped (HTTP, Ctrl-C); 2 usage or refused
-//! configuration; 4 the listener could not be opened.
+//! client disconnected (stdio) or the server was stopped (Ctrl-C or SIGTERM, both transports:
+//! what the server owns is cleaned up first); 2 usage or refused configuration; 4 the listener
+//! could not be opened.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -54,10 +55,20 @@ pub struct McpArgs {
     /// (through the real `adb` on a private server).
     #[arg(long, value_parser = super::platform::parser(), default_value_t = super::platform::Platform::Harmonyos, requires = "sim", hide = cfg!(not(feature = "sim")))]
     pub platform: super::platform::Platform,
-    /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …) must
-    /// carry `approval: {approved, approved_by, reason, expires_at?}`.
+    /// Tools whose policy needs approval (install_app, uninstall_app, clear_app_data, …), alone
+    /// or as steps of a flow, must be approved: by the operator (--approve-tools), by the person
+    /// through MCP elicitation, or, in trusted-caller mode, by the call's own `approval`.
     #[arg(long, env = "TAPFLOW_MCP_REQUIRE_APPROVAL")]
     pub require_approval: bool,
+    /// Tools the operator approves in advance (globs, comma-separated; adds to `[mcp]
+    /// approve_tools` of tapflow.toml): alone or as steps of a flow, they need no further
+    /// approval.
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    pub approve_tools: Vec<String>,
+    /// Trusted-caller mode (CI): a call's own `approval` argument counts (validated, echoed).
+    /// Without it (or `[mcp] approval = "caller"`), such an argument is refused.
+    #[arg(long)]
+    pub trust_caller_approval: bool,
     /// Serve only tools matching these globs (comma-separated, e.g. `find_*,click`).
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
     pub allow_tools: Vec<String>,
@@ -95,8 +106,8 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         output_roots: args.output_roots.clone(),
         trusted_files: args.token_file.iter().cloned().collect(),
     };
-    let config = match super::setup::load_with(None, &line) {
-        Ok((_, c)) => c,
+    let (project, config) = match super::setup::load_with(None, &line) {
+        Ok(pc) => pc,
         Err(e) => {
             eprintln!("tapflow mcp: {e}");
             return exit::USAGE;
@@ -146,8 +157,16 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     };
     let options = McpOptions {
         require_approval: args.require_approval,
+        // The flags add to tapflow.toml's [mcp] (the operator's file).
+        approve_tools: [
+            &args.approve_tools[..],
+            &project.config.mcp.approve_tools[..],
+        ]
+        .concat(),
+        trust_caller_approval: args.trust_caller_approval
+            || project.config.mcp.trust_caller_approval,
         allow_tools: args.allow_tools.clone(),
-        deny_tools: args.deny_tools.clone(),
+        deny_tools: [&args.deny_tools[..], &project.config.mcp.deny_tools[..]].concat(),
         allow_devices: args.allow_devices.clone(),
         busy_wait_ms: args.busy_wait_ms,
     };
@@ -201,16 +220,18 @@ pub fn run(args: McpArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     };
     let outcome = runtime.block_on(async move {
         match http {
-            None => crate::mcp::stdio::serve(core).await,
+            None => {
+                tokio::select! {
+                    served = crate::mcp::stdio::serve(core) => served,
+                    () = stop_requested() => Ok(()),
+                }
+            }
             Some(opts) => {
-                let shutdown = async {
-                    let _ = tokio::signal::ctrl_c().await;
-                };
                 crate::mcp::http::serve(
                     core,
                     opts,
                     |bound| eprintln!("tapflow mcp: listening on http://{bound}/mcp"),
-                    shutdown,
+                    stop_requested(),
                 )
                 .await
             }
@@ -256,5 +277,23 @@ impl HttpLimitArgs {
             max_sessions: self.http_max_sessions,
             session_idle: std::time::Duration::from_millis(self.http_session_idle_timeout),
         }
+    }
+}
+
+/// Ctrl-C or SIGTERM (what a supervisor sends to stop a server): the server stops serving and
+/// `run` returns, so what it owns (the private adb server of `--platform android`) is stopped.
+async fn stop_requested() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let terminated = async {
+        match term.as_mut() {
+            Some(t) => {
+                t.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminated => {}
     }
 }

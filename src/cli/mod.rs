@@ -3,6 +3,8 @@
 //! crate calls `std::env`.
 
 #[cfg(feature = "sim")]
+pub mod adb_server;
+#[cfg(feature = "sim")]
 pub mod android_sim;
 #[cfg(feature = "sim")]
 pub mod demo_cmd;
@@ -43,6 +45,8 @@ pub mod exit {
     pub const NOTHING_RAN: i32 = 5;
     /// Interrupted (Ctrl-C).
     pub const INTERRUPTED: i32 = 130;
+    /// Stopped by SIGTERM (128 + 15, as a shell reports it).
+    pub const TERMINATED: i32 = 143;
 }
 
 /// Every duration flag: milliseconds (`1500`) or the flow files' duration syntax (`30s`,

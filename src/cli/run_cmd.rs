@@ -5,7 +5,8 @@
 //!
 //! Exit codes (see `cli::exit`): 0 every flow passed; 1 a flow failed; 3 a flow file is invalid
 //! (listed as `invalid`; the valid flows still ran); 4 a device or infrastructure error kept
-//! flows from running; 5 nothing was selected (unless `--allow-empty`); 130 interrupted; 2 usage.
+//! flows from running; 5 nothing was selected (unless `--allow-empty`); 130 interrupted (Ctrl-C);
+//! 143 stopped by SIGTERM (handled as Ctrl-C: hooks run, reports are written); 2 usage.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ use super::exit;
 use super::flow_cmd::{
     Format, load_project, parse_env, print_diagnostics, read_flows, tapflow_environment,
 };
+use super::interrupt::Stop;
 use super::providers::provider_for;
 use super::setup;
 use crate::run::schedule::Expected;
@@ -325,7 +327,7 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
         .chain(&sources.subflows)
         .map(|f| (f.name().to_string(), f.text().to_string()))
         .collect();
-    install_ctrl_c(opts.cancel.clone(), opts.abort.clone());
+    let stopped_by = install_ctrl_c(opts.cancel.clone(), opts.abort.clone());
 
     // Every secret of the plan, in every form, for everything printed from here on (log lines
     // are masked by the log gate, which the runner gives the same secrets).
@@ -359,7 +361,10 @@ pub fn run(args: RunArgs, hdc: Option<PathBuf>, adb: Option<PathBuf>) -> i32 {
     if let Some(code) = nothing_ran(result, &args) {
         return code;
     }
-    exit_code(result)
+    match *stopped_by.lock().unwrap_or_else(|p| p.into_inner()) {
+        Some(stop) if result.interrupted => stop.exit_code(),
+        _ => exit_code(result),
+    }
 }
 
 /// A run that selected no flow at all (tags, shard, an empty folder) ran nothing: say so and
@@ -460,27 +465,40 @@ pub fn exit_code(r: &RunResult) -> i32 {
     }
 }
 
-/// First Ctrl-C: stop steps cleanly (hooks still run, the result is written). Second: stop
-/// hooks too. Third: leave at once.
-fn install_ctrl_c(cancel: CancelToken, abort: CancelToken) {
+/// First Ctrl-C or SIGTERM: stop steps cleanly (hooks still run, the result is written).
+/// Second: stop hooks too. Third: leave at once. Returns the signal that stopped the run first
+/// (`None` while none did), which decides the exit code (130 or 143).
+fn install_ctrl_c(cancel: CancelToken, abort: CancelToken) -> Arc<Mutex<Option<Stop>>> {
+    let first = Arc::new(Mutex::new(None));
+    let stopped = first.clone();
     let presses = Mutex::new(0u32);
-    let _ = super::interrupt::on_interrupt(move || {
+    let _ = super::interrupt::on_interrupt(move |stop| {
         let mut n = presses.lock().unwrap_or_else(|p| p.into_inner());
         *n += 1;
+        let by = *stopped
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_or_insert(stop);
+        let (what, again) = match stop {
+            Stop::Interrupt => ("interrupted", "Ctrl-C"),
+            Stop::Terminate => ("terminated (SIGTERM)", "a signal"),
+        };
         match *n {
             1 => {
                 eprintln!(
-                    "\ninterrupted: stopping after cleanup (`finally` steps); Ctrl-C again to skip them"
+                    "\n{what}: stopping after cleanup (`finally` steps); {again} again to skip them"
                 );
                 cancel.cancel();
             }
             2 => {
-                eprintln!("\ninterrupted again: skipping cleanup, writing the result");
+                eprintln!("\n{what} again: skipping cleanup, writing the result");
                 abort.cancel();
             }
-            _ => std::process::exit(exit::INTERRUPTED),
+            // Child processes (the private adb server) die with the process: see android_sim.
+            _ => std::process::exit(by.exit_code()),
         }
     });
+    first
 }
 
 /// The run directory, created through the host-path policy: `--report-dir DIR` (an output

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
+use super::adb_server::PrivateAdbServer;
 use super::exit;
 use super::platform::{Platform, adb_config};
 use tapflow_device::adb::AdbClient;
@@ -258,28 +259,38 @@ fn serve_android(a: ServeArgs, adb: Option<PathBuf>) -> i32 {
         Err(e) => return fail(format!("cannot listen for adb: {e}")),
     };
     let mut note = String::new();
-    let private = a.adb_port.map(|port| {
+    // The private server is the daemon's own child (`adb_server`): it ends with the daemon,
+    // also when the daemon is killed.
+    let mut private = None;
+    if let Some(port) = a.adb_port {
         let mut config = adb_config(adb);
+        let server = match PrivateAdbServer::start(&config.program, port) {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        };
         config.server_port = Some(port);
-        AdbClient::with_process(config)
-    });
-    if let (Some(client), Some(port)) = (&private, a.adb_port) {
+        config.server_host = Some("127.0.0.1".to_string());
+        let client = AdbClient::with_process(config);
         for addr in farm.addresses() {
             if let Err(e) = client.adb_connect(&addr) {
-                let _ = client.kill_server();
                 return fail(format!(
                     "cannot attach {addr} to the adb server on port {port}: {e}"
                 ));
             }
         }
         note = format!("adb server: localhost:{port} (private; `adb -P {port} devices -l`)\n");
+        private = Some((server, client));
     }
     // The private server ends with the simulator, before `sim stop` returns.
-    let on_stop = private.map(|client| -> tapflow_sim::android::daemon::OnStop {
-        Box::new(move || {
-            let _ = client.kill_server();
-        })
-    });
+    let on_stop = private.map(
+        |(mut server, client)| -> tapflow_sim::android::daemon::OnStop {
+            Box::new(move || {
+                server.stop(|| {
+                    let _ = client.kill_server();
+                });
+            })
+        },
+    );
     let result = daemon::serve_backend(
         std::sync::Arc::new(FarmDaemon::new(farm, opts, note, on_stop)),
         &dir,

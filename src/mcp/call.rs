@@ -1,8 +1,10 @@
 //! One `tools/call`, from the request to the reference envelope:
 //!
 //! 1. unknown (or not served) tool → JSON-RPC error `-32602`; everything else is a tool result;
-//! 2. MCP-only arguments are taken out: `approval` (validated against the policy; echoed in
-//!    `meta.approval`) and `response_level`;
+//! 2. MCP-only arguments are taken out: `approval` and `response_level`; a flow tool's flow is
+//!    compiled and checked step by step ([`flow_gate`]); approval is decided ([`approval`]:
+//!    operator, trusted caller, or the person through elicitation) and recorded in
+//!    `meta.approval`;
 //! 3. the device is found (the route's serial) and checked against the device allowlist;
 //! 4. the call queues in its device's lane (arrival order; at most `timeout_ms` of its own, else
 //!    the server's busy budget → `DEVICE_BUSY`), then runs [`Engine::call`] on the blocking pool
@@ -19,11 +21,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, InputRequiredResult, InputResponses, JsonObject,
+};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 
-use crate::mcp::catalog::Catalog;
+use crate::mcp::approval;
+use crate::mcp::catalog::{Catalog, Served};
+use crate::mcp::elicit::Pending;
+use crate::mcp::flow_gate::{self, Approved, FlowGate};
 use crate::mcp::lanes::Lanes;
 use crate::mcp::levels::{self, Level};
 use crate::mcp::options::{Compiled, McpOptions};
@@ -31,9 +38,28 @@ use crate::mcp::policy;
 use crate::mcp::progress::Reporter;
 use crate::mcp::session_log::SessionLog;
 use crate::mcp::text;
-use tapflow_tools::context::Signals;
+use tapflow_tools::context::{PlanGate, Signals};
 use tapflow_tools::registry::INCLUDE_COST;
-use tapflow_tools::{DeviceRoute, Digest, Engine, Envelope, Routing, ToolContext, ToolError};
+use tapflow_tools::{DeviceRoute, Engine, Envelope, Routing, ToolContext, ToolError};
+
+/// A 2026-07-28 retry's answer to an approval question (`requestState`, `inputResponses`).
+#[derive(Clone, Copy, Default)]
+pub struct Answered<'a> {
+    pub request_state: Option<&'a str>,
+    pub input_responses: Option<&'a InputResponses>,
+}
+
+/// What a call's approval came to.
+enum Decision {
+    /// Run it: the record for `meta.approval`, and the gate of a flow tool.
+    Go(Option<Value>, Option<Arc<dyn PlanGate>>),
+    /// Return this question first (2026-07-28 era).
+    Ask(InputRequiredResult),
+}
+
+/// The flow tools whose flow is checked step by step before they run.
+const RUN_FLOW: &str = "run_flow";
+const PLAN_FLOW: &str = "plan_flow";
 
 /// Everything a server session shares with the others (one per process).
 pub struct Core {
@@ -43,6 +69,8 @@ pub struct Core {
     pub options: McpOptions,
     pub filter: Compiled,
     pub lanes: Lanes,
+    /// Approval questions asked in the 2026-07-28 era, awaiting the client's retry.
+    pub pending: Pending,
 }
 
 impl Core {
@@ -56,17 +84,20 @@ impl Core {
             options,
             filter,
             lanes: Lanes::default(),
+            pending: Pending::default(),
         })
     }
 
-    /// Handles one `tools/call`.
+    /// Handles one `tools/call`: decides its approval (which, in the 2026-07-28 era, may be a
+    /// question to return first), then runs it.
     pub async fn call(
         self: Arc<Self>,
         name: &str,
         args: Option<JsonObject>,
+        input: Answered<'_>,
         rctx: RequestContext<RoleServer>,
         session: Option<Arc<SessionLog>>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let Some(served) = self.catalog.get(name) else {
             let why = if self.engine.get(name).is_some() {
                 format!("tool `{name}` is not served here (--allow-tools / --deny-tools)")
@@ -78,16 +109,50 @@ impl Core {
                 Some(json!({ "tool": name })),
             ));
         };
-        let started = Instant::now();
         let mut args = args.unwrap_or_default();
         let mut extra_meta = Map::new();
-        let prepared = self.prepare(
-            name,
-            served.needs_approval,
-            served.digest,
-            &mut args,
-            &mut extra_meta,
-        );
+        let gate = match self
+            .approve(name, served.needs_approval, &mut args, input, &rctx)
+            .await
+        {
+            Ok(Decision::Ask(question)) => return Ok(CallToolResponse::InputRequired(question)),
+            Ok(Decision::Go(record, gate)) => {
+                if let Some(r) = record {
+                    extra_meta.insert("approval".into(), r);
+                }
+                gate
+            }
+            Err(e) => {
+                return Ok(finish(
+                    Envelope::new(name, Err(e), 0),
+                    extra_meta,
+                    Level::Default,
+                    served.headline,
+                )
+                .into());
+            }
+        };
+        self.run(name, served, args, extra_meta, gate, rctx, session)
+            .await
+            .map(Into::into)
+    }
+
+    /// Runs an approved call.
+    async fn run(
+        &self,
+        name: &str,
+        served: &Served,
+        mut args: JsonObject,
+        mut extra_meta: Map<String, Value>,
+        gate: Option<Arc<dyn PlanGate>>,
+        rctx: RequestContext<RoleServer>,
+        session: Option<Arc<SessionLog>>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let started = Instant::now();
+        let prepared = match served.digest {
+            Some(d) => levels::take(&mut args, d),
+            None => Ok(Level::Default),
+        };
         let level = match prepared {
             Ok(l) => l,
             Err(e) => {
@@ -159,7 +224,10 @@ impl Core {
             .get_progress_token()
             .map(|token| Reporter::start(rctx.peer.clone(), token, name.to_string()));
         let signals = Signals::new(reporter.as_ref().map(Reporter::sink));
-        let ctx = self.ctx.with_signals(signals.clone());
+        let mut ctx = self.ctx.with_signals(signals.clone());
+        if let Some(g) = gate {
+            ctx = ctx.with_gate(g);
+        }
         let engine = self.engine.clone();
         let tool = name.to_string();
         let log = session.clone();
@@ -206,33 +274,63 @@ impl Core {
         Ok(finish(envelope, extra_meta, level, served.headline))
     }
 
-    /// Takes out and checks the MCP-only arguments; the level to shape the result with.
-    fn prepare(
-        &self,
+    /// Takes out the `approval` argument and decides the call's approval; for a flow tool, checks
+    /// every step of its flow first. The record for `meta.approval`, and the gate the flow tool
+    /// checks the plan it runs against.
+    async fn approve(
+        self: &Arc<Self>,
         name: &str,
         needs_approval: bool,
-        digest: Option<Digest>,
         args: &mut JsonObject,
-        meta: &mut Map<String, Value>,
-    ) -> Result<Level, ToolError> {
-        let approval = if needs_approval {
+        input: Answered<'_>,
+        rctx: &RequestContext<RoleServer>,
+    ) -> Result<Decision, ToolError> {
+        let flow_tool = matches!(name, RUN_FLOW | PLAN_FLOW);
+        let given = if needs_approval || name == RUN_FLOW {
             args.remove(policy::APPROVAL)
         } else {
             None
         };
-        if let Some(echo) = policy::check_approval(
-            name,
-            needs_approval,
-            self.options.require_approval,
-            approval,
-            chrono::Utc::now(),
-        )? {
-            meta.insert("approval".into(), echo);
+        let needing = if flow_tool {
+            flow_gate::precheck(self, args).await?
+        } else if needs_approval && self.options.require_approval {
+            vec![approval::call_step(name)]
+        } else {
+            Vec::new()
+        };
+        if name == PLAN_FLOW {
+            // Planning runs nothing: it says what run_flow would ask approval for.
+            let gate = FlowGate {
+                filter: self.filter.clone(),
+                engine: self.engine.clone(),
+                approval: None,
+                record: None,
+            };
+            let record = (!needing.is_empty())
+                .then(|| json!({ "required": true, "steps": needing, "decided": false }));
+            return Ok(Decision::Go(record, Some(Arc::new(gate))));
         }
-        match digest {
-            Some(d) => levels::take(args, d),
-            None => Ok(Level::Default),
-        }
+        let retry = approval::Retry {
+            args: Value::Object(args.clone()).to_string(),
+            request_state: input.request_state,
+            input_responses: input.input_responses,
+        };
+        let record = match approval::decide(self, name, &needing, given, &retry, rctx).await? {
+            approval::Decision::Go(record) => record,
+            approval::Decision::Ask(question) => return Ok(Decision::Ask(question)),
+        };
+        let gate = flow_tool.then(|| {
+            Arc::new(FlowGate {
+                filter: self.filter.clone(),
+                engine: self.engine.clone(),
+                approval: Some(Approved {
+                    require_approval: self.options.require_approval,
+                    tools: flow_gate::tools_of(&needing),
+                }),
+                record: record.clone(),
+            }) as Arc<dyn PlanGate>
+        });
+        Ok(Decision::Go(record, gate))
     }
 
     fn route_of(&self, args: &JsonObject) -> DeviceRoute {

@@ -1,7 +1,7 @@
 //! The server's tool list: [`Engine::mcp_tools`] — the registry's own entries, in registry
 //! order — filtered by `--allow-tools` / `--deny-tools`, with the two parameters only the MCP
 //! server takes added to the schemas of the tools they apply to: `approval` (tools whose policy
-//! needs approval) and `response_level` (tools returning trees or lists; its digest shape is
+//! needs approval, and `run_flow`, whose steps may) and `response_level` (tools returning trees or lists; its digest shape is
 //! added to the output schema). Built once at start-up; the list never varies per connection.
 
 use std::collections::HashMap;
@@ -45,7 +45,8 @@ impl Catalog {
                 .pointer_mut("/inputSchema/properties")
                 .and_then(Value::as_object_mut)
             {
-                if def.policy.needs_approval {
+                // run_flow's steps may need approval (decided per flow at plan time).
+                if def.policy.needs_approval || def.name == "run_flow" {
                     props.insert(policy::APPROVAL.into(), policy::approval_schema());
                 }
                 if takes_level {

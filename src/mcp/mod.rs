@@ -5,12 +5,16 @@
 //! reference envelope the CLI prints.
 //!
 //! Owns `src/mcp/**`: the protocol handler ([`server`]), the call path with its policy checks,
-//! per-device lanes, cancellation and progress ([`call`]), response levels ([`levels`]), the
+//! per-device lanes, cancellation and progress ([`call`]), who approves ([`approval`], asking
+//! the person through [`elicit`]) and the policy over every step of a flow ([`flow_gate`]), response levels ([`levels`]), the
 //! transports ([`stdio`], [`http`]). Uses `tools`, `flow`, `plan`, `run`; must not use `cli`
 //! or read the environment: the CLI passes [`McpOptions`].
 
+pub mod approval;
 pub mod call;
 pub mod catalog;
+pub mod elicit;
+pub mod flow_gate;
 pub mod flow_tools;
 pub mod http;
 pub mod lanes;

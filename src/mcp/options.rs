@@ -1,5 +1,7 @@
-//! What the server runs with, decided once by the CLI: policy (approval, tool and device
-//! allowlists) and the queueing budget of a call that waits for a busy device.
+//! What the server runs with, decided once by the CLI (flags and `tapflow.toml` `[mcp]`):
+//! policy (approval: the operator's approved tools and whether a caller's own approval is
+//! trusted; tool and device allowlists) and the queueing budget of a call that waits for a busy
+//! device.
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
@@ -8,6 +10,12 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 pub struct McpOptions {
     /// Tools whose policy needs approval must carry a valid `approval` argument.
     pub require_approval: bool,
+    /// Tools the operator approved in advance (globs: `--approve-tools`, `[mcp] approve_tools`):
+    /// they need no further approval, in a flow or alone.
+    pub approve_tools: Vec<String>,
+    /// Trusted-caller mode (`--trust-caller-approval`, `[mcp] approval = "caller"`): a call's
+    /// own `approval` argument counts (validated, echoed). Off: such an argument is refused.
+    pub trust_caller_approval: bool,
     /// Only tools matching one of these globs are served (empty: all).
     pub allow_tools: Vec<String>,
     /// Tools matching one of these globs are never served (wins over `allow_tools`).
@@ -22,6 +30,8 @@ impl Default for McpOptions {
     fn default() -> Self {
         McpOptions {
             require_approval: false,
+            approve_tools: Vec::new(),
+            trust_caller_approval: false,
             allow_tools: Vec::new(),
             deny_tools: Vec::new(),
             allow_devices: Vec::new(),
@@ -36,6 +46,7 @@ pub struct Compiled {
     pub allow_tools: Option<GlobSet>,
     pub deny_tools: GlobSet,
     pub allow_devices: Option<GlobSet>,
+    pub approve_tools: GlobSet,
 }
 
 fn set(globs: &[String], what: &str) -> Result<GlobSet, String> {
@@ -55,6 +66,7 @@ impl McpOptions {
                 Some(set(&self.allow_tools, "--allow-tools")?)
             },
             deny_tools: set(&self.deny_tools, "--deny-tools")?,
+            approve_tools: set(&self.approve_tools, "--approve-tools")?,
             allow_devices: if self.allow_devices.is_empty() {
                 None
             } else {
@@ -69,6 +81,11 @@ impl Compiled {
     pub fn serves(&self, tool: &str) -> bool {
         !self.deny_tools.is_match(tool)
             && self.allow_tools.as_ref().is_none_or(|a| a.is_match(tool))
+    }
+
+    /// Whether the operator approved `tool` in advance.
+    pub fn operator_approved(&self, tool: &str) -> bool {
+        self.approve_tools.is_match(tool)
     }
 
     /// Whether `device` (a serial or connect key) may be targeted.
@@ -96,6 +113,17 @@ mod tests {
         assert!(!c.serves("install_app"));
         assert!(!c.serves("build_app"));
         assert!(c.device_allowed("sim-0001"));
+        assert!(
+            !c.operator_approved("install_app"),
+            "nothing is approved by default"
+        );
+        let approving = McpOptions {
+            approve_tools: vec!["install_app".into(), "clear_*".into()],
+            ..McpOptions::default()
+        };
+        let a = approving.compile().unwrap();
+        assert!(a.operator_approved("install_app") && a.operator_approved("clear_app_data"));
+        assert!(!a.operator_approved("uninstall_app"));
         assert!(!c.device_allowed("3QC0124C11000711"));
         let bad = McpOptions {
             deny_tools: vec!["[".into()],

@@ -1,5 +1,6 @@
-//! Per-call policy: the `approval` a tool whose policy needs one must carry when the server runs
-//! with `--require-approval` (validated, then echoed in the envelope's `meta`), and its schema.
+//! A caller's own `approval` argument: its schema and its validation. It counts only in
+//! trusted-caller mode (the operator's choice, see [`crate::mcp::approval`], which decides who
+//! approves); then it is validated here and echoed in the envelope's `meta`.
 //!
 //! Codes: `APPROVAL_REQUIRED` (missing, or `approved: false`), `APPROVAL_EXPIRED`
 //! (`expires_at` has passed), `INVALID_APPROVAL` (not the documented shape). All are tool errors
@@ -17,7 +18,7 @@ pub const APPROVAL: &str = "approval";
 pub fn approval_schema() -> Value {
     json!({
         "type": "object",
-        "description": "A human's approval of this call (required when the server runs with --require-approval and the tool's policy needs approval). Echoed in structuredContent.meta.approval.",
+        "description": "A human's approval of this call, honoured only when the server's operator enabled trusted-caller mode (--trust-caller-approval; refused otherwise: the server asks the person itself through elicitation, or the operator approves tools). Echoed in structuredContent.meta.approval.",
         "properties": {
             "approved": { "type": "boolean", "description": "true when a human approved this call." },
             "approved_by": { "type": "string", "minLength": 1, "description": "Who approved it (name or id)." },

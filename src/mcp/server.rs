@@ -66,6 +66,10 @@ impl ServerHandler for TapflowMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
+        let input = crate::mcp::call::Answered {
+            request_state: request.request_state.as_deref(),
+            input_responses: request.input_responses.as_ref(),
+        };
         // 2026-07-28 over HTTP has no sessions (SEP-2567): rmcp builds a handler per request,
         // so its log would only ever hold that call. Such a call has none.
         let stateless = context
@@ -75,8 +79,7 @@ impl ServerHandler for TapflowMcp {
         let session = (!stateless).then(|| self.session.clone());
         self.core
             .clone()
-            .call(&name, request.arguments, context, session)
+            .call(&name, request.arguments, input, context, session)
             .await
-            .map(Into::into)
     }
 }

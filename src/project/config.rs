@@ -22,6 +22,9 @@
 //! [paths]
 //! allowed_roots = ["assets"]       # more directories tools may read (relative to this file)
 //! output_roots = ["out"]           # more directories tools may write (and read)
+//!
+//! [mcp]                            # `tapflow mcp` only (see `mcp_section`)
+//! deny_tools = ["uninstall_app"]
 //! ```
 
 use std::collections::BTreeMap;
@@ -51,6 +54,8 @@ pub struct ProjectConfig {
     /// `[paths] output_roots` (write roots), as written; [`Project::output_roots`] resolves
     /// them.
     pub output_roots: Vec<String>,
+    /// `[mcp]`: the operator's MCP policy (`tapflow mcp` only).
+    pub mcp: super::mcp_section::McpSection,
 }
 
 const CONFIG_KEYS: &[&str] = &[
@@ -62,6 +67,7 @@ const CONFIG_KEYS: &[&str] = &[
     "wait",
     "env",
     "paths",
+    "mcp",
 ];
 
 const PATHS_KEYS: &[&str] = &["allowed_roots", "output_roots"];
@@ -149,6 +155,7 @@ pub fn parse_project_config(text: &str) -> Result<ProjectConfig, String> {
                     }
                 }
             }
+            "mcp" => cfg.mcp = super::mcp_section::parse(item)?,
             other => return Err(unknown("", other, CONFIG_KEYS)),
         }
     }

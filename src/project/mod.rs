@@ -11,6 +11,7 @@
 pub mod config;
 pub mod discover;
 pub mod loader;
+pub mod mcp_section;
 pub mod sources;
 
 pub use config::{MAX_CONFIG_BYTES, Project, ProjectConfig, parse_project_config};

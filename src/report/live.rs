@@ -260,6 +260,7 @@ mod tests {
                 run_id: "r".into(),
                 tapflow_version: "0".into(),
                 command: None,
+                approval: None,
                 started_at: "2026-01-01T00:00:00.000Z".into(),
                 shard: None,
                 coverage: Coverage::default(),

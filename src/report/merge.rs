@@ -158,6 +158,7 @@ pub fn merge(shards: &[ShardInput]) -> Result<RunResult, MergeError> {
         run_id: format!("merged-{}", first.result.run_id),
         tapflow_version: env!("CARGO_PKG_VERSION").to_string(),
         command: None,
+        approval: None,
         started_at: started.map(fmt).unwrap_or_default(),
         finished_at: finished.map(fmt),
         updated_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),

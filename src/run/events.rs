@@ -20,6 +20,9 @@ pub struct RunHeader {
     pub tapflow_version: String,
     /// The command line (values of `--env` masked), when the caller gives it.
     pub command: Option<String>,
+    /// The approval the MCP server recorded for the run (`run_flow`), when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<serde_json::Value>,
     pub started_at: String,
     pub shard: Option<String>,
     pub coverage: Coverage,

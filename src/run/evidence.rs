@@ -22,7 +22,9 @@ use super::mask::Masker;
 use super::result::EvidenceRef;
 use super::worker::Caller;
 use tapflow_device::hostfs::{Overwrite, PathPolicy};
-use tapflow_device::{Bounds, Device, DumpScope, ImageFormat, LogQuery, ScreenshotRequest};
+use tapflow_device::{
+    Bounds, Device, DeviceError, DeviceResult, DumpScope, ImageFormat, LogQuery, ScreenshotRequest,
+};
 use tapflow_tools::DeviceRoute;
 
 pub use excerpt::{MAX_LOG_LINES, MAX_TREE_LINES};
@@ -66,6 +68,24 @@ impl CrashBaseline {
     pub fn known(&self) -> Option<&BTreeSet<String>> {
         self.0.as_ref()
     }
+}
+
+/// Tries of each crash query (the listing, a file, logcat) while the device fails it: whether
+/// the app crashed decides whom a failure is blamed on, so a device fault met on the way is
+/// worth another try (on top of the backends' own resends).
+pub const CRASH_QUERY_ATTEMPTS: u32 = 3;
+
+/// `query`, asked again while it fails ([`CRASH_QUERY_ATTEMPTS`] in all); a backend that
+/// cannot do it at all is not asked twice.
+pub(crate) fn asked<T>(query: impl Fn() -> DeviceResult<T>) -> DeviceResult<T> {
+    let mut r = query();
+    for _ in 1..CRASH_QUERY_ATTEMPTS {
+        match &r {
+            Err(DeviceError::Unsupported { .. }) | Ok(_) => break,
+            Err(_) => r = query(),
+        }
+    }
+    r
 }
 
 /// Which step failed, for naming and listing its evidence.
@@ -125,9 +145,11 @@ impl EvidenceCollector {
         }
     }
 
+    /// The crash files on the device when a flow starts (asked again while the device fails
+    /// the listing: without it, no crash of the flow can be told from older ones).
     pub fn crash_baseline(&self, caller: &Caller, serial: &str) -> CrashBaseline {
         let known = device_of(caller, serial)
-            .and_then(|d| d.crash_files().ok())
+            .and_then(|d| asked(|| d.crash_files()).ok())
             .map(|files| files.into_iter().map(|c| c.file_name).collect());
         CrashBaseline(known)
     }

@@ -362,6 +362,10 @@ pub struct RunResult {
     /// The command line that started the run (values of `--env` masked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+    /// The approval the MCP server recorded for this run (`run_flow`: who approved the steps
+    /// that needed it, and how: operator, trusted caller or elicitation); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<serde_json::Value>,
     pub started_at: String,
     /// When the run ended; absent while it is running (and in the file of a killed run).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -60,6 +60,8 @@ pub struct RunOptions {
     pub every_step_screenshots: bool,
     /// The command line, as reports show it (values of `--env` masked by the caller).
     pub command: Option<String>,
+    /// The approval an MCP caller's run was given (`run_flow`), recorded in `result.json`.
+    pub approval: Option<serde_json::Value>,
     /// The text of the flow files by path (as in the plan's locations), so that a failed
     /// step's result can quote the lines around it.
     pub sources: BTreeMap<String, String>,
@@ -85,6 +87,7 @@ impl RunOptions {
             abort: CancelToken::new(),
             every_step_screenshots: false,
             command: None,
+            approval: None,
             sources: BTreeMap::new(),
             expected: Expected::default(),
             invalid: Vec::new(),
@@ -193,6 +196,7 @@ pub fn run(
             run_id: opts.run_id.clone(),
             tapflow_version: env!("CARGO_PKG_VERSION").to_string(),
             command: opts.command.clone(),
+            approval: opts.approval.clone(),
             started_at,
             shard: opts.shard.map(|s| s.to_string()),
             coverage: Coverage {

@@ -4,7 +4,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod adb_server;
 mod cli;
+mod fault_matrix;
 mod log_gate;
 mod mcp;
 mod run_device_faults;

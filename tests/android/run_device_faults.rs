@@ -2,9 +2,11 @@
 //! the device's"), end to end through the binary on both simulated platforms (Android through
 //! the real adb): slow UI dumps end in `DEVICE_UNRESPONSIVE` and exit 4; keys lost at random
 //! end in `INPUT_KEYS_LOST` and exit 4; a lost key that a retype recovers passes; a field that
-//! shows the same thing on every try keeps the tool's verdict (exit 1). (A bare tool call keeps
-//! the reference's contract, no settling and no retyping: `tests/tools/sim_faults.rs`.)
-//! Wall-time bounds are hang guards.
+//! shows the same thing on every try keeps the tool's verdict (exit 1), a password field only
+//! when its counts agree over five tries; a crash the device
+//! proves wins over the device faults that follow it (exit 1, `APP_CRASHED`). (A bare tool
+//! call keeps the reference's contract, no settling and no retyping:
+//! `tests/tools/sim_faults.rs`.) Wall-time bounds are hang guards.
 
 use crate::common::adb_env;
 use crate::common::cli;
@@ -23,6 +25,11 @@ struct Run {
 
 /// Runs `flow` (YAML text, or a path under the repository) on one simulated device.
 fn run(platform: &str, faults: &str, flow: &str) -> Run {
+    run_seeded(platform, faults, flow, 1)
+}
+
+/// [`run`] with the simulator's seed (which commands the faults hit).
+fn run_seeded(platform: &str, faults: &str, flow: &str, seed: u32) -> Run {
     let home = tempfile::tempdir().unwrap();
     let root = tempfile::tempdir().unwrap();
     let report = tempfile::tempdir().unwrap();
@@ -36,6 +43,7 @@ fn run(platform: &str, faults: &str, flow: &str) -> Run {
     let out = cli::android(home.path(), &cwd, &adb_env::adb_path())
         .args(["run", &path, "--sim", "1", "--platform", platform])
         .args(["--sim-latency", "none", "--sim-faults", faults])
+        .args(["--sim-seed", &seed.to_string()])
         .args(["--no-progress", "--report-dir"])
         .arg(report.path())
         .output()
@@ -119,6 +127,75 @@ fn a_short_wait_during_its_first_dump_keeps_its_verdict() {
     assert_eq!(e["code"], "WAIT_TIMEOUT", "{e:#}");
     assert_eq!(e["details"]["screen"]["answered"], 0, "{e:#}");
     assert!(e["details"]["screen"]["unanswered_ms"].as_u64().unwrap() < 5_000);
+}
+
+/// Seen: a wait that ended while its only dump was still running (under 5 s then) kept its
+/// `WAIT_TIMEOUT` and exit 1, though that dump went on for 7 s. The runner watches a dump that
+/// has run 2 s or more until it answers or has run 5 s: a device that slow is at fault.
+fn a_dump_that_outlasts_the_wait_by_5_s_is_the_devices(platform: &str) {
+    let r = run(
+        platform,
+        "slow-dump=7s",
+        &SLOW_SCREEN.replace("6000", "2500"),
+    );
+    assert_eq!(r.code, Some(4), "{platform}: {}", r.all);
+    let e = failure(&r);
+    assert_eq!(e["code"], "DEVICE_UNRESPONSIVE", "{platform}: {e:#}");
+    assert_eq!(e["details"]["cause"]["code"], "WAIT_TIMEOUT", "{e:#}");
+    assert!(
+        e["details"]["screen"]["unanswered_ms"].as_u64().unwrap() >= 5_000,
+        "{e:#}"
+    );
+}
+
+#[test]
+fn a_dump_that_outlasts_the_wait_by_5_s_is_the_devices_on_harmonyos() {
+    a_dump_that_outlasts_the_wait_by_5_s_is_the_devices("harmonyos");
+}
+
+#[test]
+fn a_dump_that_outlasts_the_wait_by_5_s_is_the_devices_on_android() {
+    a_dump_that_outlasts_the_wait_by_5_s_is_the_devices("android");
+}
+
+/// Seen: the app crashed (the crash file / logcat block was there), then a device fault hit
+/// the next step, and the flow failed with the device's code (`DEVICE_DISCONNECTED`,
+/// `UI_TREE_FETCH_ERROR`) instead of `APP_CRASHED`. Under device faults, every run of the
+/// crash example in which the app crashed fails with `APP_CRASHED` and exit 1.
+#[test]
+fn a_proven_crash_wins_over_the_device_faults_that_follow_it() {
+    let mut crashed = 0;
+    for (platform, faults, seeds) in [
+        ("android", "drop-conn=0.05", [1, 2]),
+        ("android", "drop-conn=0.3", [1, 3]),
+        ("android", "empty-dump=0.3", [1, 3]),
+        ("harmonyos", "empty-dump=0.3", [2, 3]),
+    ] {
+        for seed in seeds {
+            let r = run_seeded(platform, faults, "examples/first-hour/crash.yaml", seed);
+            let flow = &r.result["flows"][0];
+            let steps = cli::steps(flow);
+            let tapped_crash = steps.iter().any(|s| {
+                s["tool"] == "click" && s["args"]["text"] == "Crash" && s["status"] == "passed"
+            });
+            if !tapped_crash {
+                // The device failed before the app could crash: the device's, exit 4.
+                assert_eq!(r.code, Some(4), "{platform} {faults} {seed}: {}", r.all);
+                continue;
+            }
+            crashed += 1;
+            assert_eq!(
+                flow["error"]["code"], "APP_CRASHED",
+                "{platform} {faults} seed {seed}: {}",
+                r.all
+            );
+            assert_eq!(r.code, Some(1), "{platform} {faults} {seed}: {}", r.all);
+        }
+    }
+    assert!(
+        crashed >= 6,
+        "only {crashed} of 8 runs got as far as the crash"
+    );
 }
 
 const LONG_TEXT: &str = "name: Long text
@@ -218,4 +295,35 @@ steps:
         assert!(!text.contains(part), "{part} in {text}");
         assert!(!r.all.contains(part), "{part} in the output");
     }
+}
+
+/// A password field shows only how many characters it holds, so three tries that show the
+/// same *count* do not prove the field refuses the characters: a device dropping keys at random
+/// did that in the fault matrix (Android, `drop-chars=0.3`), and the run exited 1. A field that
+/// hides its value is typed five times and blamed only when every count agrees; here half the
+/// keys are lost, so the counts differ and the device is blamed (exit 4), with nothing of the
+/// secret in what the tries showed.
+#[test]
+fn keys_lost_in_a_password_field_are_typed_five_times_and_blamed_on_the_device() {
+    let flow = "name: Long password
+app: com.tapflow.demo
+clean_state: true
+env:
+  PASSWORD: {default: \"pw-abcdefghijklmnop\", secret: true}
+steps:
+  - input_text: {element_id: password, text: \"{{ PASSWORD }}\"}
+";
+    let r = run("android", "drop-chars=0.5", flow);
+    assert_eq!(r.code, Some(4), "{}", r.all);
+    let e = failure(&r);
+    assert_eq!(e["code"], "INPUT_KEYS_LOST", "{e:#}");
+    let tries = e["details"]["retyped"].as_array().unwrap();
+    assert_eq!(tries.len(), 5, "a masked field gets five tries: {e:#}");
+    for t in tries {
+        assert!(t.as_str().unwrap().chars().all(|c| c == '•'), "{e:#}");
+    }
+    assert!(
+        !r.all.contains("abcdef"),
+        "the secret stays out of the output"
+    );
 }

@@ -11,6 +11,7 @@ mod docs_run;
 mod file_lengths;
 mod layers;
 mod logging;
+mod mcp_config;
 mod non_utf8_names;
 mod repo_standalone;
 mod roots;

@@ -128,21 +128,79 @@ fn a_transient_failure_rate_is_absorbed_by_the_backend() {
     assert!(device.cost().round_trips > 40);
 }
 
+/// A dump that comes back empty every time is sent five times in all (each one a round trip
+/// and a UI dump in the cost), then keeps the contract's code, saying so.
 #[test]
 fn empty_dump_is_a_fetch_error() {
-    let (_sim, device) = connect("empty-dump=1", HdcConfig::default());
+    let (_sim, device) = connect("empty-dump=1", no_pause());
+    let before = device.cost();
     let (code, e) = err_code(timed("dump", || device.ui_tree(&DumpScope::default())));
     assert_eq!(code, "UI_TREE_FETCH_ERROR", "{e}");
     assert!(e.to_string().contains("no JSON"), "{e}");
+    assert!(e.to_string().contains("5 dumps sent"), "{e}");
+    let spent = device.cost() - before;
+    assert_eq!((spent.round_trips, spent.ui_dumps), (5, 5));
 }
 
 #[test]
 fn truncated_dump_is_an_invalid_payload() {
-    let (_sim, device) = connect("truncate-dump=1", HdcConfig::default());
+    let (_sim, device) = connect("truncate-dump=1", no_pause());
     for _ in 0..5 {
         let (code, e) = err_code(timed("dump", || device.ui_tree(&DumpScope::default())));
         assert_eq!(code, "INVALID_UI_TREE_PAYLOAD", "{e}");
+        assert!(e.to_string().contains("5 dumps sent"), "{e}");
     }
+}
+
+/// Seen: an empty or truncated dump made the step fail (`UI_TREE_FETCH_ERROR` /
+/// `INVALID_UI_TREE_PAYLOAD`, exit 1). The backend sends a damaged dump again within its
+/// budget: with half the dumps damaged, every dump still arrives (a chance of 0.5^5 per dump
+/// that one does not, deterministic seed), and the resends are in the cost.
+#[test]
+fn damaged_dumps_are_sent_again_within_the_budget() {
+    let (_sim, device) = connect("empty-dump=0.25,truncate-dump=0.25", no_pause());
+    let before = device.cost();
+    let mut arrived = 0;
+    for _ in 0..30 {
+        match timed("dump", || device.ui_tree(&DumpScope::default())) {
+            Ok(t) => {
+                assert!(t.node_count() > 1);
+                arrived += 1;
+            }
+            Err(e) => assert!(
+                ["UI_TREE_FETCH_ERROR", "INVALID_UI_TREE_PAYLOAD"].contains(&e.code().as_str()),
+                "{e:?}"
+            ),
+        }
+    }
+    assert!(arrived >= 28, "{arrived} of 30 dumps arrived");
+    let spent = device.cost() - before;
+    assert!(spent.ui_dumps > 35, "resends are counted: {spent:?}");
+    assert_eq!(spent.round_trips, spent.ui_dumps);
+}
+
+/// A dump chained behind an action is resent on its own: the action is accepted once, and
+/// the observation comes from the resends (one round trip each).
+#[test]
+fn a_damaged_chained_dump_is_resent_without_the_action() {
+    let (_sim, device) = connect("empty-dump=1", no_pause());
+    let before = device.cost();
+    let seen = timed("tap + dump", || {
+        device.act_then_tree(
+            &tapflow_device::UiAction::Tap(tapflow_device::Point::new(5, 5), TapKind::Single),
+            &DumpScope::default(),
+        )
+    });
+    assert!(seen.action.is_ok(), "{:?}", seen.action);
+    let e = seen.tree.expect("a dump was made").unwrap_err();
+    assert_eq!(e.code(), "UI_TREE_FETCH_ERROR", "{e}");
+    assert!(e.to_string().contains("5 dumps sent"), "{e}");
+    let spent = device.cost() - before;
+    assert_eq!(
+        (spent.round_trips, spent.ui_dumps),
+        (5, 5),
+        "the chain once, then four dumps alone"
+    );
 }
 
 #[test]

@@ -4,6 +4,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod approval_flows;
+mod elicitation;
 mod http_limits;
 mod http_proc;
 mod http_security;
@@ -14,6 +16,7 @@ mod inspector;
 mod lanes;
 mod load;
 mod model_text;
+mod openai_agents;
 mod python;
 mod save_flow;
 mod save_flow_cases;

@@ -284,10 +284,13 @@ async fn errors_are_tool_results_except_unknown_tools() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn approval_is_required_validated_and_echoed() {
+    // Trusted-caller mode: the caller's own approval counts (tests/mcp/approval_flows.rs shows
+    // it refused otherwise).
     let s = start(
         1,
         McpOptions {
             require_approval: true,
+            trust_caller_approval: true,
             ..McpOptions::default()
         },
     )
@@ -317,6 +320,7 @@ async fn approval_is_required_validated_and_echoed() {
     assert_eq!(sc["ok"], true, "{sc:#}");
     assert_eq!(sc["meta"]["approval"]["approved_by"], "qa-lead");
     assert_eq!(sc["meta"]["approval"]["required"], true);
+    assert_eq!(sc["meta"]["approval"]["via"], "caller");
     // Tools whose policy needs none are not held up.
     s.ok("list_windows", json!({})).await;
 }

@@ -273,9 +273,9 @@ steps:
         &[&flow],
         &[
             "--sim-faults",
-            // hdc's `[Fail][E000004]` is resent by the backend itself; broken dumps need the
-            // steps' retries.
-            "fail=0.25,empty-dump=0.5",
+            // hdc's `[Fail][E000004]` is resent by the backend itself, an empty dump dumped
+            // again; dumps empty five times in a row (0.85^5: 44 %) need the steps' retries.
+            "fail=0.25,empty-dump=0.85",
             "--sim-seed",
             "7",
         ],

@@ -16,6 +16,7 @@ pub mod logs;
 pub mod ui;
 
 pub mod adb;
+pub mod dump_resend;
 pub mod error;
 pub mod hdc;
 pub mod model;

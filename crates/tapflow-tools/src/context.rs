@@ -49,6 +49,19 @@ pub struct ToolContext {
     pub carry: Option<Arc<Carry>>,
     /// Flows only: the run's secrets ([`Redact`]). A bare tool call has none.
     pub redact: Option<Arc<dyn Redact>>,
+    /// MCP only: the server's policy over a compiled flow ([`PlanGate`]), checked by the flow
+    /// tools before anything runs. The CLI (the operator's own command) has none.
+    pub gate: Option<Arc<dyn PlanGate>>,
+}
+
+/// Decides whether a compiled flow may run (or be planned) here: the MCP server's tool and
+/// device allowlists and the approvals it holds, applied to every step of the plan.
+pub trait PlanGate: Send + Sync {
+    fn check(&self, plan: &tapflow_core::plan::Plan) -> Result<(), ToolError>;
+    /// The approval this call was given, for the run's `result.json` (`None`: none needed).
+    fn approval(&self) -> Option<serde_json::Value> {
+        None
+    }
 }
 
 /// Hides secret values in text (a flow run's masker). Results are masked after the call, in
@@ -67,6 +80,7 @@ impl ToolContext {
             signals: Signals::default(),
             carry: None,
             redact: None,
+            gate: None,
         }
     }
 
@@ -82,6 +96,14 @@ impl ToolContext {
     pub fn with_carry(&self, carry: Arc<Carry>) -> Self {
         Self {
             carry: Some(carry),
+            ..self.clone()
+        }
+    }
+
+    /// The same context with this flow gate (one MCP call of a flow tool).
+    pub fn with_gate(&self, gate: Arc<dyn PlanGate>) -> Self {
+        Self {
+            gate: Some(gate),
             ..self.clone()
         }
     }

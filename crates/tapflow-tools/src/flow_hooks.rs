@@ -108,6 +108,9 @@ pub struct FieldReading {
     /// The text was typed key by key and the field shows what lost keystrokes leave (a
     /// subsequence of the text): typing again may tell the device's fault from the field's.
     pub lost_keys: bool,
+    /// The field hides its value (it shows mask characters): equal readings then prove only
+    /// equal lengths, not equal values.
+    pub masked: bool,
 }
 
 /// What a field that hides its value showed.

@@ -225,6 +225,11 @@ impl Tool for PlanFlow {
     fn run(p: FlowSource, call: &mut Call<'_>) -> Result<Planned, ToolError> {
         let c = compile(&p, call.config())?;
         let (errors, warnings, diagnostics, omitted) = diagnostics(&c);
+        if errors == 0
+            && let Some(gate) = &call.ctx.gate
+        {
+            gate.check(&c.plan)?;
+        }
         Ok(Planned {
             valid: errors == 0,
             errors,

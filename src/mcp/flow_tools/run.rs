@@ -162,6 +162,14 @@ impl Tool for RunFlow {
             )
             .with_details(json!({ "diagnostics": diags })));
         }
+        // The server's policy over every step of the plan that runs (MCP; the CLI has no gate).
+        let approval = match &call.ctx.gate {
+            Some(gate) => {
+                gate.check(&compiled.plan)?;
+                gate.approval()
+            }
+            None => None,
+        };
         let signals = call.ctx.signals.clone();
         let mut ctx = call.ctx.with_signals(signals.with_progress(None));
         if let Some(server) = &call.route.hdc_server {
@@ -190,6 +198,7 @@ impl Tool for RunFlow {
             None => DeviceChoice::Auto,
         };
         opts.run_dir = Some(dir.clone());
+        opts.approval = approval;
         let cancel = opts.cancel.clone();
         signals.on_cancel(move || cancel.cancel());
         // Every secret of the plan, in every form: built once for the progress and the summary.

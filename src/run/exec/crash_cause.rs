@@ -9,13 +9,21 @@
 //!   EXCEPTION`, a native `Fatal signal`, an `ANR in`; `logs::logcat::find_crashes`) of the
 //!   flow's app; the block is in the log excerpt the collector attaches. Costs one `logcat -d`,
 //!   on failure only.
+//!
+//! A proven crash wins over whatever the step failed with afterwards, device codes included
+//! (`DEVICE_UNRESPONSIVE`, `HDC_*`, `ADB_*`, `DEVICE_DISCONNECTED`): a device that misbehaves
+//! after the app died does not make the crash the device's. So the queries that look for it
+//! are asked again when they meet a device fault (`evidence::CRASH_QUERY_ATTEMPTS` in all, on top of
+//! the backends' own resends), and a new crash file of the app that cannot be read still
+//! proves the crash (its name says whose it is). Only a device that cannot answer at all (gone
+//! for good) leaves the step's own error.
 
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
 use super::{FlowRun, codes};
-use crate::run::evidence::{StepWindow, lines_in_window};
+use crate::run::evidence::{StepWindow, asked, lines_in_window};
 use crate::run::result::StepError;
 use tapflow_core::plan::model::PlanStep;
 use tapflow_device::logs::crash::parse_crash_file;
@@ -68,7 +76,7 @@ impl FlowRun<'_, '_> {
     }
 
     /// HarmonyOS: the first faultlogger file of the flow's app written since the flow started
-    /// and not blamed yet.
+    /// and not blamed yet. A file that cannot be read is the app's by its name.
     fn faultlog_crash(
         &mut self,
         step: &PlanStep,
@@ -76,23 +84,38 @@ impl FlowRun<'_, '_> {
         device: &dyn Device,
     ) -> Option<StepError> {
         let known = self.crash_baseline.as_ref().and_then(|b| b.known())?;
-        let files = device.crash_files().ok()?;
+        let files = asked(|| device.crash_files()).ok()?;
         for c in files {
             if known.contains(&c.file_name) || self.blamed.0.contains(&c.file_name) {
                 continue;
             }
-            let Ok(text) = device.read_crash_file(&c.file_name) else {
-                continue;
+            let report = match asked(|| device.read_crash_file(&c.file_name)) {
+                Ok(text) => Ok(parse_crash_file(&text, Some(&c.file_name))),
+                Err(e) => Err(e),
             };
-            let report = parse_crash_file(&text, Some(&c.file_name));
-            if let (Some(app), Some(subject)) = (&self.fp.app, report.subject())
+            let subject = match &report {
+                Ok(r) => r.subject().map(str::to_string),
+                Err(_) => Some(c.process.clone()).filter(|p| !p.is_empty()),
+            };
+            if let (Some(app), Some(subject)) = (&self.fp.app, &subject)
                 && !tapflow_device::ui::matching::same_bundle(app, subject)
             {
                 continue;
             }
             self.blamed.0.insert(c.file_name.clone());
-            let exception = self.masker.text(&exception_line(&report)).into_owned();
-            let app = report.subject().unwrap_or("the app").to_string();
+            let app = subject.unwrap_or_else(|| "the app".to_string());
+            let (exception, stack, unread) = match &report {
+                Ok(r) => (
+                    self.masker.text(&exception_line(r)).into_owned(),
+                    r.stacktrace.iter().take(3).cloned().collect::<Vec<_>>(),
+                    None,
+                ),
+                Err(e) => (
+                    "an unknown exception (the crash file could not be read)".to_string(),
+                    Vec::new(),
+                    Some(json!({"code": e.code(), "message": self.masker.text(&e.to_string())})),
+                ),
+            };
             let mut e = self.err(
                 step,
                 tapflow_core::codes::APP_CRASHED,
@@ -104,9 +127,12 @@ impl FlowRun<'_, '_> {
             e.details = json!({
                 "exception": exception,
                 "crash_file": c.file_name,
-                "stack": report.stacktrace.iter().take(3).collect::<Vec<_>>(),
+                "stack": stack,
                 "cause": error,
             });
+            if let (Some(unread), Value::Object(d)) = (unread, &mut e.details) {
+                d.insert("crash_file_unread".into(), unread);
+            }
             return Some(e);
         }
         None
@@ -145,7 +171,7 @@ impl FlowRun<'_, '_> {
         error: &StepError,
         device: &dyn Device,
     ) -> Option<StepError> {
-        let text = device.logs(&LogQuery::default()).ok()?;
+        let text = asked(|| device.logs(&LogQuery::default())).ok()?;
         let window = StepWindow {
             from: self.started_local,
             to: chrono::Local::now(),

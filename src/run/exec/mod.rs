@@ -242,7 +242,10 @@ fn first_error<'s>(steps: impl Iterator<Item = &'s StepResult>) -> Option<StepEr
 }
 
 /// The clean-state steps (stop, clear data, launch) as tool steps of the plan.
-fn setup_steps(fp: &FlowPlan, iso: &tapflow_core::plan::model::Isolation) -> Vec<PlanStep> {
+pub(crate) fn setup_steps(
+    fp: &FlowPlan,
+    iso: &tapflow_core::plan::model::Isolation,
+) -> Vec<PlanStep> {
     let mut out = Vec::new();
     let mut push = |tool: &str| {
         let mut step = PlanStep::plain(

@@ -8,6 +8,7 @@ use crate::adb::classify::{Op, Streams, command_failed};
 use crate::adb::config::AdbConfig;
 use crate::adb::device::AdbDevice;
 use crate::adb::parse::devices::{AdbTarget, parse_devices};
+use crate::adb::reconnect;
 use crate::adb::runner::Runner;
 use crate::error::{DeviceError, DeviceResult};
 use crate::model::Target;
@@ -77,9 +78,24 @@ impl AdbClient {
 
     /// The device `serial` names (or the only one there is), after checking that adb lists it
     /// as `device`: not listed → `NotFound`; `unauthorized` → `Unauthorized`; `offline` or any
-    /// other state → `Disconnected`; no serial with several devices → `Ambiguous`.
+    /// other state → `Disconnected`; no serial with several devices → `Ambiguous`. A network
+    /// device (`HOST:PORT`) listed `offline` is attached again first (its connection dropped;
+    /// see [`crate::adb::reconnect`]), within the command deadline.
     pub fn connect(&self, serial: Option<&str>) -> DeviceResult<AdbDevice> {
-        let devices = self.list_devices()?;
+        let mut devices = self.list_devices()?;
+        if let Some(wanted) = serial
+            && reconnect::is_network_serial(wanted)
+            && devices
+                .iter()
+                .any(|t| t.serial == wanted && t.state == "offline")
+        {
+            let deadline = std::time::Instant::now() + self.config.command_timeout;
+            match self.runner.reconnect(wanted, deadline) {
+                Ok(()) => devices = self.list_devices()?,
+                Err(why) => tracing::info!(target: "tapflow::adb", serial = wanted, why = %why,
+                    "adb reconnect failed"),
+            }
+        }
         let chosen = match serial {
             Some(wanted) => {
                 let Some(t) = devices.iter().find(|t| t.serial == wanted) else {
@@ -145,11 +161,7 @@ impl AdbClient {
             Streams::Both,
         )?;
         let text = answer.text();
-        let ok = text.lines().any(|l| {
-            let l = l.trim();
-            l.starts_with("connected to ") || l.starts_with("already connected to ")
-        });
-        if ok {
+        if reconnect::connected(&text) {
             Ok(())
         } else {
             Err(command_failed(&op, text.trim()))

@@ -12,6 +12,11 @@ pub struct AdbConfig {
     /// `adb -P PORT`: a private adb server on `localhost:PORT` instead of the default 5037, so
     /// the user's own server is untouched (the simulator's devices are attached there).
     pub server_port: Option<u16>,
+    /// `adb -H HOST`: the server's host. `127.0.0.1` (not `localhost`) also stops the client
+    /// from starting a server of its own when none answers (`* cannot start server on remote
+    /// host`, docs/reference/adb-protocol.md rule 21): for a server tapflow owns and stops, so
+    /// that a late command cannot start one that outlives tapflow.
+    pub server_host: Option<String>,
     /// Deadline of an ordinary command (`input`, `am`, `pm`, `getprop`, `dumpsys`, …).
     pub command_timeout: Duration,
     /// Deadline of a UI dump round trip (`uiautomator dump` waits for the UI to be idle).
@@ -32,6 +37,7 @@ impl Default for AdbConfig {
         Self {
             program: PathBuf::from("adb"),
             server_port: None,
+            server_host: None,
             command_timeout: Duration::from_secs(15),
             dump_timeout: Duration::from_secs(30),
             transfer_timeout: Duration::from_secs(60),
@@ -43,12 +49,17 @@ impl Default for AdbConfig {
 }
 
 impl AdbConfig {
-    /// The global options every invocation starts with (`-P PORT` for a private server).
+    /// The global options every invocation starts with (`-H HOST`, `-P PORT` for a private
+    /// server).
     pub fn global_args(&self) -> Vec<String> {
-        match self.server_port {
-            Some(p) => vec!["-P".to_string(), p.to_string()],
-            None => Vec::new(),
+        let mut args = Vec::new();
+        if let Some(h) = &self.server_host {
+            args.extend(["-H".to_string(), h.clone()]);
         }
+        if let Some(p) = self.server_port {
+            args.extend(["-P".to_string(), p.to_string()]);
+        }
+        args
     }
 }
 
@@ -67,5 +78,10 @@ mod tests {
             ..c
         };
         assert_eq!(c.global_args(), ["-P", "15037"]);
+        let c = AdbConfig {
+            server_host: Some("127.0.0.1".into()),
+            ..c
+        };
+        assert_eq!(c.global_args(), ["-H", "127.0.0.1", "-P", "15037"]);
     }
 }

@@ -19,6 +19,7 @@ pub mod config;
 pub mod device;
 mod input;
 pub mod parse;
+pub mod reconnect;
 pub mod runner;
 pub mod screenshot;
 pub mod text;

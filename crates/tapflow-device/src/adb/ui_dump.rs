@@ -6,14 +6,19 @@
 //! Answers: XML → the tree (an empty hierarchy means the screen is off or locked); `ERROR:
 //! could not get idle state.` → `UI_TREE_FETCH_ERROR` (transient: the UI is animating); `ERROR:
 //! null root node returned by UiTestAutomationBridge.` → `ScreenLocked`; XML that does not
-//! parse (truncated) → `INVALID_UI_TREE_PAYLOAD`.
+//! parse (truncated) → `INVALID_UI_TREE_PAYLOAD`. An answer with no XML at all (only the
+//! `UI hierchary dumped to` confirmation, or nothing) and XML cut short are damaged: the dump
+//! alone is sent again ([`crate::dump_resend`]), also after a chained action.
+
+use std::time::{Duration, Instant};
 
 use crate::adb::classify::{Op, command_failed, outcome};
 use crate::adb::device::{AdbDevice, excerpt, key_command};
 use crate::adb::input::merge_stderr;
-use crate::adb::parse::outcome::{self as verdict, DumpFailure};
+use crate::adb::parse::outcome::{self as verdict, DumpFailure as Failed};
 use crate::adb::parse::uiautomator;
 use crate::adb::{commands, text, validate};
+use crate::dump_resend::{DumpFailure, Resend};
 use crate::error::{DeviceError, DeviceResult};
 use crate::hdc::quote::ShellCommand;
 use crate::hdc::sections;
@@ -29,34 +34,66 @@ impl AdbDevice {
         if let Some(b) = &scope.bundle {
             validate::package_name(b)?;
         }
-        let answer = self.exec_out(&commands::ui_dump(), self.config().dump_timeout)?;
+        let timeout = self.config().dump_timeout;
+        let deadline = Instant::now() + timeout;
+        let first = self.dump_once(scope, timeout);
+        self.resending(first, scope, deadline)
+    }
+
+    /// One `uiautomator dump /dev/tty` round trip (one UI dump in the cost), judged.
+    fn dump_once(&self, scope: &DumpScope, timeout: Duration) -> Result<UiNode, DumpFailure> {
+        let answer = self.exec_out(&commands::ui_dump(), timeout)?;
         self.cost_counter().ui_dump();
         self.finish_dump(&answer.stdout, scope)
     }
 
-    /// Turns a dump's answer into the (scoped) tree, telling the failures apart.
-    pub(super) fn finish_dump(&self, text: &str, scope: &DumpScope) -> DeviceResult<UiNode> {
+    /// The tree of a dump whose first answer was judged `first`: a damaged answer is followed
+    /// by dumps of their own, within the budget and before `deadline`.
+    fn resending(
+        &self,
+        first: Result<UiNode, DumpFailure>,
+        scope: &DumpScope,
+        deadline: Instant,
+    ) -> DeviceResult<UiNode> {
+        Resend {
+            retry: self.config().refused_retry,
+            deadline,
+            backend: "adb",
+            serial: self.serial_str(),
+        }
+        .run(first, |left| self.dump_once(scope, left))
+    }
+
+    /// Turns a dump's answer into the (scoped) tree, telling the failures apart (damaged: no
+    /// XML and no error from uiautomator, or XML that does not parse).
+    pub(super) fn finish_dump(&self, text: &str, scope: &DumpScope) -> Result<UiNode, DumpFailure> {
         let op = Op::new(UI_TREE_FETCH_ERROR, "UI dump");
         let parts = uiautomator::split_answer(text);
         let Some(xml) = parts.xml else {
             return Err(match verdict::dump_failure(parts.before) {
-                DumpFailure::NoRoot(_) => DeviceError::ScreenLocked {
+                Failed::NoRoot(_) => DumpFailure::Other(DeviceError::ScreenLocked {
                     serial: self.serial_str().to_string(),
-                },
-                DumpFailure::NotIdle(says) | DumpFailure::Other(says) => command_failed(&op, says),
+                }),
+                Failed::NotIdle(says) => DumpFailure::Other(command_failed(&op, says)),
+                Failed::Other(says) if is_empty_answer(parts.before) => {
+                    DumpFailure::Damaged(command_failed(&op, says))
+                }
+                Failed::Other(says) => DumpFailure::Other(command_failed(&op, says)),
             });
         };
-        let root = uiautomator::parse_dump(xml).map_err(|e| DeviceError::Parse {
-            code: INVALID_UI_TREE_PAYLOAD,
-            what: "UI dump".into(),
-            detail: e.to_string(),
+        let root = uiautomator::parse_dump(xml).map_err(|e| {
+            DumpFailure::Damaged(DeviceError::Parse {
+                code: INVALID_UI_TREE_PAYLOAD,
+                what: "UI dump".into(),
+                detail: e.to_string(),
+            })
         })?;
         if uiautomator::is_empty_dump(&root) {
-            return Err(DeviceError::ScreenLocked {
+            return Err(DumpFailure::Other(DeviceError::ScreenLocked {
                 serial: self.serial_str().to_string(),
-            });
+            }));
         }
-        scoped(root, scope, &op)
+        Ok(scoped(root, scope, &op)?)
     }
 
     pub(super) fn act_and_dump(&self, action: &UiAction, scope: &DumpScope) -> ActObserved {
@@ -74,6 +111,7 @@ impl AdbDevice {
         all.push(commands::ui_dump());
         let chained = sections::chain(all);
         let deadline = self.config().command_timeout + self.config().dump_timeout;
+        let sent_at = Instant::now();
         // A transport failure (timeout, device gone) leaves it unknown whether the action ran:
         // it is reported as not accepted, never as dispatched.
         let answer = match self.exec_out(&chained, deadline) {
@@ -96,15 +134,19 @@ impl AdbDevice {
                 break;
             }
         }
-        let tree = action_result.is_ok().then(|| match &parts[n] {
-            Some(text) => self.finish_dump(text, scope),
-            None => Err(command_failed(
-                &Op::new(UI_TREE_FETCH_ERROR, "UI dump"),
-                format!(
-                    "the device gave no answer for the dump: {}",
-                    excerpt(&answer.stdout)
-                ),
-            )),
+        // A damaged dump is sent again on its own: the action already ran.
+        let tree = action_result.is_ok().then(|| {
+            let first = match &parts[n] {
+                Some(text) => self.finish_dump(text, scope),
+                None => Err(DumpFailure::Damaged(command_failed(
+                    &Op::new(UI_TREE_FETCH_ERROR, "UI dump"),
+                    format!(
+                        "the device gave no answer for the dump: {}",
+                        excerpt(&answer.stdout)
+                    ),
+                ))),
+            };
+            self.resending(first, scope, sent_at + deadline)
         });
         ActObserved {
             action: action_result,
@@ -215,6 +257,16 @@ fn scoped(root: UiNode, scope: &DumpScope, op: &Op) -> DeviceResult<UiNode> {
     Ok(UiNode {
         attributes,
         children: kept,
+    })
+}
+
+/// No XML and no words of uiautomator's own: nothing at all, or only its `UI hierchary dumped
+/// to` confirmation (the dump file came back empty).
+fn is_empty_answer(before: &str) -> bool {
+    before.lines().map(str::trim).all(|l| {
+        l.is_empty()
+            || l.starts_with("UI hierchary dumped to")
+            || l.starts_with("UI hierarchy dumped to")
     })
 }
 

@@ -8,6 +8,9 @@
 //! accepted, and a refused action never yields a tree. The shell runs every action of the
 //! chain whatever the previous one answered (`;`): the first refusal is the one reported.
 
+use std::time::Instant;
+
+use crate::dump_resend::DumpFailure;
 use crate::error::{DeviceError, DeviceResult};
 use crate::hdc::classify::{Op, Scan, command_failed, outcome};
 use crate::hdc::device::HdcDevice;
@@ -38,6 +41,7 @@ impl HdcDevice {
         cmds.push(commands::dump_layout(&path, scope));
         let chained = sections::chain(cmds);
         let deadline = self.config().command_timeout + self.config().dump_timeout;
+        let sent_at = Instant::now();
         let first_op = ops.first().cloned().unwrap_or_else(|| dump_op.clone());
         // Transport-level failures (timeout, device gone) leave it unknown whether the action
         // ran: it is reported as not accepted, never as dispatched.
@@ -59,12 +63,16 @@ impl HdcDevice {
                 )),
             })
             .collect();
-        let tree = verdicts.iter().all(Result::is_ok).then(|| match dump_part {
-            Some(answer) => self.finish_dump(&answer, scope, &dump_op),
-            None => Err(command_failed(
-                &dump_op,
-                "the device gave no answer for the dump",
-            )),
+        // A damaged dump is sent again on its own: the actions already ran.
+        let tree = verdicts.iter().all(Result::is_ok).then(|| {
+            let first = match dump_part {
+                Some(answer) => self.finish_dump(&answer, scope, &dump_op),
+                None => Err(DumpFailure::Damaged(command_failed(
+                    &dump_op,
+                    "the device gave no answer for the dump",
+                ))),
+            };
+            self.resending(first, scope, sent_at + deadline)
         });
         ActsObserved {
             actions: verdicts,

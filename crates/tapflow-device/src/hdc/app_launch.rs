@@ -8,6 +8,9 @@
 //! window. Each section is judged on its own: a start the device refused never yields windows
 //! or a tree, and a failed window read never hides that the app started.
 
+use std::time::Instant;
+
+use crate::dump_resend::DumpFailure;
 use crate::error::{DeviceError, DeviceResult};
 use crate::hdc::classify::{Op, Scan, command_failed, outcome};
 use crate::hdc::device::HdcDevice;
@@ -71,6 +74,7 @@ impl HdcDevice {
         } else {
             Scan::Whole
         };
+        let sent_at = Instant::now();
         // Transport-level failures leave it unknown whether the app started: not started.
         let text = match self.shell(&cmd, deadline, &op, scan) {
             Ok(text) => text,
@@ -97,15 +101,17 @@ impl HdcDevice {
         }
         let win_op = Op::new(WINDOW_QUERY_FAILED, format!("windows of {bundle}"));
         let windows = app_windows_from(&win_op, parts[1].as_deref(), parts[2].as_deref());
+        // A damaged dump is sent again on its own: the app is never started twice.
         let tree = observe.map(|scope| {
             let dump_op = Op::new(UI_TREE_FETCH_ERROR, "UI dump");
-            match parts[3].as_deref() {
+            let first = match parts[3].as_deref() {
                 Some(answer) => self.finish_dump(answer, scope, &dump_op),
-                None => Err(command_failed(
+                None => Err(DumpFailure::Damaged(command_failed(
                     &dump_op,
                     "the device gave no answer for the dump",
-                )),
-            }
+                ))),
+            };
+            self.resending(first, scope, sent_at + deadline)
         });
         AppStarted {
             started,

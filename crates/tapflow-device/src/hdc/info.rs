@@ -2,7 +2,10 @@
 //! [`commands::info`]); a second round trip to DisplayManagerService only when RenderService
 //! gave no size (older or unusual builds).
 
+use std::time::Instant;
+
 use crate::Readiness;
+use crate::dump_resend::DumpFailure;
 use crate::error::DeviceError;
 use crate::error::DeviceResult;
 use crate::hdc::classify::{Op, Scan, command_failed};
@@ -41,6 +44,7 @@ impl HdcDevice {
         let op = Op::new(tapflow_core::codes::DEVICE_INFO_FAILED, "device check");
         let path = self.config().scratch_path("json");
         let timeout = self.config().command_timeout + self.config().dump_timeout;
+        let sent_at = Instant::now();
         // A layout ends the answer: only its edges can be hdc's own failure lines.
         let text = match self.shell(&commands::check_ready(&path), timeout, &op, Scan::Edges) {
             Ok(text) => text,
@@ -82,13 +86,15 @@ impl HdcDevice {
             None => Err(command_failed(&power_op, "the device gave no answer")),
         };
         let dump_op = Op::new(UI_TREE_FETCH_ERROR, "UI dump");
-        let tree = match parts[keys + 1].as_deref() {
-            Some(answer) => self.finish_dump(answer, &DumpScope::default(), &dump_op),
-            None => Err(command_failed(
+        let scope = DumpScope::default();
+        let first = match parts[keys + 1].as_deref() {
+            Some(answer) => self.finish_dump(answer, &scope, &dump_op),
+            None => Err(DumpFailure::Damaged(command_failed(
                 &dump_op,
                 "the device gave no answer for the dump",
-            )),
+            ))),
         };
+        let tree = self.resending(first, &scope, sent_at + timeout);
         Readiness {
             info: Ok(info),
             power: Some(power),

@@ -5,8 +5,13 @@
 //! followed by the file's JSON. A dump that did not happen is `UI_TREE_FETCH_ERROR` in uitest's
 //! words; JSON that does not parse is `INVALID_UI_TREE_PAYLOAD`; the empty root uitest writes
 //! with the screen locked is `ScreenLocked` (for a scoped dump it means the scope matched no
-//! window, which is reported as a fetch error instead).
+//! window, which is reported as a fetch error instead). A file that came back empty or cut
+//! short is damaged: the dump alone is sent again ([`crate::dump_resend`]), also when it was
+//! chained behind an action or a launch.
 
+use std::time::{Duration, Instant};
+
+use crate::dump_resend::{DumpFailure, Resend};
 use crate::error::{DeviceError, DeviceResult};
 use crate::hdc::classify::{Op, Scan, command_failed};
 use crate::hdc::commands;
@@ -23,36 +28,68 @@ impl HdcDevice {
             crate::hdc::validate::bundle_name(b)?;
         }
         let op = Op::new(UI_TREE_FETCH_ERROR, "UI dump");
-        let path = self.config().scratch_path("json");
-        let cmd = commands::dump_layout(&path, scope);
-        let text = self.shell(&cmd, self.config().dump_timeout, &op, Scan::Edges)?;
-        self.cost_counter().ui_dump();
-        self.finish_dump(&text, scope, &op)
+        let timeout = self.config().dump_timeout;
+        let deadline = Instant::now() + timeout;
+        let first = self.dump_once(scope, &op, timeout);
+        self.resending(first, scope, deadline)
     }
 
-    /// Turns the answer of a `dumpLayout … && cat` into a tree: parse errors, the locked
-    /// screen, and a scope that matched no window are told apart.
+    /// One `dumpLayout … && cat` round trip (one UI dump in the cost), judged.
+    fn dump_once(
+        &self,
+        scope: &DumpScope,
+        op: &Op,
+        timeout: Duration,
+    ) -> Result<UiNode, DumpFailure> {
+        let path = self.config().scratch_path("json");
+        let cmd = commands::dump_layout(&path, scope);
+        let text = self.shell(&cmd, timeout, op, Scan::Edges)?;
+        self.cost_counter().ui_dump();
+        self.finish_dump(&text, scope, op)
+    }
+
+    /// The tree of a dump whose first answer was judged `first`: a damaged answer is followed
+    /// by dumps of their own, within the budget and before `deadline`.
+    pub(super) fn resending(
+        &self,
+        first: Result<UiNode, DumpFailure>,
+        scope: &DumpScope,
+        deadline: Instant,
+    ) -> DeviceResult<UiNode> {
+        let op = Op::new(UI_TREE_FETCH_ERROR, "UI dump");
+        Resend {
+            retry: self.config().transient_retry,
+            deadline,
+            backend: "hdc",
+            serial: self.serial_str(),
+        }
+        .run(first, |left| self.dump_once(scope, &op, left))
+    }
+
+    /// Turns the answer of a `dumpLayout … && cat` into a tree: an empty or truncated file
+    /// (damaged), other failures, the locked screen, and a scope that matched no window are
+    /// told apart.
     pub(super) fn finish_dump(
         &self,
         text: &str,
         scope: &DumpScope,
         op: &Op,
-    ) -> DeviceResult<UiNode> {
+    ) -> Result<UiNode, DumpFailure> {
         let root = tree_from_answer(text, op)?;
         let scoped = scope.bundle.is_some() || scope.window_id.is_some();
         if parse::layout::is_locked_screen_root(&root) {
             if scoped {
-                return Err(command_failed(
+                return Err(DumpFailure::Other(command_failed(
                     op,
                     format!(
                         "the dump has no window for {} (not shown, or the screen is locked)",
                         describe(scope)
                     ),
-                ));
+                )));
             }
-            return Err(DeviceError::ScreenLocked {
+            return Err(DumpFailure::Other(DeviceError::ScreenLocked {
                 serial: self.serial_str().to_string(),
-            });
+            }));
         }
         Ok(root)
     }
@@ -81,24 +118,28 @@ fn split_answer(text: &str) -> (&str, Option<&str>) {
     (text, None)
 }
 
-pub(super) fn tree_from_answer(text: &str, op: &Op) -> DeviceResult<UiNode> {
+/// The tree in a dump's answer. Damaged: uitest said it saved the file but `cat` gave no JSON
+/// (an empty file), or the JSON does not parse (cut short).
+pub(super) fn tree_from_answer(text: &str, op: &Op) -> Result<UiNode, DumpFailure> {
     let (status, payload) = split_answer(text);
     let Some(json) = payload else {
         return Err(match parse::outcome::dump_layout(status) {
-            Ok(path) => command_failed(
+            Ok(path) => DumpFailure::Damaged(command_failed(
                 op,
                 format!(
                     "uitest saved the layout to {path} but reading it back gave no JSON: {}",
                     excerpt(text)
                 ),
-            ),
-            Err(says) => command_failed(op, says),
+            )),
+            Err(says) => DumpFailure::Other(command_failed(op, says)),
         });
     };
-    let dump = parse::layout::parse_layout(json).map_err(|e| DeviceError::Parse {
-        code: INVALID_UI_TREE_PAYLOAD,
-        what: "UI dump".into(),
-        detail: e.to_string(),
+    let dump = parse::layout::parse_layout(json).map_err(|e| {
+        DumpFailure::Damaged(DeviceError::Parse {
+            code: INVALID_UI_TREE_PAYLOAD,
+            what: "UI dump".into(),
+            detail: e.to_string(),
+        })
     })?;
     // `-i` (per-window arrays) is never sent; should a device answer that way anyway, the
     // windows are put under a root the way uitest merges them.

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::field::is_masked;
 use super::lost_keys::shows_lost_keys;
 use super::strategy::Strategy;
 use crate::envelope::ToolError;
@@ -35,6 +36,9 @@ fn reading(e: &ToolError) -> Option<FieldReading> {
         expected: expected.to_string(),
         seen: seen.to_string(),
         lost_keys: direct && shows_lost_keys(expected, seen, s("before_text")),
+        masked: e.details.get("masked").and_then(Value::as_bool) == Some(true)
+            || is_masked(seen)
+            || (seen.is_empty() && s("before_text").is_some_and(is_masked)),
     })
 }
 
@@ -114,6 +118,12 @@ mod tests {
         assert!(reading(&failed(other, details("direct", "emo"))).is_none());
         let r = reading(&failed(t, details("direct", "emo"))).unwrap();
         assert_eq!((r.expected.as_str(), r.seen.as_str()), ("demo", "emo"));
+        assert!(!r.masked);
+        let r = reading(&failed(t, details("direct", "•••"))).unwrap();
+        assert!(
+            r.lost_keys && r.masked,
+            "a password field showing fewer dots"
+        );
     }
 
     #[test]
@@ -122,6 +132,7 @@ mod tests {
             expected: "hello demo".into(),
             seen: "hello de".into(),
             lost_keys: true,
+            masked: false,
         };
         let a = retype_args(
             &json!({"element_id": "u", "mode": "append", "text": "demo"}),
