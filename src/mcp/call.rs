@@ -49,6 +49,14 @@ pub struct Answered<'a> {
     pub input_responses: Option<&'a InputResponses>,
 }
 
+/// What an approved call runs with besides its arguments.
+struct Context {
+    /// The gate a flow tool checks the plan it runs against.
+    gate: Option<Arc<dyn PlanGate>>,
+    /// The session's log (none for a stateless HTTP request).
+    session: Option<Arc<SessionLog>>,
+}
+
 /// What a call's approval came to.
 enum Decision {
     /// Run it: the record for `meta.approval`, and the gate of a flow tool.
@@ -132,9 +140,16 @@ impl Core {
                 .into());
             }
         };
-        self.run(name, served, args, extra_meta, gate, rctx, session)
-            .await
-            .map(Into::into)
+        self.run(
+            name,
+            served,
+            args,
+            extra_meta,
+            Context { gate, session },
+            rctx,
+        )
+        .await
+        .map(Into::into)
     }
 
     /// Runs an approved call.
@@ -144,10 +159,10 @@ impl Core {
         served: &Served,
         mut args: JsonObject,
         mut extra_meta: Map<String, Value>,
-        gate: Option<Arc<dyn PlanGate>>,
+        with: Context,
         rctx: RequestContext<RoleServer>,
-        session: Option<Arc<SessionLog>>,
     ) -> Result<CallToolResult, ErrorData> {
+        let Context { gate, session } = with;
         let started = Instant::now();
         let prepared = match served.digest {
             Some(d) => levels::take(&mut args, d),
