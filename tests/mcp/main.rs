@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod cancel;
 mod http_limits;
 mod http_proc;
 mod http_security;

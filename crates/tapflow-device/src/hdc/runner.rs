@@ -184,6 +184,7 @@ fn exit_of(result: &Result<Output, TransportError>) -> String {
         Err(TransportError::Timeout(_)) => "timeout".to_string(),
         Err(TransportError::Spawn { .. }) => "not started".to_string(),
         Err(TransportError::Io(_)) => "i/o error".to_string(),
+        Err(TransportError::Abandoned) => "abandoned".to_string(),
     }
 }
 
