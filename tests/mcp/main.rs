@@ -16,4 +16,5 @@ mod lanes;
 mod load;
 mod model_text;
 mod python;
+mod secrets;
 mod tools;

@@ -77,8 +77,22 @@ impl Runner {
         timeout: Duration,
         streams: Streams,
     ) -> DeviceResult<Answer> {
+        self.exchange(serial, sub, sub, timeout, streams)
+    }
+
+    /// [`Runner::run`], with `shown` (the same argv, typed text replaced by its length:
+    /// [`ShellCommand::shown`]) in logs and error messages instead of `sub`.
+    fn exchange(
+        &self,
+        serial: Option<&str>,
+        sub: &[String],
+        shown: &[String],
+        timeout: Duration,
+        streams: Streams,
+    ) -> DeviceResult<Answer> {
         let argv = self.argv(serial, sub);
-        let command = display_argv(&self.transport.program(), &argv);
+        let logged = self.argv(serial, shown);
+        let command = display_argv(&self.transport.program(), &logged);
         let deadline = Instant::now() + timeout;
         let mut attempt = 0;
         loop {
@@ -89,7 +103,7 @@ impl Runner {
             let result = self.transport.run(&argv, left);
             tracing::debug!(
                 target: "tapflow::adb",
-                argv = ?argv,
+                argv = ?logged,
                 attempt,
                 elapsed_ms = started.elapsed().as_millis() as u64,
                 ok = result.is_ok(),
@@ -121,9 +135,10 @@ impl Runner {
         command: &ShellCommand,
         timeout: Duration,
     ) -> DeviceResult<Answer> {
-        self.run(
+        self.exchange(
             Some(serial),
             &["shell".to_string(), command.to_string()],
+            &["shell".to_string(), command.shown().to_string()],
             timeout,
             Streams::Stderr,
         )
@@ -137,9 +152,10 @@ impl Runner {
         command: &ShellCommand,
         timeout: Duration,
     ) -> DeviceResult<Answer> {
-        self.run(
+        self.exchange(
             Some(serial),
             &["exec-out".to_string(), command.to_string()],
+            &["exec-out".to_string(), command.shown().to_string()],
             timeout,
             Streams::Stderr,
         )
