@@ -15,10 +15,14 @@ same device (`find_elements`) and a `ping`. Checked:
 - the next call succeeds on the device. Measured: its `meta.lane.waited_ms` (server side: from
   its arrival to its turn on the device) and its answer time from the cancel.
 
-With --slow (Android): every dump takes 60 s more (`--sim-faults slow-dump=60s`), the cancel
-comes on the first progress notification, and instead of a next call the script checks that
-the server's `adb` child running the abandoned `uiautomator dump` is gone (polled, hang guard
-10 s, far below the 60 s it would otherwise live); measured: how long after the cancel.
+With --slow (Android): every dump takes 60 s more (`--sim-faults slow-dump=60s`). Rounds
+alternate between `wait_for_element` (its dump runs on a helper thread) and `get_ui_tree` (its
+dump runs on the call's own thread, silent but for the 1 s heartbeat); the cancel comes on the
+first progress notification, once the `adb` child running `uiautomator dump` is seen. Checked:
+that child is gone (polled, hang guard 10 s, far below the 60 s it would otherwise live); no
+progress after the ping's answer; the next call on the device (`query_package`, no dump) gets
+its turn (hang guard 60 s: before this change a `get_ui_tree` held the device for its whole
+dump). Measured: when the child was gone, and the next call's `meta.lane.waited_ms`.
 
 usage: cancel_check.py TAPFLOW_BIN [--platform harmonyos|android] [--runs N] [--slow]
 """
@@ -134,12 +138,14 @@ async def main(a):
                     async def ignore(*_):
                         pass
 
-                    async def long_call(rid=rid):
-                        await s.call_tool(
-                            "wait_for_element",
-                            {"text": "never there", "timeout_ms": 120000, "interval_ms": 0},
-                            progress_callback=ignore,
-                        )
+                    slow_tree = a.slow and len(killed) % 2 == 1
+                    if slow_tree:
+                        tool, targs = "get_ui_tree", {}
+                    else:
+                        tool, targs = "wait_for_element", {"text": "never there", "timeout_ms": 120000, "interval_ms": 0}
+
+                    async def long_call(rid=rid, tool=tool, targs=targs):
+                        await s.call_tool(tool, targs, progress_callback=ignore)
                         answered.append(rid)
 
                     tg.start_soon(long_call)
@@ -159,19 +165,12 @@ async def main(a):
                             )
                         )
                     )
-                    if a.slow:
-                        with anyio.fail_after(GUARD_S):
-                            await s.send_ping()
-                        late_progress.append((rid, time.monotonic()))
-                        took = await gone_within(10)
-                        if took is None:
-                            fail(f"the abandoned dump's process still runs 10 s after the cancel: {dump_children()}")
-                        killed.append(round((time.monotonic() - cancelled_at) * 1000, 1))
-                        continue
                     nxt = {"done": anyio.Event()}
+                    # The next call on the device: one without a dump when every dump is slow.
+                    nxt_tool, nxt_args = ("query_package", {"bundle_name": DEMO, "info_type": "abilities"}) if a.slow else ("find_elements", {"element_id": "login"})
 
-                    async def next_call(nxt=nxt):
-                        nxt["sc"] = await call_ok(s, "find_elements", {"element_id": "login"})
+                    async def next_call(nxt=nxt, nxt_tool=nxt_tool, nxt_args=nxt_args):
+                        nxt["sc"] = await call_ok(s, nxt_tool, nxt_args)
                         nxt["at"] = time.monotonic()
                         nxt["done"].set()
 
@@ -179,6 +178,11 @@ async def main(a):
                     with anyio.fail_after(GUARD_S):
                         await s.send_ping()
                     fence = time.monotonic()
+                    if a.slow:
+                        took = await gone_within(10)
+                        if took is None:
+                            fail(f"{tool}: the abandoned dump's process still runs 10 s after the cancel: {dump_children()}")
+                        killed.append(round((time.monotonic() - cancelled_at) * 1000, 1))
                     with anyio.fail_after(GUARD_S):
                         await nxt["done"].wait()
                     waited.append(nxt["sc"]["meta"]["lane"]["waited_ms"])
@@ -203,8 +207,6 @@ async def main(a):
 
     if a.slow:
         facts.update(dump_process_gone_after_cancel_ms={"p50": p(killed, 0.5), "max": max(killed), "all": killed})
-        print(json.dumps(facts))
-        return
     facts.update(
         lane_waited_ms={"p50": p(waited, 0.5), "max": max(waited), "all": waited},
         next_answer_after_cancel_ms={"p50": p(answer, 0.5), "max": round(max(answer), 1)},
