@@ -10,8 +10,10 @@
 //!    the server's busy budget → `DEVICE_BUSY`), then runs [`Engine::call`] on the blocking pool
 //!    with cancellable [`Signals`] that also carry its progress;
 //! 5. a cancelled request (`notifications/cancelled`, or its HTTP stream closed) cancels the
-//!    signals; the call returns once its device work has stopped, and only then does the lane
-//!    pass to the next call — so the device is never driven by two calls at once;
+//!    signals: the round trip in flight is abandoned (its `hdc` / `adb` child killed, its answer
+//!    discarded), its progress stops; the call returns once its device work has stopped, and
+//!    only then does the lane pass to the next call — so the device is never driven by two
+//!    calls at once. rmcp sends no response to a cancelled request (as the spec asks);
 //! 6. the result is shaped by `response_level`, and `meta.lane` says where the call queued;
 //! 7. a call that reached its tool is recorded in the session's log (`meta.session_call` is its
 //!    number there), which `save_flow` turns into a flow ([`SessionLog`]); a stateless HTTP
@@ -234,10 +236,9 @@ impl Core {
         }
 
         // Run on the blocking pool with cancellable signals that carry progress.
-        let reporter = rctx
-            .meta
-            .get_progress_token()
-            .map(|token| Reporter::start(rctx.peer.clone(), token, name.to_string()));
+        let mut reporter = rctx.meta.get_progress_token().map(|token| {
+            Reporter::start(rctx.peer.clone(), token, name.to_string(), rctx.ct.clone())
+        });
         let signals = Signals::new(reporter.as_ref().map(Reporter::sink));
         let mut ctx = self.ctx.with_signals(signals.clone());
         if let Some(g) = gate {
@@ -253,8 +254,13 @@ impl Core {
         let outcome = tokio::select! {
             r = &mut job => r,
             _ = rctx.ct.cancelled() => {
+                // The round trip in flight is abandoned (its child killed, its answer dropped)
+                // and no progress follows the cancel; the lane stays ours until the tool has
+                // returned, which is then a matter of milliseconds.
                 signals.cancel();
-                // The lane stays ours until the device work has really stopped.
+                if let Some(r) = reporter.take() {
+                    r.stop();
+                }
                 job.await
             }
         };

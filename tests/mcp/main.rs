@@ -5,6 +5,7 @@
 mod common;
 
 mod approval_flows;
+mod cancel;
 mod elicitation;
 mod http_limits;
 mod http_proc;
@@ -20,4 +21,5 @@ mod openai_agents;
 mod python;
 mod save_flow;
 mod save_flow_cases;
+mod secrets;
 mod tools;
