@@ -73,9 +73,9 @@ async def scenario(a, secret, platform):
         fail(f"unexpected text fields: {list(fields)}")
     # Acting by handle: saved as the selectors the handles came from.
     await a.call("input_text", {"element_handle": fields["username"], "text": "bob"})
-    # A bare call cannot read a password back: TEXT_NOT_READABLE (or, where the server reports
-    # the mask as a success, ok). Either way the text went in, and the flow keeps it.
-    typed = await a.call("input_text", {"element_handle": fields["password"], "text": secret}, ok=None)
+    # A bare call cannot read a password back: it verifies the mask's length (ok, verified:
+    # false, length_verified: true); the text went in, and the flow keeps it.
+    typed = await a.call("input_text", {"element_handle": fields["password"], "text": secret})
     facts["password_call_ok"] = typed["ok"]
     # A failed call: dropped.
     await a.call("click", {"text": "Sign in"}, ok=False)

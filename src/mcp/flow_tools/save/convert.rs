@@ -3,8 +3,9 @@
 //!
 //! - Kept: successful calls of step tools that act (UI actions, keys, app lifecycle, installs,
 //!   builds) or wait (`wait_for_element`, `wait_for_stable`); an `input_text` into a password
-//!   field that typed the right number of characters (a bare call cannot read the value back
-//!   and says `TEXT_NOT_READABLE`, but the text went in, and a flow step passes on the length).
+//!   field that typed the right number of characters (a bare call cannot read the value back:
+//!   it succeeds on the mask's length, `verified: false`; a server before that said
+//!   `TEXT_NOT_READABLE`, also accepted; a flow step passes on the length).
 //! - Dropped, each with its reason: failed calls, read-only exploration (`find_elements`,
 //!   `get_ui_tree`, `screenshot`, `list_*`, `logs_query`, …: they assert nothing), the flow
 //!   tools (`run_flow`, `validate_flow`, `save_flow`, …), and a handle whose element cannot be
