@@ -177,6 +177,7 @@ pub fn gfxinfo(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
 /// `cmd uimode night [yes|no|auto]`: sets night mode (kept as `secure ui_night_mode`, 1 no,
 /// 2 yes, 0 auto) and prints the current one, as `UiModeManagerService`'s shell does.
 pub fn uimode(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
+    // `cmd` is native: one binder call, a builtin's cost.
     ctx.spend(Cost::Builtin);
     match args {
         [night, rest @ ..] if night == "night" && rest.len() <= 1 => {
@@ -212,7 +213,8 @@ pub fn uimode(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
 /// `svc wifi|data enable|disable` (kept as `global wifi_on` / `mobile_data`), `svc power
 /// stayon true|false|usb|ac|wireless`; silent, as on a device.
 pub fn svc(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
-    ctx.spend(Cost::Builtin);
+    // `svc` is a script starting `app_process`: a JVM start, as `input` costs.
+    ctx.spend(Cost::AndroidInput);
     let on = |v: &str| match v {
         "enable" => Some("1"),
         "disable" => Some("0"),
