@@ -209,7 +209,7 @@ pub(super) fn rows() -> Vec<Sourced> {
         Sourced {
             platform: "Android",
             command: "dumpsys display",
-            source: "AOSP `DisplayViewport.toString` (`orientation=`, adbutils `rotation()`), `DisplayDevice` `mCurrentOrientation`",
+            source: "AOSP `DisplayViewport.toString` (`orientation=`, adbutils `rotation()`), `DisplayDevice` `mCurrentOrientation`; uiautomator's `<hierarchy rotation=>`",
             check: || {
                 let d = android();
                 ok_with(
@@ -225,6 +225,12 @@ pub(super) fn rows() -> Vec<Sourced> {
                     &d,
                     "dumpsys display",
                     &["orientation=1,", "deviceWidth=2400"],
+                )?;
+                // agent-device confirms a rotation from the dump's hierarchy.
+                ok_with(
+                    &d,
+                    "uiautomator dump /sdcard/w.xml >/dev/null; cat /sdcard/w.xml",
+                    &["<hierarchy rotation=\"1\">"],
                 )
             },
         },
