@@ -51,6 +51,8 @@ fn bad_manifest(msg: impl Into<String>) -> InstallFailure {
 pub struct ParsedApk {
     pub spec: AppSpec,
     pub test_only: bool,
+    /// `<instrumentation>` entries: `(android:name, android:targetPackage)`.
+    pub instrumentations: Vec<(String, String)>,
 }
 
 fn attrs(e: &BytesStart<'_>) -> Vec<(String, String)> {
@@ -90,6 +92,7 @@ pub fn parse_manifest(xml: &str) -> Result<ParsedApk, InstallFailure> {
     let mut label = None;
     let mut test_only = false;
     let mut permissions = Vec::new();
+    let mut instrumentations = Vec::new();
     let mut abilities: Vec<AbilitySpec> = Vec::new();
     // Inside an <activity>: its index, and the current intent filter's action/category flags.
     let mut activity: Option<usize> = None;
@@ -114,6 +117,11 @@ pub fn parse_manifest(xml: &str) -> Result<ParsedApk, InstallFailure> {
                 b"application" => {
                     label = get(&a, "label").map(str::to_string);
                     test_only = get(&a, "testOnly") == Some("true");
+                }
+                b"instrumentation" => {
+                    if let (Some(n), Some(t)) = (get(&a, "name"), get(&a, "targetPackage")) {
+                        instrumentations.push((n.to_string(), t.to_string()));
+                    }
                 }
                 b"uses-permission" => {
                     if let Some(n) = get(&a, "name") {
@@ -199,6 +207,7 @@ pub fn parse_manifest(xml: &str) -> Result<ParsedApk, InstallFailure> {
             pages: Default::default(),
         },
         test_only,
+        instrumentations,
     })
 }
 

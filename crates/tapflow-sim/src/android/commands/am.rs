@@ -54,6 +54,7 @@ pub fn am(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
         Some((c, rest)) if c == "broadcast" => broadcast(ctx, rest),
         // The shell user is user 0 (the only user of the simulated device).
         Some((c, _)) if c == "get-current-user" => CmdResult::ok("0\n"),
+        Some((c, rest)) if c == "instrument" => super::instrument::run(ctx, rest),
         _ => CmdResult::fail_err(
             "Activity manager (activity) commands:\n  start [-W] [-S] -n <COMPONENT> | [-a <ACTION>] [-c <CATEGORY>] [-d <DATA>] [-p <PACKAGE>]\n  get-current-user\n  force-stop <PACKAGE>\n  broadcast -a <ACTION> [--es <KEY> <VALUE>]...\n(the simulated device supports these)\n",
             255,

@@ -11,6 +11,7 @@
 mod am;
 mod dumpsys;
 mod input;
+mod instrument;
 mod intents;
 mod logcat;
 pub mod pm;

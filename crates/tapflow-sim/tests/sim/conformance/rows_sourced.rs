@@ -409,6 +409,37 @@ pub(super) fn rows() -> Vec<Sourced> {
             },
         },
         Sourced {
+            platform: "Android",
+            command: "am instrument -w PKG/RUNNER",
+            source: "AOSP `AppErrors` (a crashed instrumentation finishes with `shortMsg`/`longMsg`), `Instrument` (`INSTRUMENTATION_RESULT:`, `INSTRUMENTATION_FAILED`)",
+            check: || {
+                let d = android();
+                let manifest = r#"<?xml version="1.0" encoding="utf-8"?>
+<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app.test" android:versionCode="1" android:versionName="1.0">
+    <application android:testOnly="true" />
+    <instrumentation android:name="androidx.test.runner.AndroidJUnitRunner" android:targetPackage="com.tapflow.demo" />
+</manifest>
+"#;
+                let apk = tapflow_sim::android::apk::build_apk(manifest, None);
+                d.phone().fs.write("/data/local/tmp/t.apk", apk);
+                ok_with(&d, "pm install -t /data/local/tmp/t.apk", &["Success\n"])?;
+                ok_with(
+                    &d,
+                    "am instrument -w -r -e class com.example.T com.example.app.test/androidx.test.runner.AndroidJUnitRunner",
+                    &[
+                        "INSTRUMENTATION_RESULT: shortMsg=Process crashed.\n",
+                        "runs no app code",
+                        "INSTRUMENTATION_CODE: 0\n",
+                    ],
+                )?;
+                let (out, err, st) = sh(&d, "am instrument -w com.example.app.test/.Missing");
+                ensure(
+                    st == 1 && err.contains("INSTRUMENTATION_FAILED: com.example.app.test/com.example.app.test.Missing"),
+                    || format!("{st}: {out}{err}"),
+                )
+            },
+        },
+        Sourced {
             platform: "HarmonyOS",
             command: "stat -c %s FILE",
             source: "toybox `stat` (`%s` the size in bytes)",
