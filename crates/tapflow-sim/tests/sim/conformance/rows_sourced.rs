@@ -440,6 +440,28 @@ pub(super) fn rows() -> Vec<Sourced> {
             },
         },
         Sourced {
+            platform: "Android",
+            command: "pm install REAL.apk (binary AXML manifest); monkey -p PKG 1",
+            source: "AOSP `ResourceTypes.h` (the AXML chunks); a built APK: io.appium.settings 8.0.10's `settings_apk-debug.apk` (npm, scripts/test-deps.d/46-real-apk.sh; through `adb install` in tests/backends/adb_real_apk.rs)",
+            check: || {
+                let p = concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/../../.test-deps/io.appium.settings-8.0.10/settings_apk-debug.apk"
+                );
+                let apk = std::fs::read(p)
+                    .map_err(|e| format!("{p}: {e}: run scripts/test-deps.d/46-real-apk.sh"))?;
+                let d = android();
+                d.phone().fs.write("/data/local/tmp/real.apk", apk);
+                ok_with(&d, "pm install /data/local/tmp/real.apk", &["Success\n"])?;
+                ok_with(
+                    &d,
+                    "monkey -p io.appium.settings 1",
+                    &["Events injected: 1\n"],
+                )?;
+                ok_with(&d, "dumpsys window windows", &[" io.appium.settings/"])
+            },
+        },
+        Sourced {
             platform: "HarmonyOS",
             command: "stat -c %s FILE",
             source: "toybox `stat` (`%s` the size in bytes)",
