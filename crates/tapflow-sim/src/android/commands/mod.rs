@@ -1,6 +1,8 @@
 //! The Android device programs of the simulated phone and their exact output texts
 //! (`docs/reference/adb.md`, AOSP `InputShellCommand`, `PackageManagerShellCommand`, `Am`,
-//! `monkey`, `logcat`, uiautomator's `DumpCommand`).
+//! `monkey`, `logcat`, uiautomator's `DumpCommand`, the system services' dumps): one module per
+//! program or group; [`intents`] resolves intents, [`services`] holds the other system
+//! services, [`screenrecord`] and a streaming [`logcat`] run until their reader goes away.
 //!
 //! [`Android`] is the table the shared shell ([`crate::shell`]) runs: it dispatches one
 //! expanded argv (`argv[0]` may be a full path such as `/system/bin/input`); the programs every
