@@ -10,9 +10,14 @@
 //!    the server's busy budget → `DEVICE_BUSY`), then runs [`Engine::call`] on the blocking pool
 //!    with cancellable [`Signals`] that also carry its progress;
 //! 5. a cancelled request (`notifications/cancelled`, or its HTTP stream closed) cancels the
-//!    signals; the call returns once its device work has stopped, and only then does the lane
-//!    pass to the next call — so the device is never driven by two calls at once;
-//! 6. the result is shaped by `response_level`, and `meta.lane` says where the call queued.
+//!    signals: the round trip in flight is abandoned (its `hdc` / `adb` child killed, its answer
+//!    discarded), its progress stops; the call returns once its device work has stopped, and
+//!    only then does the lane pass to the next call — so the device is never driven by two
+//!    calls at once. rmcp sends no response to a cancelled request (as the spec asks);
+//! 6. the result is shaped by `response_level`, and `meta.lane` says where the call queued;
+//! 7. a call that reached its tool is recorded in the session's log (`meta.session_call` is its
+//!    number there), which `save_flow` turns into a flow ([`SessionLog`]); a stateless HTTP
+//!    request (2026-07-28 era) has no session and no log.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,6 +38,7 @@ use crate::mcp::levels::{self, Level};
 use crate::mcp::options::{Compiled, McpOptions};
 use crate::mcp::policy;
 use crate::mcp::progress::Reporter;
+use crate::mcp::session_log::SessionLog;
 use crate::mcp::text;
 use tapflow_tools::context::{PlanGate, Signals};
 use tapflow_tools::registry::INCLUDE_COST;
@@ -43,6 +49,14 @@ use tapflow_tools::{DeviceRoute, Engine, Envelope, Routing, ToolContext, ToolErr
 pub struct Answered<'a> {
     pub request_state: Option<&'a str>,
     pub input_responses: Option<&'a InputResponses>,
+}
+
+/// What an approved call runs with besides its arguments.
+struct Context {
+    /// The gate a flow tool checks the plan it runs against.
+    gate: Option<Arc<dyn PlanGate>>,
+    /// The session's log (none for a stateless HTTP request).
+    session: Option<Arc<SessionLog>>,
 }
 
 /// What a call's approval came to.
@@ -97,6 +111,7 @@ impl Core {
         args: Option<JsonObject>,
         input: Answered<'_>,
         rctx: RequestContext<RoleServer>,
+        session: Option<Arc<SessionLog>>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(served) = self.catalog.get(name) else {
             let why = if self.engine.get(name).is_some() {
@@ -144,9 +159,16 @@ impl Core {
                 .into());
             }
         };
-        self.run(name, served, args, extra_meta, gate, rctx)
-            .await
-            .map(Into::into)
+        self.run(
+            name,
+            served,
+            args,
+            extra_meta,
+            Context { gate, session },
+            rctx,
+        )
+        .await
+        .map(Into::into)
     }
 
     /// Runs an approved call.
@@ -156,9 +178,10 @@ impl Core {
         served: &Served,
         mut args: JsonObject,
         mut extra_meta: Map<String, Value>,
-        gate: Option<Arc<dyn PlanGate>>,
+        with: Context,
         rctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
+        let Context { gate, session } = with;
         let started = Instant::now();
         let prepared = match served.digest {
             Some(d) => levels::take(&mut args, d),
@@ -175,6 +198,7 @@ impl Core {
                 ));
             }
         };
+        let recorded_args = args.clone();
         if level == Level::Full {
             args.insert(INCLUDE_COST.into(), Value::Bool(true));
         }
@@ -229,10 +253,9 @@ impl Core {
         }
 
         // Run on the blocking pool with cancellable signals that carry progress.
-        let reporter = rctx
-            .meta
-            .get_progress_token()
-            .map(|token| Reporter::start(rctx.peer.clone(), token, name.to_string()));
+        let mut reporter = rctx.meta.get_progress_token().map(|token| {
+            Reporter::start(rctx.peer.clone(), token, name.to_string(), rctx.ct.clone())
+        });
         let signals = Signals::new(reporter.as_ref().map(Reporter::sink));
         let mut ctx = self.ctx.with_signals(signals.clone());
         if let Some(g) = gate {
@@ -240,13 +263,21 @@ impl Core {
         }
         let engine = self.engine.clone();
         let tool = name.to_string();
-        let mut job =
-            tokio::task::spawn_blocking(move || engine.call(&tool, Value::Object(args), &ctx));
+        let log = session.clone();
+        let mut job = tokio::task::spawn_blocking(move || match log {
+            Some(log) => log.enter(|| engine.call(&tool, Value::Object(args), &ctx)),
+            None => engine.call(&tool, Value::Object(args), &ctx),
+        });
         let outcome = tokio::select! {
             r = &mut job => r,
             _ = rctx.ct.cancelled() => {
+                // The round trip in flight is abandoned (its child killed, its answer dropped)
+                // and no progress follows the cancel; the lane stays ours until the tool has
+                // returned, which is then a matter of milliseconds.
                 signals.cancel();
-                // The lane stays ours until the device work has really stopped.
+                if let Some(r) = reporter.take() {
+                    r.stop();
+                }
                 job.await
             }
         };
@@ -273,6 +304,10 @@ impl Core {
                 Err(tapflow_tools::context::cancelled()),
                 envelope.structured.meta.duration_ms,
             );
+        }
+        if let Some(log) = &session {
+            let seq = log.record(name, recorded_args, &envelope);
+            extra_meta.insert("session_call".into(), seq.into());
         }
         Ok(finish(envelope, extra_meta, level, served.headline))
     }

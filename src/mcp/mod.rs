@@ -25,6 +25,7 @@ pub mod policy;
 pub mod profile;
 pub mod progress;
 pub mod server;
+pub mod session_log;
 pub mod stdio;
 pub mod text;
 

@@ -3,7 +3,9 @@
 //! they are numbered here (`progress` 1, 2, 3, … strictly increasing, as the protocol requires)
 //! and sent as `notifications/progress`. While a tool reports nothing (a build, a device
 //! command), a heartbeat every second says it is still running. Nothing is sent after
-//! [`Reporter::finish`], which the call awaits before answering (no progress after the response).
+//! [`Reporter::finish`], which the call awaits before answering (no progress after the response),
+//! nor once the request is cancelled: no notification starts after the server has read the
+//! client's `notifications/cancelled` (the spec's receiver stops all work on the request).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -11,6 +13,7 @@ use std::time::{Duration, Instant};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::{Peer, RoleServer};
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 /// How long a silent call waits before a heartbeat.
 const HEARTBEAT: Duration = Duration::from_secs(1);
@@ -24,19 +27,33 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// Starts forwarding progress of `tool` for `token` to `peer`.
-    pub fn start(peer: Peer<RoleServer>, token: ProgressToken, tool: String) -> Self {
+    /// Starts forwarding progress of `tool` for `token` to `peer`, until the request's
+    /// `cancelled` token fires.
+    pub fn start(
+        peer: Peer<RoleServer>,
+        token: ProgressToken,
+        tool: String,
+        cancelled: CancellationToken,
+    ) -> Self {
         let (tx, mut rx) = mpsc::unbounded_channel::<String>();
         let slot: Slot = Arc::new(Mutex::new(Some(tx)));
         let task = tokio::spawn(async move {
             let started = Instant::now();
             let mut n: u64 = 0;
             loop {
-                let message = match tokio::time::timeout(HEARTBEAT, rx.recv()).await {
+                let next = tokio::select! {
+                    biased;
+                    _ = cancelled.cancelled() => return,
+                    next = tokio::time::timeout(HEARTBEAT, rx.recv()) => next,
+                };
+                let message = match next {
                     Ok(Some(m)) => m,
                     Ok(None) => return,
                     Err(_) => format!("{tool}: running, {} s elapsed", started.elapsed().as_secs()),
                 };
+                if cancelled.is_cancelled() {
+                    return;
+                }
                 n += 1;
                 let param =
                     ProgressNotificationParam::new(token.clone(), n as f64).with_message(message);
@@ -57,6 +74,12 @@ impl Reporter {
                 let _ = tx.send(m.to_string());
             }
         })
+    }
+
+    /// The request was cancelled: stops at once, dropping what is queued.
+    pub fn stop(self) {
+        self.slot.lock().unwrap_or_else(|p| p.into_inner()).take();
+        self.task.abort();
     }
 
     /// Stops taking messages, sends those already queued, and ends.

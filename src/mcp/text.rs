@@ -39,6 +39,10 @@ pub fn render(tool: &str, structured: &Value, headline: fn(&Value) -> Option<Str
 
 /// What any result says about itself: whether its effect was verified.
 fn generic(result: &Value) -> Option<String> {
+    if result.get("length_verified").and_then(Value::as_bool) == Some(true) {
+        // A password field: its mask was checked, its value cannot be read back.
+        return Some("length verified (a password field: its text cannot be read back)".into());
+    }
     match result.get("verified").and_then(Value::as_bool) {
         Some(true) => Some("verified".into()),
         Some(false) => Some("dispatched, not verified".into()),
@@ -86,6 +90,8 @@ mod tests {
 
         let s = json!({"ok": true, "result": {"verified": false}});
         assert!(render("click", &s, none).starts_with("click: ok: dispatched, not verified\n"));
+        let s = json!({"ok": true, "result": {"verified": false, "length_verified": true}});
+        assert!(render("input_text", &s, none).starts_with("input_text: ok: length verified ("));
         let s = json!({"ok": true, "result": {"x": 1}});
         assert!(render("swipe", &s, none).starts_with("swipe: ok\n{"));
     }

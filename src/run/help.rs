@@ -16,7 +16,7 @@ pub fn for_code(code: codes::Code) -> Option<&'static str> {
             "several elements match: add `element_type` or `element_id`, or pick one with `index: N` (0-based, reading order)"
         }
         codes::TEXT_NOT_READABLE => {
-            "the field hides its value (a password field): in a flow, a step whose masked length matches passes with `verified: false`, `length_verified: true`; this one showed a different length (characters lost or added)"
+            "the field hides its value (a password field): a call whose masked length matches succeeds with `verified: false`, `length_verified: true`; this one showed a different length (characters lost or added)"
         }
         codes::APP_CRASHED => {
             "the app crashed: read the exception and stack in the error details, the crash file (evidence `crash`, HarmonyOS) and the device log excerpt"

@@ -5,6 +5,7 @@
 mod common;
 
 mod adb_server;
+mod adbutils;
 mod cli;
 mod fault_matrix;
 mod log_gate;

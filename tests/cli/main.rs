@@ -16,6 +16,7 @@ mod non_utf8_names;
 mod repo_standalone;
 mod roots;
 mod sim;
+mod tool_password;
 mod tool_sim;
 mod tools;
 mod trusted_config;

@@ -253,6 +253,18 @@ const USES: &[(&str, &str, &str)] = &[
     ),
     // The MCP server's busy-wait budget (a candidate for `Engine::budget_ms`).
     ("src/mcp/call.rs", "timeout_ms", "a call's busy-wait budget"),
+    (
+        "src/mcp/flow_tools/save/convert.rs",
+        "find_elements get_ui_tree screenshot list_devices list_windows query_package logs_query \
+         wait_for_element wait_for_stable element_handle window_id element_id element_text",
+        "save_flow: which calls of a session are exploration and which are waits, and how a \
+         handle becomes the selector it came from",
+    ),
+    (
+        "src/mcp/flow_tools/save/render.rs",
+        "run_app bundle_name",
+        "save_flow: the saved flow's `app` is the app the session launched",
+    ),
 ];
 
 /// Every Rust source file of the workspace's crates (not their tests or benches).

@@ -5,6 +5,7 @@
 mod common;
 
 mod approval_flows;
+mod cancel;
 mod elicitation;
 mod http_limits;
 mod http_proc;
@@ -19,5 +20,8 @@ mod load;
 mod model_text;
 mod openai_agents;
 mod python;
+mod save_flow;
+mod save_flow_cases;
+mod secrets;
 mod tool_list;
 mod tools;

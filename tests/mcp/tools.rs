@@ -250,6 +250,14 @@ async fn every_tool_answers_with_the_reference_envelope() {
     called.insert("get_run");
     let (code, _) = s.err("get_run", json!({"run_id": "../etc"})).await;
     assert_eq!(code, "INVALID_PARAM");
+    // The session so far as a flow (tests/mcp/save_flow.rs replays one on a fresh device).
+    let r = s
+        .call("save_flow", json!({"path": "flows/session.yaml"}))
+        .await;
+    validate(&tool("save_flow"), &r);
+    let saved = r.structured_content.unwrap()["result"].clone();
+    assert!(saved["steps"].as_u64().unwrap() >= 2, "{saved:#}");
+    called.insert("save_flow");
 
     let listed: BTreeSet<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     let missing: Vec<&&str> = listed.difference(&called).collect();

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use tapflow::cli::setup::{CommandLine, root_sources};
+use tapflow::mcp::session_log::SessionLog;
 use tapflow::project::Project;
 use tapflow::sim_provider::SimProvider;
 use tapflow_device::hostfs::trusted::{CONFIG_FILE_NAMES, STATE_DIR_NAME};
@@ -43,6 +44,7 @@ const PATH_PARAMS: &[(&str, &str, Use)] = &[
     ("validate_flow", "path", Use::Read),
     ("plan_flow", "path", Use::Read),
     ("run_flow", "path", Use::Read),
+    ("save_flow", "path", Use::Write),
 ];
 
 /// Tools that write host files at places no parameter names, and where.
@@ -201,6 +203,16 @@ fn base_args(tool: &str) -> Value {
     }
 }
 
+/// The path `tool` is given for `target`: `save_flow` writes only `.yaml` files, so it aims
+/// below the target (refused all the same: under a project file, `.tapflow/` or a file the
+/// process was configured with).
+fn aimed(tool: &str, target: &str) -> String {
+    match tool {
+        "save_flow" => format!("{target}/saved.yaml"),
+        _ => target.to_string(),
+    }
+}
+
 #[test]
 fn no_writing_tool_creates_or_changes_trusted_configuration() {
     let r = rig();
@@ -215,8 +227,9 @@ fn no_writing_tool_creates_or_changes_trusted_configuration() {
     for (tool, param, _) in PATH_PARAMS.iter().filter(|(_, _, u)| *u == Use::Write) {
         for target in targets(&r.project) {
             let mut args = base_args(tool);
-            args[*param] = Value::String(target.clone());
-            let env = r.engine.call(tool, args, &r.ctx);
+            args[*param] = Value::String(aimed(tool, &target));
+            // As an MCP session runs it (`save_flow` saves the session's calls).
+            let env = SessionLog::new().enter(|| r.engine.call(tool, args, &r.ctx));
             if env.ok() {
                 // A screenshot named without an extension gets `.png` (`mcp-token.png`): a new
                 // file beside the target, never the target. Taken away again for the final

@@ -15,6 +15,7 @@ pub mod hostfs;
 pub mod logs;
 pub mod ui;
 
+pub mod abort;
 pub mod adb;
 pub mod dump_resend;
 pub mod error;

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+use crate::abort::Abort;
+
 /// The raw result of one invocation. hdc exits 0 on failure, so callers classify the text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Output {
@@ -41,6 +43,10 @@ pub enum TransportError {
     Timeout(Duration),
     #[error("i/o error: {0}")]
     Io(String),
+    /// The caller cancelled while the round trip was in flight (or before it started): the
+    /// child was killed / the answer discarded ([`crate::abort`]).
+    #[error("abandoned: the caller cancelled the call")]
+    Abandoned,
 }
 
 /// One round trip to a device tool. Implementations must be thread-safe.
@@ -113,6 +119,10 @@ impl ProcessTransport {
 
 impl Transport for ProcessTransport {
     fn run(&self, args: &[String], timeout: Duration) -> Result<Output, TransportError> {
+        let abort = crate::abort::current();
+        if abort.as_ref().is_some_and(Abort::is_raised) {
+            return Err(TransportError::Abandoned);
+        }
         let started = Instant::now();
         let mut child = Command::new(&self.program)
             .args(args)
@@ -137,15 +147,17 @@ impl Transport for ProcessTransport {
             let _ = err.read_to_end(&mut v);
             v
         });
-        let status = match child
-            .wait_timeout(timeout)
-            .map_err(|e| TransportError::Io(e.to_string()))?
-        {
-            Some(s) => s,
-            None => {
+        let status = match wait(&mut child, started + timeout, abort.as_ref())? {
+            Waited::Exited(s) => s,
+            ended => {
+                // Killed, not left running: a dump or a stream must not hold the device (or,
+                // for a cancelled call, answer late). The reader threads end with the pipes.
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(TransportError::Timeout(started.elapsed()));
+                return Err(match ended {
+                    Waited::Aborted => TransportError::Abandoned,
+                    _ => TransportError::Timeout(started.elapsed()),
+                });
             }
         };
         let stdout = out_t.join().unwrap_or_default();
@@ -159,5 +171,43 @@ impl Transport for ProcessTransport {
 
     fn program(&self) -> String {
         self.program.display().to_string()
+    }
+}
+
+enum Waited {
+    Exited(std::process::ExitStatus),
+    TimedOut,
+    Aborted,
+}
+
+/// Waits for `child` until `deadline`; with an abort flag, in [`crate::abort::SLICE`]s so that
+/// a raised flag is seen within one slice.
+fn wait(
+    child: &mut std::process::Child,
+    deadline: Instant,
+    abort: Option<&Abort>,
+) -> Result<Waited, TransportError> {
+    let io = |e: std::io::Error| TransportError::Io(e.to_string());
+    let Some(abort) = abort else {
+        let left = deadline.saturating_duration_since(Instant::now());
+        return Ok(match child.wait_timeout(left).map_err(io)? {
+            Some(s) => Waited::Exited(s),
+            None => Waited::TimedOut,
+        });
+    };
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if let Some(s) = child
+            .wait_timeout(left.min(crate::abort::SLICE))
+            .map_err(io)?
+        {
+            return Ok(Waited::Exited(s));
+        }
+        if abort.is_raised() {
+            return Ok(Waited::Aborted);
+        }
+        if Instant::now() >= deadline {
+            return Ok(Waited::TimedOut);
+        }
     }
 }

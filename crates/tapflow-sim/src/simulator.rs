@@ -385,11 +385,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Spends simulated device time; a call cancelled meanwhile stops spending it at once (its
+/// transport discards the answer: [`tapflow_device::abort`]).
 fn sleep_until(t: Instant) {
-    let now = Instant::now();
-    if t > now {
-        std::thread::sleep(t - now);
-    }
+    tapflow_device::abort::sleep_until(t);
 }
 
 /// `-s` accepts `PORT`, `HOST:PORT`; only the simulator's own address answers.

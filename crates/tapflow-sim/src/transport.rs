@@ -3,7 +3,8 @@
 //! The hdc backend hands it the exact argv it would give the `hdc` executable, so quoting and
 //! output parsing are exercised exactly as with a real process. The timeout is honoured like a
 //! killed process: simulated device time beyond it (a slow fault) or a stream still running at
-//! it ends in [`TransportError::Timeout`].
+//! it ends in [`TransportError::Timeout`]; a cancelled call's command ends in
+//! [`TransportError::Abandoned`] (see [`tapflow_device::abort`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,7 +35,16 @@ impl SimTransport {
 
 impl Transport for SimTransport {
     fn run(&self, args: &[String], timeout: Duration) -> Result<Output, TransportError> {
-        match self.sim.handle_with_timeout(args, &self.cwd, timeout) {
+        // Like a killed process: a cancelled call sends nothing more, and a command in flight
+        // when it was cancelled stops spending device time and its answer is discarded.
+        if tapflow_device::abort::is_raised() {
+            return Err(TransportError::Abandoned);
+        }
+        let answer = self.sim.handle_with_timeout(args, &self.cwd, timeout);
+        if tapflow_device::abort::is_raised() {
+            return Err(TransportError::Abandoned);
+        }
+        match answer {
             Ok(out) => Ok(Output {
                 stdout: out.stdout,
                 stderr: Vec::new(),

@@ -14,6 +14,12 @@ use serde::{Deserialize, Deserializer};
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct FlowEnv(pub BTreeMap<String, String>);
 
+impl FromIterator<(String, String)> for FlowEnv {
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(vars: I) -> Self {
+        FlowEnv(vars.into_iter().collect())
+    }
+}
+
 /// One variable.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

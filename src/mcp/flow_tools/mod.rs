@@ -1,13 +1,14 @@
 //! The flow tools MCP serves beside the step tools, as tools of the same engine (registered by
 //! [`crate::mcp::engine`], so `tools/list` stays one list): `validate_flow` and `plan_flow`
 //! (inline YAML or a host path → diagnostics with line/col, or the compiled plan), `run_flow`
-//! (a whole flow on a device, progress per step) and `get_run` (a finished run's summary and
-//! report paths). Host paths obey the host-path policy ([`tapflow_device::hostfs::PathPolicy`]) with the
+//! (a whole flow on a device, progress per step), `get_run` (a finished run's summary and
+//! report paths) and `save_flow` (the session's calls as a flow file). Host paths obey the host-path policy ([`tapflow_device::hostfs::PathPolicy`]) with the
 //! server's roots.
 
 mod env;
 mod headline;
 mod run;
+mod save;
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -26,6 +27,7 @@ use tapflow_tools::registry::{Routing, Tool, ToolDef};
 use tapflow_tools::{Call, ToolConfig, ToolError};
 
 pub use run::{GetRun, RunFlow};
+pub use save::SaveFlow;
 
 /// Registers the flow tools.
 pub fn defs() -> Vec<ToolDef> {
@@ -34,6 +36,7 @@ pub fn defs() -> Vec<ToolDef> {
         ToolDef::of::<PlanFlow>(),
         ToolDef::of::<RunFlow>(),
         ToolDef::of::<GetRun>(),
+        ToolDef::of::<SaveFlow>(),
     ]
 }
 

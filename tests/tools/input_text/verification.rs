@@ -74,39 +74,48 @@ fn rule_verification_timeout_reports_the_last_observed_text() {
 }
 
 #[test]
-fn rule_password_fields_return_a_verification_error_with_actual_text() {
-    // Direct entry: the mask has the expected length at once; waiting cannot reveal more.
+fn rule_password_fields_succeed_on_the_masked_length_and_never_echo_the_text() {
+    // Direct entry: the mask has the expected length at once; waiting cannot reveal more. The
+    // length is what can be checked: the call succeeds, unverified, and says so.
+    let dots = |n: usize| "\u{2022}".repeat(n);
     let e = env();
-    let (code, d) =
-        e.err_with_partial(json!({"element_handle": handle(PASSWORD, "password"), "text": "2580"}));
-    assert_eq!(code, "TEXT_NOT_READABLE");
-    assert_eq!(d["actual_text"], "\u{2022}".repeat(4));
-    assert_eq!(d["observations"], 1);
-    assert_eq!(d["masked"], true);
+    let r = e.ok(json!({"element_handle": handle(PASSWORD, "password"), "text": "2580"}));
+    assert_eq!(r["verified"], false);
+    assert_eq!(r["length_verified"], true);
+    assert_eq!(r["masked_length"], 4);
+    assert_eq!(r["masked"], true);
+    assert_eq!(r["actual_text"], dots(4));
+    assert_eq!(r["observations"], 1);
+    assert_eq!(
+        (r["text"].clone(), r["requested_text"].clone()),
+        (json!(dots(4)), json!(dots(4)))
+    );
     assert_eq!(
         e.phone.value(PASSWORD),
         "2580",
         "the write itself went through"
     );
     // Sentinel route: the masked sentinel-bearing value is one character longer; Backspace
-    // removes it, and the field still cannot be read.
+    // removes it, and the mask of the right length is what is left.
     let e = env();
-    let (code, d) = e.err_with_partial(
-        json!({"element_handle": handle(PASSWORD, "password"), "text": "hunter2"}),
-    );
-    assert_eq!(code, "TEXT_NOT_READABLE");
-    assert_eq!(d["cleanup_performed"], true);
-    assert_eq!(d["actual_text"], "\u{2022}".repeat(7));
+    let r = e.ok(json!({"element_handle": handle(PASSWORD, "password"), "text": "hunter2"}));
+    assert_eq!(r["cleanup_performed"], true);
+    assert_eq!(r["length_verified"], true);
+    assert_eq!(r["actual_text"], dots(7));
+    assert!(!r.to_string().contains("hunter2"), "{r:#}");
     assert_eq!(
         e.phone.value(PASSWORD),
         "hunter2",
         "no sentinel left behind"
     );
-    // A masked value of the wrong length stays an error with what was seen.
+    // A masked value of the wrong length stays an error with what was seen, its text masked.
     let e = env();
     e.phone.knobs().drop_char = Some('0');
     let (code, d) =
         e.err_with_partial(json!({"element_handle": handle(PASSWORD, "password"), "text": "1020"}));
     assert_eq!(code, "TEXT_NOT_READABLE");
-    assert_eq!(d["actual_text"], "\u{2022}".repeat(2));
+    assert_eq!(d["actual_text"], dots(2));
+    assert_eq!(d["expected_text"], dots(4));
+    assert_eq!(d["masked"], true);
+    assert!(!d.to_string().contains("1020"), "{d:#}");
 }

@@ -215,6 +215,12 @@ pub fn transport_error(err: TransportError, command: &str) -> DeviceError {
             what: format!("running `{command}`"),
             detail,
         },
+        TransportError::Abandoned => DeviceError::Io {
+            what: "cancelled".into(),
+            detail: format!(
+                "the call was cancelled while `{command}` ran: it was stopped, its answer discarded"
+            ),
+        },
     }
 }
 

@@ -86,6 +86,19 @@ impl Runner {
         timeout: Duration,
         streams: Streams,
     ) -> DeviceResult<Answer> {
+        self.exchange(serial, sub, sub, timeout, streams)
+    }
+
+    /// [`Runner::run`], with `shown` (the same argv, typed text replaced by its length:
+    /// [`ShellCommand::shown`]) in logs and error messages instead of `sub`.
+    fn exchange(
+        &self,
+        serial: Option<&str>,
+        sub: &[String],
+        shown: &[String],
+        timeout: Duration,
+        streams: Streams,
+    ) -> DeviceResult<Answer> {
         let deadline = Instant::now() + timeout;
         let mut attempt = 0;
         // Resends spent from the budget. A connection cut while a stream opened shows as
@@ -96,7 +109,7 @@ impl Runner {
         let mut unattached: Option<String> = None;
         loop {
             attempt += 1;
-            let answer = self.once(serial, sub, deadline, streams, attempt);
+            let answer = self.once(serial, sub, shown, deadline, streams, attempt);
             let Err(e) = &answer else {
                 return answer;
             };
@@ -113,7 +126,7 @@ impl Runner {
             let pause = self.retry.pause_before(spent);
             if spent > self.retry.retries || Instant::now() + pause >= deadline {
                 if attempt > 1 {
-                    tracing::warn!(target: "tapflow::adb", argv = ?self.argv(serial, sub),
+                    tracing::warn!(target: "tapflow::adb", argv = ?self.argv(serial, shown),
                         attempts = attempt, error = %e,
                         "adb: the command still did not reach the device; giving up");
                 }
@@ -150,24 +163,27 @@ impl Runner {
         }
     }
 
-    /// One invocation: counted, logged, classified (`attempt` for the log).
+    /// One invocation: counted, logged, classified (`attempt` for the log; `shown`, the
+    /// argv as logs and messages show it).
     fn once(
         &self,
         serial: Option<&str>,
         sub: &[String],
+        shown: &[String],
         deadline: Instant,
         streams: Streams,
         attempt: u32,
     ) -> DeviceResult<Answer> {
         let argv = self.argv(serial, sub);
-        let command = display_argv(&self.transport.program(), &argv);
+        let logged = self.argv(serial, shown);
+        let command = display_argv(&self.transport.program(), &logged);
         self.cost.round_trip();
         let started = Instant::now();
         let left = deadline.saturating_duration_since(started);
         let result = self.transport.run(&argv, left);
         tracing::debug!(
             target: "tapflow::adb",
-            argv = ?argv,
+            argv = ?logged,
             attempt,
             elapsed_ms = started.elapsed().as_millis() as u64,
             ok = result.is_ok(),
@@ -185,13 +201,8 @@ impl Runner {
         let left = deadline.saturating_duration_since(Instant::now());
         reconnect::port_answers(serial, left.min(PROBE))?;
         let server = |verb: &str| {
-            self.once(
-                None,
-                &[verb.to_string(), serial.to_string()],
-                deadline,
-                Streams::Both,
-                1,
-            )
+            let sub = [verb.to_string(), serial.to_string()];
+            self.once(None, &sub, &sub, deadline, Streams::Both, 1)
         };
         let _ = server("disconnect");
         match server("connect") {
@@ -210,9 +221,10 @@ impl Runner {
         command: &ShellCommand,
         timeout: Duration,
     ) -> DeviceResult<Answer> {
-        self.run(
+        self.exchange(
             Some(serial),
             &["shell".to_string(), command.to_string()],
+            &["shell".to_string(), command.shown().to_string()],
             timeout,
             Streams::Stderr,
         )
@@ -226,9 +238,10 @@ impl Runner {
         command: &ShellCommand,
         timeout: Duration,
     ) -> DeviceResult<Answer> {
-        self.run(
+        self.exchange(
             Some(serial),
             &["exec-out".to_string(), command.to_string()],
+            &["exec-out".to_string(), command.shown().to_string()],
             timeout,
             Streams::Stderr,
         )

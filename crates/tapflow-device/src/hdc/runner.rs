@@ -105,7 +105,6 @@ impl Runner {
     ) -> DeviceResult<String> {
         let argv = route.argv(sub);
         let program = self.transport.program();
-        let command = display_argv(&program, &argv);
         let logged = display_argv(&program, &route.argv(shown));
         let deadline = Instant::now() + timeout;
         let mut attempt: u32 = 1;
@@ -121,7 +120,8 @@ impl Runner {
             let took = started.elapsed();
             let undelivered = matches!(&result, Ok(out) if undelivered(out));
             let exit = exit_of(&result);
-            let classified = classify(result, &command, route, op, scan);
+            // Messages name the command as logs do: typed text by its length only.
+            let classified = classify(result, &logged, route, op, scan);
             tracing::debug!(
                 target: "tapflow::hdc",
                 argv = %logged,
@@ -184,6 +184,7 @@ fn exit_of(result: &Result<Output, TransportError>) -> String {
         Err(TransportError::Timeout(_)) => "timeout".to_string(),
         Err(TransportError::Spawn { .. }) => "not started".to_string(),
         Err(TransportError::Io(_)) => "i/o error".to_string(),
+        Err(TransportError::Abandoned) => "abandoned".to_string(),
     }
 }
 

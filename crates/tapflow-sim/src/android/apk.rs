@@ -2,9 +2,9 @@
 //!
 //! What the simulated package installer checks (documented in `docs/android.md`):
 //! - the file is a zip archive (`INSTALL_PARSE_FAILED_NOT_APK` otherwise);
-//! - it holds `AndroidManifest.xml` (`INSTALL_PARSE_FAILED_BAD_MANIFEST`), in **text** XML:
-//!   real APKs carry binary XML (AXML), which the simulator does not decode and refuses with
-//!   the same code, saying so;
+//! - it holds `AndroidManifest.xml` (`INSTALL_PARSE_FAILED_BAD_MANIFEST`), in binary XML
+//!   (AXML, what a built APK carries, decoded by [`super::axml`]) or, for the tests' own APKs,
+//!   in text XML; a damaged binary manifest is refused with the same code, saying so;
 //! - `<manifest package=…>` is a valid package name, `android:versionCode` a number,
 //!   `android:versionName` present (`INSTALL_PARSE_FAILED_BAD_MANIFEST`);
 //! - `android:testOnly="true"` needs `-t` (`INSTALL_FAILED_TEST_ONLY`); a lower version code
@@ -51,6 +51,8 @@ fn bad_manifest(msg: impl Into<String>) -> InstallFailure {
 pub struct ParsedApk {
     pub spec: AppSpec,
     pub test_only: bool,
+    /// `<instrumentation>` entries: `(android:name, android:targetPackage)`.
+    pub instrumentations: Vec<(String, String)>,
 }
 
 fn attrs(e: &BytesStart<'_>) -> Vec<(String, String)> {
@@ -90,6 +92,7 @@ pub fn parse_manifest(xml: &str) -> Result<ParsedApk, InstallFailure> {
     let mut label = None;
     let mut test_only = false;
     let mut permissions = Vec::new();
+    let mut instrumentations = Vec::new();
     let mut abilities: Vec<AbilitySpec> = Vec::new();
     // Inside an <activity>: its index, and the current intent filter's action/category flags.
     let mut activity: Option<usize> = None;
@@ -114,6 +117,11 @@ pub fn parse_manifest(xml: &str) -> Result<ParsedApk, InstallFailure> {
                 b"application" => {
                     label = get(&a, "label").map(str::to_string);
                     test_only = get(&a, "testOnly") == Some("true");
+                }
+                b"instrumentation" => {
+                    if let (Some(n), Some(t)) = (get(&a, "name"), get(&a, "targetPackage")) {
+                        instrumentations.push((n.to_string(), t.to_string()));
+                    }
                 }
                 b"uses-permission" => {
                     if let Some(n) = get(&a, "name") {
@@ -199,6 +207,7 @@ pub fn parse_manifest(xml: &str) -> Result<ParsedApk, InstallFailure> {
             pages: Default::default(),
         },
         test_only,
+        instrumentations,
     })
 }
 
@@ -217,14 +226,14 @@ pub fn parse_apk(bytes: &[u8]) -> Result<ParsedApk, InstallFailure> {
     let manifest = read("AndroidManifest.xml")
         .ok_or_else(|| bad_manifest("Failed to parse base.apk: AndroidManifest.xml not found"))?;
     let pages = read("assets/tapflow.yaml");
-    // Binary XML (AXML) starts with the chunk type 0x0003.
-    if manifest.starts_with(&[0x03, 0x00, 0x08, 0x00]) {
-        return Err(bad_manifest(
-            "binary AndroidManifest.xml (AXML) is not read by the simulated device: package a text manifest",
-        ));
-    }
-    let text = String::from_utf8(manifest)
-        .map_err(|_| bad_manifest("AndroidManifest.xml is not UTF-8 text"))?;
+    // A built APK carries its manifest as binary XML (AXML): decoded to text first.
+    let text = if super::axml::is_axml(&manifest) {
+        super::axml::to_text(&manifest)
+            .map_err(|e| bad_manifest(format!("binary AndroidManifest.xml: {e}")))?
+    } else {
+        String::from_utf8(manifest)
+            .map_err(|_| bad_manifest("AndroidManifest.xml is not UTF-8 text"))?
+    };
     let mut parsed = parse_manifest(&text)?;
     if let Some(y) = pages {
         let y =

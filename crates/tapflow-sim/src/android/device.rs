@@ -12,7 +12,7 @@ use crate::faults::{FaultSpec, FaultState};
 use crate::latency::Latency;
 use crate::phone::loader_apps;
 use crate::phone::{Phone, model::AppSpec};
-use crate::shell::{self, DeviceCtx};
+use crate::shell::{self, DeviceCtx, Sink};
 
 /// Android's system packages (embedded).
 pub const APPS_YAML: &str = include_str!("apps.yaml");
@@ -107,7 +107,20 @@ impl AndroidDevice {
     /// Runs `script` with the device's `sh -c` and the Android programs. With `split_stderr`
     /// stderr is returned apart (shell protocol v2); otherwise merged into `out`.
     pub fn run(&self, script: &str, split_stderr: bool) -> ShellRun {
+        self.run_streaming(script, split_stderr, None)
+    }
+
+    /// [`AndroidDevice::run`], with a streaming program (`logcat` without `-d`) writing to
+    /// `sink` until the sink refuses more (the client went away); what it wrote before the
+    /// stream started is flushed to the sink first, so `out` holds only what came after.
+    pub fn run_streaming<'s>(
+        &'s self,
+        script: &str,
+        split_stderr: bool,
+        sink: Option<Sink<'s>>,
+    ) -> ShellRun {
         let mut ctx = DeviceCtx::new(&self.phone, &self.faults, self.latency, self.boot, &Android);
+        ctx.sink = sink;
         ctx.split_stderr = split_stderr;
         ctx.platform = Some(&self.state);
         let status = shell::run_script(&mut ctx, script);

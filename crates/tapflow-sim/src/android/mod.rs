@@ -12,6 +12,7 @@
 
 pub mod adbd;
 pub mod apk;
+pub mod axml;
 pub mod commands;
 pub mod component;
 pub mod daemon;

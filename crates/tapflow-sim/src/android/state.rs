@@ -22,19 +22,30 @@ pub struct AndroidState {
     pub imes: Vec<(String, bool)>,
 }
 
+/// The settings a device boots with (`settings reset` returns a namespace to them).
+fn boot_settings() -> BTreeMap<(String, String), String> {
+    let mut settings = BTreeMap::new();
+    let mut put = |ns: &str, k: &str, v: &str| {
+        settings.insert((ns.to_string(), k.to_string()), v.to_string());
+    };
+    put("secure", "default_input_method", LATIN_IME);
+    put("secure", "enabled_input_methods", LATIN_IME);
+    put("global", "adb_enabled", "1");
+    put("global", "animator_duration_scale", "1.0");
+    put("global", "transition_animation_scale", "1.0");
+    put("global", "window_animation_scale", "1.0");
+    put("system", "screen_off_timeout", "600000");
+    put("system", "accelerometer_rotation", "1");
+    put("system", "user_rotation", "0");
+    put("secure", "ui_night_mode", "1");
+    put("global", "wifi_on", "1");
+    put("global", "mobile_data", "1");
+    settings
+}
+
 impl AndroidState {
     pub fn new(profile: AndroidProfile) -> Self {
-        let mut settings = BTreeMap::new();
-        let mut put = |ns: &str, k: &str, v: &str| {
-            settings.insert((ns.to_string(), k.to_string()), v.to_string());
-        };
-        put("secure", "default_input_method", LATIN_IME);
-        put("secure", "enabled_input_methods", LATIN_IME);
-        put("global", "adb_enabled", "1");
-        put("global", "animator_duration_scale", "1.0");
-        put("global", "transition_animation_scale", "1.0");
-        put("global", "window_animation_scale", "1.0");
-        put("system", "screen_off_timeout", "600000");
+        let settings = boot_settings();
         Self {
             profile,
             settings,
@@ -54,6 +65,16 @@ impl AndroidState {
     pub fn put_setting(&mut self, ns: &str, key: &str, value: &str) {
         self.settings
             .insert((ns.to_string(), key.to_string()), value.to_string());
+    }
+
+    /// Puts namespace `ns` back to its boot values (`settings reset NS MODE`).
+    pub fn reset_settings(&mut self, ns: &str) {
+        self.settings.retain(|(n, _), _| n != ns);
+        for ((n, k), v) in boot_settings() {
+            if n == ns {
+                self.settings.insert((n, k), v);
+            }
+        }
     }
 
     /// The active input method.

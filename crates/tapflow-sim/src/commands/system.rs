@@ -14,6 +14,12 @@ pub fn param(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
                 "const.product.brand" | "const.product.manufacturer" => Some(p.brand.clone()),
                 "const.product.software.version" => Some(p.software_version.clone()),
                 "const.ohos.apiversion" => Some(p.api_level.to_string()),
+                // `OpenHarmony-<major>.<minor>.<patch>.<build>`, as devices answer it; the
+                // release is the one of the API level, the build number the simulator's.
+                "const.ohos.fullname" => Some(ohos_fullname(p.api_level)),
+                // The device class, `phone` on a phone (an app's configuration logs it:
+                // `tests/fixtures/harmonyos/jscrash_with_hilog_emulator6_illegal_prop.txt`).
+                "const.build.characteristics" => Some(p.device_type.clone()),
                 "const.product.cpu.abilist" => Some(p.cpu_abi.clone()),
                 "const.product.devicetype" => Some(p.device_type.clone()),
                 "ro.serialno" | "ohos.boot.sn" => Some(p.serial.clone()),
@@ -32,6 +38,19 @@ pub fn param(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             1,
         ),
     }
+}
+
+/// The OpenHarmony release of an API level (12 is 5.0.0, 13 is 5.0.1, 14 is 5.0.2, 15 is
+/// 5.1.0), with the simulator's build number.
+fn ohos_fullname(api: u32) -> String {
+    let release = match api {
+        ..=12 => "5.0.0",
+        13 => "5.0.1",
+        14 => "5.0.2",
+        15 => "5.1.0",
+        _ => "6.0.0",
+    };
+    format!("OpenHarmony-{release}.60")
 }
 
 /// `pidof <name>`: pids of running app processes, space separated.

@@ -91,6 +91,29 @@ impl Phone {
         });
     }
 
+    /// Starts a recording that ends with [`Phone::finish_recording_bytes`] (Android's
+    /// `screenrecord`, which writes the file itself); false when one already runs.
+    pub fn start_recording(&mut self, owner: &str, now: SystemTime) -> bool {
+        if self.recording.is_some() {
+            return false;
+        }
+        let first = self.frame_source();
+        self.recording = Some(Recording {
+            bundle: owner.to_string(),
+            file_name: String::new(),
+            started: now,
+            frames: vec![(now, first)],
+        });
+        true
+    }
+
+    /// Ends the running recording and returns its MP4, not saved anywhere.
+    pub fn finish_recording_bytes(&mut self, now: SystemTime) -> Option<Vec<u8>> {
+        self.capture_frame(now);
+        let rec = self.recording.take()?;
+        self.mux(&rec, now)
+    }
+
     /// Records the screen as it is at `at` when it differs from the last frame. The engine calls
     /// this after every device command; delayed transitions call it at their due time.
     pub fn capture_frame(&mut self, at: SystemTime) {
@@ -118,6 +141,12 @@ impl Phone {
     fn finish_recording(&mut self, now: SystemTime) -> Option<MediaAsset> {
         self.capture_frame(now);
         let rec = self.recording.take()?;
+        let bytes = self.mux(&rec, now)?;
+        Some(self.add_media(&rec.file_name, bytes, now))
+    }
+
+    /// Draws a recording's frames and muxes them into an MP4.
+    fn mux(&self, rec: &Recording, now: SystemTime) -> Option<Vec<u8>> {
         let (w, h) = self.profile.screen;
         let (vw, vh) = ((w / 2) & !1, (h / 2) & !1);
         if vw == 0 || vh == 0 {
@@ -143,7 +172,6 @@ impl Phone {
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0);
-        let bytes = mjpeg_mp4(&frames, vw as u16, vh as u16, created).ok()?;
-        Some(self.add_media(&rec.file_name, bytes, now))
+        mjpeg_mp4(&frames, vw as u16, vh as u16, created).ok()
     }
 }

@@ -28,7 +28,7 @@ impl Phone {
     }
 
     /// True while the focused field is a password field (the secure keyboard is up).
-    pub(super) fn secure_input_focused(&self) -> bool {
+    pub fn secure_input_focused(&self) -> bool {
         self.fg_proc().is_some_and(|p| {
             p.focus
                 .as_ref()

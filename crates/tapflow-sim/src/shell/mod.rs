@@ -2,7 +2,8 @@
 //! and adb clients send ([`parse`]), an executor ([`exec`]) that runs the parsed list against
 //! one device ([`ctx`]), applying `;`/`&&`/`||`, `$?`, redirections to phone files or
 //! `/dev/null`, and unquoted globs over the phone's files, and the programs every platform has
-//! ([`builtins`]: `echo`, `printf`, `sleep`, `true`, `false`, `cat`, `ls`, `rm`).
+//! ([`builtins`]: `echo`, `printf`, `sleep`, `true`, `false`, `cat`, `ls`, `rm`, `stat -c`,
+//! `test` / `[`).
 //!
 //! Imports read one way: the platforms' program sets ([`crate::commands`] for HarmonyOS,
 //! [`crate::android::commands`]) sit above this module and hand it their table

@@ -7,6 +7,8 @@ mod common;
 mod adb_backend;
 mod adb_client;
 mod adb_faults;
+mod adb_real_apk;
+mod adb_streams;
 mod hdc_act_observe;
 mod hdc_chained;
 mod hdc_text_input;

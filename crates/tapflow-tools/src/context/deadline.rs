@@ -11,7 +11,8 @@ use super::signals;
 const CANCEL_SLICE: Duration = Duration::from_millis(20);
 
 /// Runs `f` on a helper thread and waits for it until `deadline`; `None` when it is late.
-/// A late call finishes in the background and its answer is dropped.
+/// A late call finishes in the background and its answer is dropped (a cancelled call's is
+/// abandoned at once: the helper runs under the caller's abort flag).
 pub fn until<T: Send + 'static>(
     deadline: Instant,
     f: impl FnOnce() -> T + Send + 'static,
@@ -30,7 +31,10 @@ pub(super) fn until_or<T: Send + 'static>(
         return None;
     }
     let (tx, rx) = mpsc::sync_channel(1);
+    // The helper's round trip belongs to this call: a cancellation abandons it there too.
+    let abort = tapflow_device::abort::current();
     std::thread::spawn(move || {
+        let _abort = tapflow_device::abort::enter(abort);
         let _ = tx.send(f());
     });
     loop {

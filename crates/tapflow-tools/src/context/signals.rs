@@ -24,6 +24,9 @@ struct CancelState {
     cancelled: Mutex<bool>,
     cv: Condvar,
     hooks: Mutex<Vec<Hook>>,
+    /// Raised with the cancellation: the device round trip in flight is abandoned (its child
+    /// process killed, its answer discarded; see [`tapflow_device::abort`]).
+    abort: tapflow_device::abort::Abort,
 }
 
 /// Cancellation and progress of one call (cheap to clone; clones share the state).
@@ -73,6 +76,7 @@ impl Signals {
             *c = true;
             state.cv.notify_all();
         }
+        state.abort.raise();
         let hooks = std::mem::take(&mut *state.hooks.lock().unwrap_or_else(|p| p.into_inner()));
         for hook in hooks {
             hook();
@@ -103,6 +107,11 @@ impl Signals {
         if let Some(p) = &self.progress {
             p(message);
         }
+    }
+
+    /// The flag that abandons this call's device round trip in flight (`None`: not cancellable).
+    pub fn abort(&self) -> Option<tapflow_device::abort::Abort> {
+        self.cancel.as_ref().map(|s| s.abort.clone())
     }
 
     /// Whether a caller can cancel calls run with these signals.
@@ -151,17 +160,21 @@ pub fn current() -> Signals {
     CURRENT.with(|c| c.borrow().clone())
 }
 
-/// Makes `signals` current on this thread until the returned guard is dropped.
+/// Makes `signals` (and their abort flag, for the transports) current on this thread until the
+/// returned guard is dropped.
 pub(super) fn enter(signals: &Signals) -> Entered {
+    let abort = tapflow_device::abort::enter(signals.abort());
     let previous = CURRENT.with(|c| c.replace(signals.clone()));
     Entered {
         previous: Some(previous),
+        _abort: abort,
     }
 }
 
 /// Restores the previous thread's signals when dropped.
 pub(super) struct Entered {
     previous: Option<Signals>,
+    _abort: tapflow_device::abort::Entered,
 }
 
 impl Drop for Entered {
@@ -216,7 +229,12 @@ mod tests {
         {
             let _g = enter(&s);
             assert!(current().is_cancelled());
+            assert!(
+                tapflow_device::abort::is_raised(),
+                "cancelling raises the abort flag"
+            );
         }
+        assert!(!tapflow_device::abort::is_raised());
         assert!(!current().is_cancelled());
     }
 

@@ -34,6 +34,9 @@ pub struct FieldView {
     pub focused: bool,
     /// The window node holding the target is the focused (foreground) window.
     pub window_foreground: bool,
+    /// The dump marks the node as a password field (`password="true"`: Android; HarmonyOS
+    /// dumps carry no such attribute).
+    pub password: bool,
 }
 
 /// The handle's element found by identity only (window, accessibility id / hashcode, type):
@@ -59,6 +62,7 @@ pub fn view(tree: &UiNode, handle: &ElementHandle) -> Option<FieldView> {
         enabled: m.node.attr("enabled") != "false",
         focused: m.node.flag("focused"),
         window_foreground,
+        password: m.node.attr("password") == "true",
     })
 }
 

@@ -16,7 +16,8 @@
 //! ([`tapflow_device::Device::acts_then_tree`]). Round trips when every first observation
 //! succeeds: 3 (dump; click + dump; key + text + dump); the sentinel route adds Backspace +
 //! dump (4). Coordinate mode: 1.
-//! Every failure after validation carries the partial result in `error.details`.
+//! Every failure after validation carries the partial result in `error.details`. A password
+//! field succeeds on its mask's length and never echoes its text ([`secret`]).
 
 pub mod cleanup;
 pub mod field;
@@ -24,6 +25,7 @@ pub mod focus;
 pub mod lost_keys;
 pub mod poll;
 mod reading;
+pub mod secret;
 pub mod strategy;
 pub mod verify;
 
@@ -149,14 +151,18 @@ pub struct Output {
     /// Where the call ended: `resolve`, `focus`, `prepare`, `dispatch`, `observe_sentinel`,
     /// `cleanup`, `verify`, `done` (handle/search) or `dispatched` (coordinates).
     pub stage: String,
-    /// Flow steps only (absent from a bare call): the number of mask characters a password
-    /// field showed after typing; the step passes when it equals the typed length.
+    /// Password fields only: the number of mask characters the field showed after typing;
+    /// the call succeeds when it equals the typed length.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub masked_length: Option<usize>,
-    /// Flow steps only (absent from a bare call): a password field showed exactly as many
-    /// mask characters as were typed (`verified` stays false: nothing was read back).
+    /// Password fields only: the field showed exactly as many mask characters as were typed
+    /// (`verified` stays false: nothing was read back).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub length_verified: Option<bool>,
+    /// Password fields only (`true`): the field hides its value, so every text here is one `•`
+    /// per character, never the value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub masked: Option<bool>,
 }
 
 impl Output {
@@ -189,6 +195,7 @@ impl Output {
             stage: "resolve".into(),
             masked_length: None,
             length_verified: None,
+            masked: None,
         }
     }
 }
@@ -197,7 +204,7 @@ impl Tool for InputText {
     const CORE: bool = true;
     const NAME: &'static str = "input_text";
     const TITLE: &'static str = "Input text";
-    const DESCRIPTION: &'static str = "Type text into a field given by an element handle (preferred), search criteria or coordinates, replacing (default) or appending to its value. Handle and search modes focus the field and verify the final value (`verified: true`); coordinates cannot. Use `press_key` for single keys.";
+    const DESCRIPTION: &'static str = "Type text into a field given by an element handle (preferred), search criteria or coordinates, replacing (default) or appending to its value. Handle and search modes focus the field and verify the final value (`verified: true`); coordinates cannot. A password field (one mask character per character) succeeds on a mask of the typed length with `verified: false, length_verified: true`; its text is never echoed. Use `press_key` for single keys.";
     const POLICY: Policy = Policy::UI_ACTION;
     const HINTS: Hints = Hints::ACTION;
     const REQUIRED: &'static [&'static str] = &["text"];
@@ -244,7 +251,8 @@ impl Tool for InputText {
             _ => into_field(call, &target, &text, mode, strategy, platform, &mut out),
         };
         out.elapsed_ms = call.started().elapsed().as_millis() as u64;
-        match outcome {
+        // A password field's text is never echoed (see `secret`).
+        match secret::seal(&mut out, outcome, &text) {
             Ok(()) => Ok(out),
             Err(e) => Err(with_partial(e, &out)),
         }
@@ -404,6 +412,9 @@ fn into_field(
 
     out.stage = "focus".into();
     let focused = focus::acquire(call, &handle, r.point, out)?;
+    if focused.password {
+        out.masked = Some(true);
+    }
     let before = focused.text;
     out.before_text = Some(before.clone());
     let expected = match mode {
@@ -501,7 +512,14 @@ fn into_field(
             out.stage = "done".into();
             Ok(())
         }
-        Observed::MaskedLength(mask) => Err(not_readable(&mask, &expected)),
+        // A password field showing a mask of the typed length: all that can be checked was.
+        Observed::MaskedLength(mask) => {
+            out.masked = Some(true);
+            out.masked_length = Some(mask.chars().count());
+            out.length_verified = Some(true);
+            out.stage = "done".into();
+            Ok(())
+        }
         Observed::Timeout(last) => Err(unverified(
             call,
             &expected,
@@ -521,21 +539,6 @@ fn into_field(
             Err(e)
         }
     }
-}
-
-fn not_readable(mask: &str, expected: &str) -> ToolError {
-    ToolError::new(
-        tapflow_core::codes::TEXT_NOT_READABLE,
-        format!(
-            "the field hides its value (a password field shows {:?}); its length matches, but the text cannot be verified",
-            mask
-        ),
-    )
-    .with_details(json!({
-        "masked": true,
-        "observed_length": mask.chars().count(),
-        "expected_length": expected.chars().count(),
-    }))
 }
 
 /// A verification deadline passed: `TEXT_NOT_READABLE` when the field shows a mask,

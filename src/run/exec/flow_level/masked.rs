@@ -1,5 +1,6 @@
-//! Password fields in flows (a flow-level behaviour; a bare `input_text` call keeps the
-//! reference's `TEXT_NOT_READABLE`).
+//! Password fields in flows. A bare `input_text` call succeeds on its own when the mask has the
+//! typed length (`crates/tapflow-tools/src/input_text`); a flow also accepts a retyped step's
+//! masked result, which comes back as `TEXT_NOT_READABLE` with what the field showed.
 //!
 //! A password field never shows its value: a HarmonyOS dump carries it as a `TextInput` whose
 //! `text` is empty until typed into (the HapTest login demo in the fixtures: `hint: 密码`,

@@ -66,7 +66,15 @@ fn shell_v1(mut stream: Stream, cmd: &str) {
         return;
     }
     let device = stream.device().clone();
-    let run = device.run(cmd, false);
+    // A streaming `logcat` writes as it goes, until the host closes the stream.
+    let mut sink = |b: &[u8]| {
+        if b.is_empty() {
+            stream.is_open()
+        } else {
+            stream.write(b).is_ok()
+        }
+    };
+    let run = device.run_streaming(cmd, false, Some(&mut sink));
     sleep(run.spent + device.latency().cost(Cost::ShellRoundTrip));
     let _ = stream.write(&run.out);
     stream.close();

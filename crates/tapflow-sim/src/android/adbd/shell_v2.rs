@@ -1,7 +1,8 @@
 //! Shell protocol v2 (`shell,v2,…:`): packets of 1 byte id + u32 LE length + data, forming a
 //! byte stream across WRTEs. The device sends stdout (1), stderr (2) and the exit status (3,
 //! one byte) before its CLSE; the host's stdin (0), close-stdin (4) and window size (5) are
-//! read and ignored (no simulated program reads stdin).
+//! read and ignored (no simulated program reads stdin). A streaming program (`logcat` without
+//! `-d`) sends stdout packets as its entries come, until the host closes the stream.
 
 use super::stream::Stream;
 use crate::latency::Cost;
@@ -31,7 +32,15 @@ pub fn serve(mut stream: Stream, cmd: &str, pty: bool) {
         return;
     }
     let device = stream.device().clone();
-    let run = device.run(cmd, true);
+    // A streaming `logcat` writes stdout packets as it goes, until the host closes the stream.
+    let mut sink = |b: &[u8]| {
+        if b.is_empty() {
+            stream.is_open()
+        } else {
+            stream.write(&packet(STDOUT, b)).is_ok()
+        }
+    };
+    let run = device.run_streaming(cmd, true, Some(&mut sink));
     let wait = run.spent + device.latency().cost(Cost::ShellRoundTrip);
     if !wait.is_zero() {
         std::thread::sleep(wait);

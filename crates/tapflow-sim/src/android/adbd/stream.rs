@@ -91,6 +91,22 @@ impl Stream {
         Ok(())
     }
 
+    /// Whether the host still holds the stream open: takes what already arrived without
+    /// waiting (a streaming `logcat` asks between two reads of the log).
+    pub fn is_open(&mut self) -> bool {
+        while !self.closed {
+            match self.rx.try_recv() {
+                Ok(Event::Data(d)) => self.pending.push_back(d),
+                Ok(Event::Okay) => {}
+                Ok(Event::Close) | Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.closed = true
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+            }
+        }
+        !self.closed
+    }
+
     /// The next bytes the host wrote; `None` once the host closed the stream.
     pub fn read(&mut self) -> Option<Vec<u8>> {
         if let Some(d) = self.pending.pop_front() {

@@ -1,9 +1,12 @@
-//! `am start|force-stop|broadcast` and `monkey` (AOSP `ActivityManagerShellCommand`, monkey).
+//! `am start|force-stop|broadcast|get-current-user` and `monkey` (AOSP
+//! `ActivityManagerShellCommand`, monkey). `am start` takes a component (`-n`) or an intent
+//! (`-a`, `-c`, `-d`, `-p`) resolved over the installed activities ([`super::intents`]).
 
 use std::time::SystemTime;
 
 use base64::Engine;
 
+use super::intents::{Intent, resolve};
 use crate::android::component::{activity_class, short_class};
 use crate::android::state::ADB_KEYBOARD_IME;
 use crate::android::state::state;
@@ -49,8 +52,11 @@ pub fn am(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
             CmdResult::ok(Vec::new())
         }
         Some((c, rest)) if c == "broadcast" => broadcast(ctx, rest),
+        // The shell user is user 0 (the only user of the simulated device).
+        Some((c, _)) if c == "get-current-user" => CmdResult::ok("0\n"),
+        Some((c, rest)) if c == "instrument" => super::instrument::run(ctx, rest),
         _ => CmdResult::fail_err(
-            "Activity manager (activity) commands:\n  start [-W] [-S] -n <COMPONENT>\n  force-stop <PACKAGE>\n  broadcast -a <ACTION> [--es <KEY> <VALUE>]...\n(the simulated device supports these)\n",
+            "Activity manager (activity) commands:\n  start [-W] [-S] -n <COMPONENT> | [-a <ACTION>] [-c <CATEGORY>] [-d <DATA>] [-p <PACKAGE>]\n  get-current-user\n  force-stop <PACKAGE>\n  broadcast -a <ACTION> [--es <KEY> <VALUE>]...\n(the simulated device supports these)\n",
             255,
         ),
     }
@@ -60,23 +66,51 @@ fn start(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     let mut wait = false;
     let mut stop_first = false;
     let mut component = None;
-    let mut it = args.iter();
+    let (intent, rest) = Intent::parse(args);
+    let mut it = rest.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "-W" => wait = true,
             "-S" => stop_first = true,
             "-n" => component = it.next().cloned(),
-            "--user" | "-a" | "-c" | "-d" | "-t" | "-f" => {
+            "--user" | "-t" | "-f" | "--es" | "--ei" | "--ez" => {
                 it.next();
+                if a.starts_with("--e") {
+                    it.next();
+                }
             }
             _ => {}
         }
     }
-    let Some(component) = component else {
-        return CmdResult::fail_err(
-            "Error: the simulated device starts activities by component only (-n PKG/CLASS)\n",
-            255,
-        );
+    let component = match component {
+        Some(c) => c,
+        None => {
+            let found = resolve(&ctx.phone(), &intent);
+            let shown = intent.describe(None);
+            match found.as_slice() {
+                [(p, c)] => format!("{p}/{c}"),
+                [] => {
+                    return CmdResult {
+                        out: format!("Starting: Intent {{ {shown} }}\n").into_bytes(),
+                        err: format!(
+                            "Error: Activity not started, unable to resolve Intent {{ {} }}\n",
+                            intent.describe(Some("0x10000000"))
+                        )
+                        .into_bytes(),
+                        status: 255,
+                    };
+                }
+                many => {
+                    return CmdResult::fail_err(
+                        format!(
+                            "Error: {} activities answer Intent {{ {shown} }}; a device would show its chooser, which the simulated device does not: name one with -p PKG or -n PKG/CLASS\n",
+                            many.len()
+                        ),
+                        255,
+                    );
+                }
+            }
+        }
     };
     let Some((package, class)) = component.split_once('/') else {
         return CmdResult::fail_err(format!("Error: Bad component name: {component}\n"), 255);
@@ -87,7 +121,14 @@ fn start(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
         class.to_string()
     };
     let cmp = format!("{package}/{}", short_class(package, &full));
-    let mut out = format!("Starting: Intent {{ cmp={cmp} }}\n");
+    let shown = intent.describe(None);
+    let mut out = if shown.is_empty() {
+        format!("Starting: Intent {{ cmp={cmp} }}\n")
+    } else if args.iter().any(|a| a == "-n") {
+        format!("Starting: Intent {{ {shown} cmp={cmp} }}\n")
+    } else {
+        format!("Starting: Intent {{ {shown} }}\n")
+    };
     ctx.spend(Cost::AbilityStart);
     let now = SystemTime::now();
     let mut phone = ctx.phone();
@@ -142,15 +183,17 @@ fn start(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     }
 }
 
-/// `am broadcast -a ACTION [--es K V] [--ei K N]…`. ADBKeyBoard, when it is the active input
+/// `am broadcast -a ACTION [-p PKG] [--es K V] [--ei K N]…`. ADBKeyBoard, when it is the active input
 /// method, types `ADB_INPUT_TEXT` / `ADB_INPUT_B64` text and sends `ADB_INPUT_CODE` keys.
 fn broadcast(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     let mut action = None;
+    let mut package = None;
     let mut extras: Vec<(String, String)> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "-a" => action = it.next().cloned(),
+            "-p" => package = it.next().cloned(),
             "--es" | "--ei" | "--ez" | "--el" | "--eia" => {
                 if let (Some(k), Some(v)) = (it.next(), it.next()) {
                     extras.push((k.clone(), v.clone()));
@@ -171,8 +214,10 @@ fn broadcast(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     } else {
         " (has extras)"
     };
+    // `Intent.toShortString` order: action, flags, package, then the extras mark.
+    let pkg = package.map(|p| format!(" pkg={p}")).unwrap_or_default();
     let out = format!(
-        "Broadcasting: Intent {{ act={action} flg=0x400000{flags} }}\nBroadcast completed: result=0\n"
+        "Broadcasting: Intent {{ act={action} flg=0x400000{pkg}{flags} }}\nBroadcast completed: result=0\n"
     );
     let keyboard_active = state(ctx).current_ime() == ADB_KEYBOARD_IME;
     if keyboard_active {

@@ -1,6 +1,8 @@
 //! The Android device programs of the simulated phone and their exact output texts
 //! (`docs/reference/adb.md`, AOSP `InputShellCommand`, `PackageManagerShellCommand`, `Am`,
-//! `monkey`, `logcat`, uiautomator's `DumpCommand`).
+//! `monkey`, `logcat`, uiautomator's `DumpCommand`, the system services' dumps): one module per
+//! program or group; [`intents`] resolves intents, [`services`] holds the other system
+//! services, [`screenrecord`] and a streaming [`logcat`] run until their reader goes away.
 //!
 //! [`Android`] is the table the shared shell ([`crate::shell`]) runs: it dispatches one
 //! expanded argv (`argv[0]` may be a full path such as `/system/bin/input`); the programs every
@@ -11,8 +13,12 @@
 mod am;
 mod dumpsys;
 mod input;
+mod instrument;
+mod intents;
 mod logcat;
 pub mod pm;
+mod screenrecord;
+mod services;
 mod system;
 mod ui;
 
@@ -28,6 +34,106 @@ pub struct Android;
 impl Programs for Android {
     fn run(&self, ctx: &mut DeviceCtx<'_>, argv: &[String]) -> CmdResult {
         run(ctx, argv)
+    }
+
+    fn is_streaming(&self, argv: &[String]) -> bool {
+        logcat::is_streaming(argv) || screenrecord::is_streaming(argv)
+    }
+
+    fn stream(&self, ctx: &mut DeviceCtx<'_>, argv: &[String]) -> i32 {
+        if screenrecord::is_streaming(argv) {
+            screenrecord::stream(ctx, argv)
+        } else {
+            logcat::stream(ctx, argv)
+        }
+    }
+}
+
+/// The programs in `/system/bin` the simulated device runs (its table above and the shared
+/// builtins), for `which` and `command -v`.
+const PROGRAMS: &[&str] = &[
+    "pidof",
+    "mkdir",
+    "id",
+    "whoami",
+    "getprop",
+    "settings",
+    "ime",
+    "wm",
+    "input",
+    "uiautomator",
+    "screencap",
+    "screenrecord",
+    "am",
+    "monkey",
+    "pm",
+    "cmd",
+    "dumpsys",
+    "logcat",
+    "svc",
+    "which",
+    "echo",
+    "printf",
+    "true",
+    "false",
+    "sleep",
+    "cat",
+    "ls",
+    "rm",
+    "stat",
+    "test",
+    "sh",
+];
+
+/// mksh's own commands: `command -v` names them instead of a path.
+const SHELL_BUILTINS: &[&str] = &[
+    "export", "exec", "command", "echo", "test", "[", "true", "false",
+];
+
+fn bin_path(name: &str) -> Option<String> {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    PROGRAMS
+        .contains(&base)
+        .then(|| format!("/system/bin/{base}"))
+}
+
+/// `which NAME…`: the path of each program found; status 1 when one is missing (toybox).
+fn which(args: &[String]) -> CmdResult {
+    let names: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    if names.is_empty() {
+        return CmdResult::fail_err("usage: which [-a] filename ...\n", 1);
+    }
+    let mut res = CmdResult::default();
+    for n in names {
+        match bin_path(n) {
+            Some(p) => res.out.extend(format!("{p}\n").bytes()),
+            None => res.status = 1,
+        }
+    }
+    res
+}
+
+/// `command -v NAME`: the shell builtin's name or the program's path, status 1 when neither;
+/// `command NAME ARGS` is refused loudly (the simulated shell runs programs directly).
+fn command(args: &[String]) -> CmdResult {
+    match args {
+        [v, names @ ..] if (v == "-v" || v == "-V") && !names.is_empty() => {
+            let mut res = CmdResult::default();
+            for n in names {
+                if SHELL_BUILTINS.contains(&n.as_str()) {
+                    res.out.extend(format!("{n}\n").bytes());
+                } else if let Some(p) = bin_path(n) {
+                    res.out.extend(format!("{p}\n").bytes());
+                } else {
+                    res.status = 1;
+                }
+            }
+            res
+        }
+        _ => CmdResult::fail_err(
+            "/system/bin/sh: command: the simulated device supports `command -v NAME` only\n",
+            1,
+        ),
     }
 }
 
@@ -58,6 +164,10 @@ fn run(ctx: &mut DeviceCtx<'_>, argv: &[String]) -> CmdResult {
         "cmd" => pm::cmd(ctx, args),
         "dumpsys" => dumpsys::run(ctx, args),
         "logcat" => logcat::run(ctx, args),
+        "svc" => services::svc(ctx, args),
+        "screenrecord" => screenrecord::run(ctx, args),
+        "which" => which(args),
+        "command" => command(args),
         other => builtins::run(ctx, other, args).unwrap_or_else(|| {
             CmdResult::fail_err(
                 format!("/system/bin/sh: {other}: inaccessible or not found\n"),

@@ -6,6 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
+use super::intents;
+use super::services;
 use crate::android::apk::{InstallFailure, parse_apk};
 use crate::android::commands::am::launcher_of;
 use crate::android::component::{activity_class, short_class};
@@ -104,11 +106,12 @@ pub fn pm(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     package(ctx, args)
 }
 
-/// `cmd SERVICE …`: `package` is the package manager; other services the simulated device
-/// does not run.
+/// `cmd SERVICE …`: `package` is the package manager, `uimode` the UI mode manager; other
+/// services the simulated device does not run.
 pub fn cmd(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     match args.split_first() {
         Some((s, rest)) if s == "package" => package(ctx, rest),
+        Some((s, rest)) if s == "uimode" => services::uimode(ctx, rest),
         Some((s, _)) if s == "clipboard" => {
             CmdResult::fail_err("No shell command implementation.\n", 0)
         }
@@ -123,7 +126,7 @@ pub fn cmd(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
 fn package(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     let Some((sub, rest)) = args.split_first() else {
         return CmdResult::fail_err(
-            "Package manager (package) commands:\n  list packages, path, clear, install, uninstall, resolve-activity, dump\n",
+            "Package manager (package) commands:\n  list packages, list features, has-feature, path, clear, install, uninstall, resolve-activity, query-activities, dump\n",
             1,
         );
     };
@@ -131,6 +134,9 @@ fn package(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     let ops: Vec<&String> = rest.iter().filter(|a| !a.starts_with('-')).collect();
     match sub.as_str() {
         "list" if rest.first().is_some_and(|a| a == "packages") => list_packages(ctx, &rest[1..]),
+        "list" if rest.first().is_some_and(|a| a == "features") => intents::list_features(),
+        "has-feature" => intents::has_feature(rest),
+        "query-activities" => intents::query_activities(&ctx.phone(), rest),
         "path" => {
             let phone = ctx.phone();
             match ops.first().filter(|p| phone.installed_app(p).is_some()) {

@@ -27,13 +27,20 @@ pub fn getprop(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     }
 }
 
-/// `settings get|put|delete system|secure|global KEY [VALUE]`.
+/// `settings [--user N|current] get|put|delete|list|reset NAMESPACE …` (AOSP
+/// `SettingsService`): `list` prints `key=value` lines, `reset NS MODE` puts the
+/// namespace back to the device's boot values.
 pub fn settings(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     let usage = || {
         CmdResult::fail_err(
-            "Invalid command: settings\nusage:  settings [--user <USER_ID> | current] get namespace key\n        settings [--user <USER_ID> | current] put namespace key value\n",
+            "Invalid command: settings\nusage:  settings [--user <USER_ID> | current] get namespace key\n        settings [--user <USER_ID> | current] put namespace key value\n        settings [--user <USER_ID> | current] delete namespace key\n        settings [--user <USER_ID> | current] list namespace\n        settings [--user <USER_ID> | current] reset namespace {PACKAGE_NAME | RESET_MODE}\n",
             1,
         )
+    };
+    // `--user 0` / `--user current` address the only user there is.
+    let args: &[String] = match args {
+        [u, _, rest @ ..] if u == "--user" => rest,
+        _ => args,
     };
     let ns_ok = |ns: &str| matches!(ns, "system" | "secure" | "global");
     match args {
@@ -52,6 +59,20 @@ pub fn settings(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
                 .remove(&(ns.to_string(), key.to_string()))
                 .is_some();
             CmdResult::ok(format!("Deleted {} rows\n", u8::from(had)))
+        }
+        [op, ns] if op == "list" && ns_ok(ns) => {
+            let st = state(ctx);
+            let out: String = st
+                .settings
+                .iter()
+                .filter(|((n, _), _)| n == ns)
+                .map(|((_, k), v)| format!("{k}={v}\n"))
+                .collect();
+            CmdResult::ok(out)
+        }
+        [op, ns, _mode] if op == "reset" && ns_ok(ns) => {
+            state(ctx).reset_settings(ns);
+            CmdResult::ok(Vec::new())
         }
         _ => usage(),
     }

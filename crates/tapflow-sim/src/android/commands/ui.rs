@@ -41,9 +41,18 @@ pub fn uiautomator(ctx: &mut DeviceCtx<'_>, args: &[String]) -> CmdResult {
     ctx.spend(Cost::UiautomatorDump);
     let (fault, extra) = ctx.faults().dump_fault();
     ctx.spent += extra;
+    // The display's rotation (`user_rotation` with auto-rotate off) is the hierarchy's
+    // `rotation` attribute; the nodes keep their portrait layout (docs/android.md).
+    let rotation = super::services::rotation(ctx);
     let xml = {
         let phone = ctx.phone();
-        views::dump(&phone)
+        views::dump(&phone).map(|x| {
+            x.replacen(
+                "<hierarchy rotation=\"0\">",
+                &format!("<hierarchy rotation=\"{rotation}\">"),
+                1,
+            )
+        })
     };
     let Some(xml) = xml else {
         return CmdResult::fail_err(

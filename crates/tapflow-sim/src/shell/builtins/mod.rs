@@ -1,8 +1,9 @@
 //! The programs every simulated platform has, with toybox's texts: [`text`] (`echo`, `printf`,
-//! `sleep`, `true`, `false`) and [`files`] (`cat`, `ls`, `rm` over the phone's files and
-//! `/proc`). A platform's program table tries its own programs first, then [`run`].
+//! `sleep`, `true`, `false`), [`files`] (`cat`, `ls`, `rm` over the phone's files and
+//! `/proc`) and [`probe`] (`stat -c`, `test` / `[`). A platform's program table tries its own programs first, then [`run`].
 
 pub mod files;
+pub mod probe;
 pub mod text;
 
 use super::ctx::{CmdResult, DeviceCtx};
@@ -19,6 +20,8 @@ pub fn run(ctx: &mut DeviceCtx<'_>, name: &str, args: &[String]) -> Option<CmdRe
         "cat" => files::cat(ctx, args),
         "ls" => files::ls(ctx, args),
         "rm" => files::rm(ctx, args),
+        "stat" => probe::stat(ctx, args),
+        "test" | "[" => probe::test(ctx, name, args),
         _ => return None,
     })
 }
