@@ -17,10 +17,11 @@
 //! secret, each line of at least [`MIN_LINE_CHARS`] characters once trimmed on its own (a log
 //! prints each line as its own record; shorter lines would match unrelated text everywhere).
 //!
-//! All forms of all secrets go into one Aho-Corasick automaton, built once, that replaces the
-//! leftmost-longest match with [`MASK`] (so a secret that contains another is masked whole),
-//! writing back the anchors a needle keeps. With no secrets every call returns its input
-//! borrowed.
+//! All forms of all secrets go into one Aho-Corasick automaton, built once. Every occurrence of
+//! every form is found, overlapping ones included, and the union of what they cover (less the
+//! anchors a needle keeps) is replaced with [`MASK`], one per stretch: a secret that contains
+//! another is masked whole, and a short form that starts earlier never hides a longer one that
+//! starts inside it. With no secrets every call returns its input borrowed.
 
 pub mod android;
 pub mod forms;
@@ -120,7 +121,7 @@ impl Masker {
             return Masker(None);
         }
         let ac = AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostLongest)
+            .match_kind(MatchKind::Standard)
             .build(all.iter().map(|n| &n.text))
             .expect("plain string patterns always build");
         let keep = all.iter().map(|n| (n.keep_front, n.keep_back)).collect();
@@ -144,38 +145,53 @@ impl Masker {
 
     /// `s` with every form of every secret replaced by [`MASK`].
     pub fn text<'a>(&self, s: &'a str) -> Cow<'a, str> {
-        match &self.0 {
-            Some(a) if a.ac.is_match(s) => {
-                let mut out = String::with_capacity(s.len());
-                a.ac.replace_all_with(s, &mut out, |m, hit, dst| {
-                    let (front, back) = a.keep[m.pattern().as_usize()];
-                    dst.push_str(&hit[..front]);
-                    dst.push_str(MASK);
-                    dst.push_str(&hit[hit.len() - back..]);
-                    true
-                });
-                Cow::Owned(out)
-            }
-            _ => Cow::Borrowed(s),
+        match self.bytes(s.as_bytes()) {
+            Cow::Borrowed(_) => Cow::Borrowed(s),
+            // Every masked range starts and ends where a pattern or an anchor (both UTF-8
+            // strings) starts or ends in `s`: on character boundaries.
+            Cow::Owned(b) => Cow::Owned(String::from_utf8(b).expect("masked on char boundaries")),
         }
     }
 
     /// [`Masker::text`] for bytes that may not be UTF-8 (crash files, raw device output).
+    ///
+    /// What is masked is the union of every occurrence of every form, overlapping ones
+    /// included: with leftmost matching alone, a short form that starts earlier (a chunk of a
+    /// secret, a form with anchors) would hide a longer one that starts inside it, and the
+    /// longer one's tail would show.
     pub fn bytes<'a>(&self, b: &'a [u8]) -> Cow<'a, [u8]> {
-        match &self.0 {
-            Some(a) if a.ac.is_match(b) => {
-                let mut out = Vec::with_capacity(b.len());
-                a.ac.replace_all_with_bytes(b, &mut out, |m, hit, dst| {
+        let Some(a) = &self.0 else {
+            return Cow::Borrowed(b);
+        };
+        let mut ranges: Vec<(usize, usize)> =
+            a.ac.find_overlapping_iter(b)
+                .filter_map(|m| {
                     let (front, back) = a.keep[m.pattern().as_usize()];
-                    dst.extend_from_slice(&hit[..front]);
-                    dst.extend_from_slice(MASK.as_bytes());
-                    dst.extend_from_slice(&hit[hit.len() - back..]);
-                    true
-                });
-                Cow::Owned(out)
-            }
-            _ => Cow::Borrowed(b),
+                    let (start, end) = (m.start() + front, m.end() - back);
+                    (start < end).then_some((start, end))
+                })
+                .collect();
+        if ranges.is_empty() {
+            return Cow::Borrowed(b);
         }
+        ranges.sort_unstable();
+        let mut out = Vec::with_capacity(b.len());
+        let mut at = 0;
+        let mut i = 0;
+        while i < ranges.len() {
+            let (start, mut end) = ranges[i];
+            i += 1;
+            // Ranges that overlap or touch are one masked stretch.
+            while i < ranges.len() && ranges[i].0 <= end {
+                end = end.max(ranges[i].1);
+                i += 1;
+            }
+            out.extend_from_slice(&b[at..start]);
+            out.extend_from_slice(MASK.as_bytes());
+            at = end;
+        }
+        out.extend_from_slice(&b[at..]);
+        Cow::Owned(out)
     }
 
     /// A copy of `v` with every string (and object key) masked.

@@ -12,6 +12,24 @@ use tapflow_device::adb::text::{adb_keyboard_commands, is_typeable, key_commands
 use tapflow_device::hdc::quote::{ShellCommand, display_argv};
 use tapflow_device::hdc::sections;
 
+/// Seen (the log gate's property test): a secret of repeated units, each ending in `'`, quoted
+/// twice in an hdc command line; an Android chunk of it matched first, leftmost, and the tail of
+/// the twice-quoted whole showed. Every occurrence counts, overlapping ones included.
+#[test]
+fn a_form_that_starts_inside_an_earlier_match_is_masked_too() {
+    let m = Masker::new(["xxabc", "abcdefghij"]);
+    assert_eq!(m.text("1 xxabcdefghij 2"), format!("1 {MASK} 2"));
+    let unit = "Aa0a00Aa00aAA0Aa0aaaaAaaaaa0aA00aaAaa0AaaaA0a0AAAAaA0Aa0aa00aAA0aaa00Aaa0Aaa0a0A0Aaa0aA0a0AAa0A0000A1'";
+    let secret = unit.repeat(3);
+    let m = Masker::new([secret.as_str()]);
+    let hdc =
+        tapflow_device::hdc::quote::command_line("uitest", &["uiInput", "inputText", &secret]);
+    let shown = display_argv("hdc", &["shell".to_string(), hdc]);
+    let masked = m.text(&shown);
+    assert!(!masked.contains("0000A1"), "{masked}");
+    assert!(masked.contains(MASK), "{masked}");
+}
+
 #[test]
 fn masks_longest_secret_first() {
     let m = Masker::new(["pw", "pw123", ""]);
