@@ -28,18 +28,15 @@ pub struct SaveFlow;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    /// Where to write the flow (`.yaml` or `.yml`): relative to the server's working directory,
-    /// inside its output roots (`--output-root`, the reports/screenshots/logs directories);
-    /// never `tapflow.toml` or `.tapflow/`.
+    /// The `.yaml` file to write, inside the output roots.
     pub path: String,
-    /// The flow's `name` (default: the file name without its extension).
+    /// The flow's `name` (default: the file's).
     pub name: Option<String>,
-    /// The first call to save, by its number in the session (`meta.session_call` of its
-    /// result). Default: the first call.
+    /// The first call to save (its `meta.session_call`).
     pub from: Option<u64>,
-    /// Save only calls that finished at or after this RFC 3339 time.
+    /// Only calls finished since this RFC 3339 time.
     pub since: Option<String>,
-    /// Replace an existing file (default false: an existing file is `FILE_EXISTS`).
+    /// Replace an existing file.
     #[serde(default)]
     pub overwrite: bool,
 }
@@ -71,10 +68,11 @@ fn is_zero(n: &u64) -> bool {
 impl Tool for SaveFlow {
     const NAME: &'static str = "save_flow";
     const TITLE: &'static str = "Save the session as a flow";
-    const DESCRIPTION: &'static str = "Write this MCP session's successful actions and waits as a YAML flow file that `run_flow` / `tapflow run` replays: handles become the selectors they came from, typed secrets (password fields, tokens) become `{{ VAR }}` variables declared without a value, read-only exploration and failed calls are left out (listed in `dropped` with the reason). The flow is validated before it is written. `from` (a call's `meta.session_call`) or `since` cut the session. Use it once a session did what the flow should do, instead of writing the YAML by hand; then `validate_flow` / `run_flow` on the file.";
+    const DESCRIPTION: &'static str = "Write this session's successful actions and waits as a validated flow file (`run_flow` / `tapflow run` replay it): handles become selectors, secrets `{{ VAR }}` variables; exploration and failed calls go to `dropped`.";
     const POLICY: Policy = presets::READ_TO_HOST_FILE;
     const HINTS: Hints = presets::IDEMPOTENT;
     const ROUTING: Routing = Routing::None;
+    const CORE: bool = true;
     type Params = Params;
     type Output = Saved;
 
