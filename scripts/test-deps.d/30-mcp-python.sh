@@ -5,19 +5,7 @@
 # a venv whose pinned versions are already installed is left alone.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-install_venv() {
-  local dir="$1"; shift
-  local stamp="$dir/.installed"
-  local want="$*"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$dir/bin/python" ]; then
-    return 0
-  fi
-  echo "creating $dir with: $want"
-  rm -rf "$dir"
-  python3 -m venv "$dir"
-  "$dir/bin/python" -m pip install --quiet --disable-pip-version-check "$@"
-  echo "$want" > "$stamp"
-}
+. scripts/lib/venv.sh
 mkdir -p .test-deps
 install_venv .test-deps/mcp-py-1.26 "mcp==1.26.0" "jsonschema==4.25.1"
 install_venv .test-deps/mcp-py-2.3 "mcp==2.3.0" "jsonschema==4.25.1"

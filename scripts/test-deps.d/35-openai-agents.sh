@@ -4,14 +4,5 @@
 # (no model is needed). Pinned in its own venv under .test-deps/. Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-dir=.test-deps/openai-agents-0.24
-want="openai-agents==0.24.0"
-if [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$want" ] && [ -x "$dir/bin/python" ]; then
-  exit 0
-fi
-echo "creating $dir with: $want"
-rm -rf "$dir"
-mkdir -p .test-deps
-python3 -m venv "$dir"
-"$dir/bin/python" -m pip install --quiet --disable-pip-version-check "$want"
-echo "$want" > "$dir/.installed"
+. scripts/lib/venv.sh
+install_venv .test-deps/openai-agents-0.24 "openai-agents==0.24.0"

@@ -6,14 +6,5 @@
 # Idempotent: a venv whose pinned version is already installed is left alone.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-dir=.test-deps/adbutils-2.12
-want="adbutils==2.12.0"
-if [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$want" ] && [ -x "$dir/bin/python" ]; then
-  exit 0
-fi
-echo "creating $dir with: $want"
-rm -rf "$dir"
-mkdir -p .test-deps
-python3 -m venv "$dir"
-"$dir/bin/python" -m pip install --quiet --disable-pip-version-check "$want"
-echo "$want" > "$dir/.installed"
+. scripts/lib/venv.sh
+install_venv .test-deps/adbutils-2.12 "adbutils==2.12.0"

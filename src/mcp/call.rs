@@ -129,14 +129,18 @@ impl Core {
         let mut args = args.unwrap_or_default();
         let mut extra_meta = Map::new();
         // A parameter the server's platform does not have, before anyone is asked to approve.
-        if let Err(e) = crate::mcp::platform_text::refuse_foreign(&args, self.options.platform) {
-            return Ok(finish(
+        // A refusal before the tool runs: a tool error at the default level.
+        let refuse = |e, meta| -> Result<CallToolResponse, ErrorData> {
+            Ok(finish(
                 Envelope::new(name, Err(e), 0),
-                extra_meta,
+                meta,
                 Level::Default,
                 served.headline,
             )
-            .into());
+            .into())
+        };
+        if let Err(e) = crate::mcp::platform_text::refuse_foreign(&args, self.options.platform) {
+            return refuse(e, extra_meta);
         }
         let gate = match self
             .approve(name, served.needs_approval, &mut args, input, &rctx)
@@ -149,15 +153,7 @@ impl Core {
                 }
                 gate
             }
-            Err(e) => {
-                return Ok(finish(
-                    Envelope::new(name, Err(e), 0),
-                    extra_meta,
-                    Level::Default,
-                    served.headline,
-                )
-                .into());
-            }
+            Err(e) => return refuse(e, extra_meta),
         };
         self.run(
             name,

@@ -12,7 +12,7 @@
 //! The default [`Signals`] is never cancelled and drops progress (CLI, flows without MCP).
 
 use std::cell::RefCell;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 type Hook = Box<dyn FnOnce() + Send>;
@@ -21,11 +21,11 @@ pub type Progress = Arc<dyn Fn(&str) + Send + Sync>;
 
 #[derive(Default)]
 struct CancelState {
-    cancelled: Mutex<bool>,
-    cv: Condvar,
+    /// Held while the cancellation is decided, so that hooks run exactly once.
     hooks: Mutex<Vec<Hook>>,
-    /// Raised with the cancellation: the device round trip in flight is abandoned (its child
-    /// process killed, its answer discarded; see [`tapflow_device::abort`]).
+    /// The cancellation itself: raised, it also abandons the device round trip in flight (its
+    /// child process killed, its answer discarded; see [`tapflow_device::abort`]), and its
+    /// waits end ([`Signals::wait`]).
     abort: tapflow_device::abort::Abort,
 }
 
@@ -68,25 +68,21 @@ impl Signals {
     /// hook registered with [`Signals::on_cancel`] runs (once, on this thread).
     pub fn cancel(&self) {
         let Some(state) = &self.cancel else { return };
-        {
-            let mut c = state.cancelled.lock().unwrap_or_else(|p| p.into_inner());
-            if *c {
+        let hooks = {
+            let mut hooks = state.hooks.lock().unwrap_or_else(|p| p.into_inner());
+            if state.abort.is_raised() {
                 return;
             }
-            *c = true;
-            state.cv.notify_all();
-        }
-        state.abort.raise();
-        let hooks = std::mem::take(&mut *state.hooks.lock().unwrap_or_else(|p| p.into_inner()));
+            state.abort.raise();
+            std::mem::take(&mut *hooks)
+        };
         for hook in hooks {
             hook();
         }
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|s| *s.cancelled.lock().unwrap_or_else(|p| p.into_inner()))
+        self.cancel.as_ref().is_some_and(|s| s.abort.is_raised())
     }
 
     /// Runs `hook` when the call is cancelled (at once when it already is). Used to pass the
@@ -94,7 +90,7 @@ impl Signals {
     pub fn on_cancel(&self, hook: impl FnOnce() + Send + 'static) {
         let Some(state) = &self.cancel else { return };
         let mut hooks = state.hooks.lock().unwrap_or_else(|p| p.into_inner());
-        if *state.cancelled.lock().unwrap_or_else(|p| p.into_inner()) {
+        if state.abort.is_raised() {
             drop(hooks);
             hook();
         } else {
@@ -130,22 +126,7 @@ impl Signals {
             std::thread::sleep(wanted);
             return true;
         };
-        let until = std::time::Instant::now() + wanted;
-        let mut c = state.cancelled.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            if *c {
-                return false;
-            }
-            let now = std::time::Instant::now();
-            if now >= until {
-                return true;
-            }
-            c = state
-                .cv
-                .wait_timeout(c, until - now)
-                .unwrap_or_else(|p| p.into_inner())
-                .0;
-        }
+        state.abort.wait_until(std::time::Instant::now() + wanted)
     }
 }
 
