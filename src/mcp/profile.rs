@@ -67,7 +67,8 @@ mod tests {
             .filter(|d| ToolProfile::Core.includes(d))
             .map(|d| d.name)
             .collect();
-        assert_eq!(core.len(), 16, "{core:?}");
+        assert_eq!(core.len(), 17, "{core:?}");
+        assert!(core.contains(&"save_flow"), "{core:?}");
         assert!(engine.tools().all(|d| ToolProfile::All.includes(d)));
         let build = engine.get("build_app").unwrap();
         assert!(!ToolProfile::Core.includes(build));

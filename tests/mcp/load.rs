@@ -13,7 +13,11 @@ use mcp_proc::{python, repo, run, start_http};
 #[test]
 fn eight_clients_times_a_hundred_calls_across_four_devices() {
     let tmp = tempfile::tempdir().unwrap();
-    let server = start_http(&["--sim", "4", "--sim-latency", "none"], tmp.path());
+    // Every tool: the mix reads windows too (`list_windows` is beyond the core profile).
+    let server = start_http(
+        &["--sim", "4", "--sim-latency", "none", "--tools", "all"],
+        tmp.path(),
+    );
     let (ok, out, err) = run(
         Command::new(python("2.3"))
             .arg(repo().join("tests/mcp/load_check.py"))

@@ -136,7 +136,7 @@ impl Tool for RunFlow {
     const CORE: bool = true;
     const NAME: &'static str = "run_flow";
     const TITLE: &'static str = "Run a flow";
-    const DESCRIPTION: &'static str = "Run a YAML flow (inline `yaml` or a host `path`) on one device as `tapflow run` does: deadlines, retries, `finally` hooks, evidence for a failed step, reports in a new run directory. Progress per step; cancellable. Returns the summary, the failing step and the report paths (`get_run` reads them later).";
+    const DESCRIPTION: &'static str = "Run a YAML flow (inline `yaml` or a host `path`) on one device as `tapflow run` does: deadlines, retries, `finally` hooks, evidence for a failed step, reports in a new run directory. Progress per step; cancellable. Returns the summary, the failing step and the report paths (`get_run` reads them later). Use `validate_flow` first for a new flow.";
     const POLICY: Policy = Policy {
         risk: Risk::Device,
         mutates_device: true,

@@ -68,7 +68,7 @@ fn is_zero(n: &u64) -> bool {
 impl Tool for SaveFlow {
     const NAME: &'static str = "save_flow";
     const TITLE: &'static str = "Save the session as a flow";
-    const DESCRIPTION: &'static str = "Write this session's successful actions and waits as a validated flow file (`run_flow` / `tapflow run` replay it): handles become selectors, secrets `{{ VAR }}` variables; exploration and failed calls go to `dropped`.";
+    const DESCRIPTION: &'static str = "Write this session's successful actions and waits as a validated flow file: handles become selectors, secrets `{{ VAR }}` variables; exploration and failed calls go to `dropped`. Use it once the session did what the flow should do; `run_flow` replays it.";
     const POLICY: Policy = presets::READ_TO_HOST_FILE;
     const HINTS: Hints = presets::IDEMPOTENT;
     const ROUTING: Routing = Routing::None;

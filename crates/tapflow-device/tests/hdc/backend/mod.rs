@@ -109,7 +109,7 @@ impl Transport for Fake {
     }
 }
 
-fn config() -> HdcConfig {
+pub(super) fn config() -> HdcConfig {
     HdcConfig {
         command_timeout: Duration::from_secs(5),
         dump_timeout: Duration::from_secs(9),

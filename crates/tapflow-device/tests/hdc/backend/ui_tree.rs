@@ -104,18 +104,48 @@ fn failed_dump_keeps_uitest_words() {
     );
 }
 
+/// A device whose every dump comes back damaged: the dump is sent again within the
+/// transient-retry budget (here 2 resends, 1 ms apart), then the contract's code stands.
+fn resending_device(fake: &std::sync::Arc<Fake>) -> tapflow_device::hdc::HdcDevice {
+    let mut config = super::config();
+    config.transient_retry = tapflow_device::hdc::TransientRetry {
+        retries: 2,
+        backoff: Duration::from_millis(1),
+    };
+    tapflow_device::hdc::HdcDevice::new(
+        SERIAL,
+        tapflow_device::hdc::HdcRoute::target(SERIAL),
+        fake.clone(),
+        config,
+    )
+}
+
 #[test]
 fn truncated_dump_is_an_invalid_payload() {
     let json = fixture("layout_hmdriver2_uitest_demo_mate60pro_pretty.json");
     let cut = json[..json.len() / 2].to_string();
-    let fake = Fake::new().reply_with(dump_answer(cut));
-    let e = device(&fake).ui_tree(&DumpScope::default()).unwrap_err();
+    let fake = Fake::new();
+    for _ in 0..3 {
+        fake.reply_with(dump_answer(cut.clone()));
+    }
+    let e = resending_device(&fake)
+        .ui_tree(&DumpScope::default())
+        .unwrap_err();
     assert_eq!(e.code(), "INVALID_UI_TREE_PAYLOAD");
+    assert_eq!(fake.calls().len(), 3, "the dump and its 2 resends");
+    fake.assert_script_used();
 }
 
 #[test]
 fn saved_but_unreadable_dump_is_a_fetch_error() {
-    let fake = Fake::new().reply("DumpLayout saved to:/data/local/tmp/x.json\n");
-    let e = device(&fake).ui_tree(&DumpScope::default()).unwrap_err();
+    let fake = Fake::new();
+    for _ in 0..3 {
+        fake.reply("DumpLayout saved to:/data/local/tmp/x.json\n");
+    }
+    let e = resending_device(&fake)
+        .ui_tree(&DumpScope::default())
+        .unwrap_err();
     assert_eq!(e.code(), "UI_TREE_FETCH_ERROR");
+    assert_eq!(fake.calls().len(), 3, "the dump and its 2 resends");
+    fake.assert_script_used();
 }
