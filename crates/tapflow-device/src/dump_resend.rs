@@ -85,7 +85,7 @@ impl Resend<'_> {
             tracing::info!(target: "tapflow::dump", backend = self.backend,
                 serial = self.serial, dump = sent, pause_ms = pause.as_millis() as u64,
                 error = %damage, "UI dump resent: the answer was empty or truncated");
-            std::thread::sleep(pause);
+            crate::abort::sleep_until(Instant::now() + pause);
             let left = self.deadline.saturating_duration_since(Instant::now());
             verdict = again(left);
             sent += 1;

@@ -150,14 +150,14 @@ impl Runner {
                     if let Some(why) = &unattached {
                         tracing::info!(target: "tapflow::adb", serial, why = %why,
                             "adb reconnect failed");
-                        std::thread::sleep(pause);
+                        crate::abort::sleep_until(Instant::now() + pause);
                     }
                 }
                 None => {
                     tracing::info!(target: "tapflow::adb", attempt,
                         pause_ms = pause.as_millis() as u64,
                         "adb retry: the device refused the stream (the command never ran)");
-                    std::thread::sleep(pause);
+                    crate::abort::sleep_until(Instant::now() + pause);
                 }
             }
         }

@@ -160,7 +160,7 @@ impl Runner {
                 "hdc retry: the command was not delivered (channel being established)"
             );
             // The pause hdc asks for ("wait for several seconds"), bounded by the deadline.
-            std::thread::sleep(pause);
+            crate::abort::sleep_until(Instant::now() + pause);
             attempt += 1;
         }
     }
